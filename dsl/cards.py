@@ -1,0 +1,65 @@
+"""Card notation shared by the rule language and the interpreter.
+
+Cards are written rank + suit letter (``AS``, ``10H``, ``KD``, ``7C``). Every
+card is interned: there is exactly one ``Card`` object per name, so cards
+compare by identity and hash cheaply. ``Card.canon`` is the notation order of
+DESIGN.md §2 (suits S H D C; ranks 2 < … < 10 < J < Q < K < A), used for
+listings and for the ``first`` agent; it is not any game's ranking.
+"""
+from __future__ import annotations
+
+import re
+
+SUITS = ("S", "H", "D", "C")
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+COLOURS = {"S": "black", "C": "black", "H": "red", "D": "red"}
+_CARD_RE = re.compile(r"^(10|[2-9JQKA])([SHDC])$")
+
+
+class Card:
+    __slots__ = ("rank", "suit", "name", "canon", "colour")
+
+    def __init__(self, rank: str, suit: str, canon: int):
+        self.rank = rank
+        self.suit = suit
+        self.name = rank + suit
+        self.canon = canon
+        self.colour = COLOURS[suit]
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __reduce__(self):  # pickling keeps interning (worker processes)
+        return (card, (self.name,))
+
+
+_ALL: dict[str, Card] = {}
+for _si, _s in enumerate(SUITS):
+    for _ri, _r in enumerate(RANKS):
+        _ALL[_r + _s] = Card(_r, _s, _si * len(RANKS) + _ri)
+
+
+def card(name: str) -> Card:
+    """The card named ``name`` (``KeyError`` if it is not a card)."""
+    return _ALL[name]
+
+
+def parse_card(text: str) -> Card | None:
+    """The card written ``text`` (case-insensitive), or None if it is not one."""
+    t = text.strip().upper()
+    if t.startswith("1") and not t.startswith("10") and len(t) == 3:
+        return None
+    return _ALL.get(t) if _CARD_RE.match(t) else None
+
+
+def all_cards() -> list[Card]:
+    """Every card of the notation, in canonical order."""
+    return sorted(_ALL.values(), key=lambda c: c.canon)
+
+
+def pretty(c: Card) -> str:
+    return c.rank + SUIT_SYMBOLS[c.suit]

@@ -1,0 +1,524 @@
+"""Compile expression strings into Python closures.
+
+An expression is parsed by the lark grammar ``expr.lark`` once, when its rule
+file is loaded, and turned into a closure ``f(st, s, c)``:
+
+* ``st`` is the running game state (``interpreter.state.State``); closures
+  read only the documented attributes listed in ``StateView`` below;
+* ``s`` is the seat an expression speaks of (``seat``), or None;
+* ``c`` is the card a card test speaks of (``card``), or None.
+
+Names are resolved at compile time against the rule file's vocabulary
+(``Scope``): an unknown name, a wrong number of arguments or a card test where
+no card is bound is a located error before any game is played. Nothing is
+``eval``-ed, and an expression cannot reach any Python attribute: ``.suit``,
+``.rank`` and ``.colour`` are grammar-level card fields.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Callable
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .cards import RANKS, SUITS, card as _card
+from .errors import Diagnostic, Pos, RuleError
+
+Fn = Callable[[Any, Any, Any], Any]
+
+# The attributes of the game state that compiled closures may read.
+StateView = ("n", "dealer", "leader", "led", "trump", "winner", "hand_no", "tricks_played",
+             "zones", "pzones", "vars", "pvars", "bal", "won", "declared", "mover", "other")
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The expression parser, built once per process."""
+    grammar = resources.files(__package__).joinpath("expr.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+@dataclass
+class Scope:
+    """The names a rule file declares, which its expressions may use."""
+    zones: set[str] = field(default_factory=set)          # shared zones
+    seat_zones: set[str] = field(default_factory=set)     # one per seat: hand(seat)
+    vars: set[str] = field(default_factory=set)           # game counters
+    seat_vars: set[str] = field(default_factory=set)      # one per seat: points(seat)
+    pools: set[str] = field(default_factory=set)          # money holders that are not seats
+    currencies: set[str] = field(default_factory=set)
+    orders: dict[str, dict] = field(default_factory=dict)  # name -> {Card: strength}
+    declarations: set[str] = field(default_factory=set)
+
+
+class Expr:
+    """A compiled expression: the closure, its source text and position."""
+    __slots__ = ("fn", "text", "pos", "kind")
+
+    def __init__(self, fn: Fn, text: str, pos: Pos, kind: str):
+        self.fn, self.text, self.pos, self.kind = fn, text, pos, kind
+
+    def __call__(self, st, s=None, c=None):
+        return self.fn(st, s, c)
+
+    def __repr__(self) -> str:
+        return f"Expr({self.text!r})"
+
+
+# Which variables each kind of expression may use.
+BOUND = {
+    "game": frozenset(),
+    "seat": frozenset({"seat"}),
+    "card": frozenset({"card", "seat"}),
+}
+
+_SEAT_VALUES = {"dealer": "dealer", "leader": "leader", "winner": "winner", "mover": "mover",
+                "other": "other"}
+_PLAIN_VALUES = {"players": "n", "led": "led", "trump": "trump", "hand_no": "hand_no",
+                 "tricks_played": "tricks_played"}
+
+
+class _Compiler:
+    def __init__(self, text: str, pos: Pos, scope: Scope, bound: frozenset):
+        self.text, self.pos, self.scope, self.bound = text, pos, scope, bound
+
+    # -- errors ---------------------------------------------------------
+    def where(self, node) -> Pos:
+        meta = getattr(node, "meta", None)
+        if isinstance(node, Token):
+            line, col = node.line, node.column
+        elif meta is not None and not getattr(meta, "empty", True):
+            line, col = meta.line, meta.column
+        else:
+            return self.pos
+        return self.pos.shift(line - 1, col - 1)
+
+    def fail(self, node, message: str):
+        raise RuleError(Diagnostic(self.where(node), message, code="expression"))
+
+    # -- dispatch -------------------------------------------------------
+    def c(self, node) -> tuple[Fn, str]:
+        """Compile a node into (closure, type). Types: num bool seat card suit
+        rank zone holder list none any."""
+        kind = node.data if isinstance(node, Tree) else node.type
+        method = getattr(self, "c_" + str(kind), None)
+        if method is None:  # pragma: no cover - grammar and compiler out of step
+            self.fail(node, f"unsupported construct {kind}")
+        return method(node)
+
+    def c_number(self, node):
+        v = int(node.children[0])
+        return (lambda st, s, c: v), "num"
+
+    def c_string(self, node):
+        v = str(node.children[0])[1:-1]
+        return (lambda st, s, c: v), "str"
+
+    def c_card(self, node):
+        v = _card(str(node.children[0]))
+        return (lambda st, s, c: v), "card"
+
+    def c_list(self, node):
+        items = [self.c(ch) for ch in (node.children[0].children if node.children else [])]
+        fns = [f for f, _ in items]
+        kinds = {k for _, k in items}
+        if all(_is_const(f) for f in fns):
+            v = frozenset(f(None, None, None) for f in fns)
+            return (lambda st, s, c: v), "list:" + ("|".join(sorted(kinds)))
+        return (lambda st, s, c: frozenset(f(st, s, c) for f in fns)), "list"
+
+    def c_name(self, node):
+        name = str(node.children[0])
+        sc = self.scope
+        if name in ("seat", "card"):
+            if name not in self.bound:
+                what = "a card test" if name == "card" else "an expression about a seat"
+                self.fail(node, f"'{name}' is not defined here: it can only be used in {what}")
+            if name == "seat":
+                return (lambda st, s, c: s), "seat"
+            return (lambda st, s, c: c), "card"
+        if name in ("true", "false"):
+            v = name == "true"
+            return (lambda st, s, c: v), "bool"
+        if name == "none":
+            return (lambda st, s, c: None), "none"
+        if name in _SEAT_VALUES:
+            a = _SEAT_VALUES[name]
+            return _getter(a), "seat"
+        if name in _PLAIN_VALUES:
+            a = _PLAIN_VALUES[name]
+            return _getter(a), ("suit" if name in ("led", "trump") else "num")
+        if name in sc.zones:
+            return (lambda st, s, c: st.zones[name]), "zone"
+        if name in sc.vars:
+            return (lambda st, s, c: st.vars[name]), "num"
+        if name in sc.pools:
+            return (lambda st, s, c: name), "holder"
+        if name in sc.seat_zones or name in sc.seat_vars:
+            self.fail(node, f"'{name}' belongs to each seat: write {name}(seat) or {name}(SEAT)")
+        if name in SUITS:
+            return (lambda st, s, c: name), "suit"
+        if name in RANKS:
+            return (lambda st, s, c: name), "rank"
+        if name in sc.currencies or name in sc.orders or name in sc.declarations:
+            return (lambda st, s, c: name), "symbol:" + name
+        self.fail(node, f"unknown name '{name}'" + _suggest(name, self._known()))
+
+    def _known(self):
+        sc = self.scope
+        return (set(self.bound) | set(_SEAT_VALUES) | set(_PLAIN_VALUES) | sc.zones | sc.seat_zones
+                | sc.vars | sc.seat_vars | sc.pools | sc.currencies | set(sc.orders)
+                | sc.declarations | set(FUNCTIONS))
+
+    def c_attr(self, node):
+        base, name = node.children
+        f, k = self.c(base)
+        attr = str(name)
+        if k not in ("card", "any"):
+            self.fail(name, f"'.{attr}' applies to a card, not to a {k}")
+        if attr == "suit":
+            return (lambda st, s, c: f(st, s, c).suit), "suit"
+        if attr == "rank":
+            return (lambda st, s, c: f(st, s, c).rank), "rank"
+        if attr == "colour":
+            return (lambda st, s, c: f(st, s, c).colour), "str"
+        self.fail(name, f"a card has no field '{attr}' (it has .suit, .rank, .colour)")
+
+    def c_neg(self, node):
+        f, k = self.c(node.children[0])
+        self._need(node.children[0], k, "num")
+        return (lambda st, s, c: -f(st, s, c)), "num"
+
+    def c_not_op(self, node):
+        f, _ = self.c(node.children[0])
+        return (lambda st, s, c: not f(st, s, c)), "bool"
+
+    def c_and_op(self, node):
+        a, _ = self.c(node.children[0])
+        b, _ = self.c(node.children[1])
+        return (lambda st, s, c: a(st, s, c) and b(st, s, c)), "bool"
+
+    def c_or_op(self, node):
+        a, _ = self.c(node.children[0])
+        b, _ = self.c(node.children[1])
+        return (lambda st, s, c: a(st, s, c) or b(st, s, c)), "bool"
+
+    def c_cond(self, node):
+        t, _ = self.c(node.children[0])
+        a, ka = self.c(node.children[1])
+        b, kb = self.c(node.children[2])
+        return (lambda st, s, c: a(st, s, c) if t(st, s, c) else b(st, s, c)), (ka if ka == kb else "any")
+
+    def _need(self, node, kind, *wanted):
+        if kind not in wanted and kind != "any":
+            self.fail(node, f"expected {' or '.join(wanted)} here, found {kind}")
+
+    def _rank_literal(self, node, other_kind):
+        """Numbers compared with a rank are rank names: card.rank == 10."""
+        if other_kind in ("rank",) and isinstance(node, Tree) and node.data == "number":
+            v = str(node.children[0])
+            if v not in RANKS:
+                self.fail(node, f"{v} is not a rank")
+            return (lambda st, s, c: v), "rank"
+        if other_kind == "rank" and isinstance(node, Tree) and node.data == "list" and node.children:
+            vals = []
+            for ch in node.children[0].children:
+                f, k = self._rank_literal(ch, "rank")
+                if k != "rank" or not _is_const(f):
+                    self.fail(ch, "a list of ranks must hold ranks only (A K Q J 10 … 2)")
+                vals.append(f(None, None, None))
+            v = frozenset(vals)
+            return (lambda st, s, c: v), "list:rank"
+        return self.c(node)
+
+    def _pair(self, node):
+        left, right = node.children[0], node.children[-1]
+        fl, kl = self.c(left)
+        fr, kr = self._rank_literal(right, kl)
+        if kr == "rank" and kl == "num":
+            fl, kl = self._rank_literal(left, "rank")
+        return fl, kl, fr, kr
+
+    def c_compare(self, node):
+        fl, kl, fr, kr = self._pair(node)
+        op = str(node.children[1])
+        if op in ("<", "<=", ">", ">=") and ("rank" in (kl, kr) or "suit" in (kl, kr)):
+            self.fail(node, "ranks and suits have no order of their own: compare rank(card) instead")
+        f = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
+        if op == "==":
+            return (lambda st, s, c: fl(st, s, c) == fr(st, s, c)), "bool"
+        if op == "!=":
+            return (lambda st, s, c: fl(st, s, c) != fr(st, s, c)), "bool"
+        return (lambda st, s, c: f(fl(st, s, c), fr(st, s, c))), "bool"
+
+    def c_in_op(self, node):
+        fl, kl, fr, kr = self._pair(node)
+        if kr == "zone":
+            return (lambda st, s, c: fl(st, s, c) in fr(st, s, c)), "bool"
+        return (lambda st, s, c: fl(st, s, c) in fr(st, s, c)), "bool"
+
+    def c_not_in_op(self, node):
+        fl, kl, fr, kr = self._pair(node)
+        return (lambda st, s, c: fl(st, s, c) not in fr(st, s, c)), "bool"
+
+    def c_binop(self, node):
+        left, op, right = node.children
+        fl, kl = self.c(left)
+        fr, kr = self.c(right)
+        op = str(op)
+        for n, k in ((left, kl), (right, kr)):
+            self._need(n, k, "num", "seat")
+        if op in "+-" and (kl == "seat" or kr == "seat"):
+            if op == "+" and kl == "seat" and kr == "seat":
+                self.fail(node, "two seats cannot be added: add a number of places to a seat")
+            if op == "-" and kl == "num":
+                self.fail(node, "a seat cannot be taken from a number")
+            if op == "-" and kl == "seat" and kr == "seat":   # distance in play order
+                return (lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n), "num"
+            if op == "+":
+                return (lambda st, s, c: (fl(st, s, c) + fr(st, s, c)) % st.n), "seat"
+            return (lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n), "seat"
+        if op == "+":
+            return (lambda st, s, c: fl(st, s, c) + fr(st, s, c)), "num"
+        if op == "-":
+            return (lambda st, s, c: fl(st, s, c) - fr(st, s, c)), "num"
+        if op == "*":
+            return (lambda st, s, c: fl(st, s, c) * fr(st, s, c)), "num"
+        if op == "/":
+            return (lambda st, s, c: fl(st, s, c) // fr(st, s, c)), "num"
+        return (lambda st, s, c: fl(st, s, c) % fr(st, s, c)), "num"
+
+    # -- calls ------------------------------------------------------------
+    def c_call(self, node):
+        name_tok = node.children[0]
+        name = str(name_tok)
+        args = list(node.children[1].children) if len(node.children) > 1 else []
+        sc = self.scope
+        if name in sc.seat_zones or name in sc.seat_vars:
+            if len(args) != 1:
+                self.fail(node, f"{name}(SEAT) takes one seat")
+            f, k = self.c(args[0])
+            self._need(args[0], k, "seat")
+            if name in sc.seat_zones:
+                return (lambda st, s, c: st.pzones[name][f(st, s, c)]), "zone"
+            return (lambda st, s, c: st.pvars[name][f(st, s, c)]), "num"
+        spec = FUNCTIONS.get(name)
+        if spec is None:
+            self.fail(name_tok, f"unknown function '{name}'" + _suggest(name, set(FUNCTIONS) | sc.seat_zones | sc.seat_vars))
+        lo, hi, build = spec
+        if not (lo <= len(args) <= (hi if hi is not None else 99)):
+            want = f"{lo}" if lo == hi else (f"{lo} to {hi}" if hi else f"at least {lo}")
+            self.fail(node, f"{name}() takes {want} argument{'s' if hi != 1 else ''}, not {len(args)}")
+        return build(self, node, args)
+
+    def lazy(self, node, kind: str) -> Fn:
+        """Compile an argument that is evaluated once per card or per seat."""
+        sub = _Compiler(self.text, self.pos, self.scope, self.bound | BOUND[kind])
+        return sub.c(node)[0]
+
+    def symbol(self, node, kinds: str, table) -> str:
+        if isinstance(node, Tree) and node.data == "name":
+            n = str(node.children[0])
+            if n in table:
+                return n
+        self.fail(node, f"expected the name of {kinds} here"
+                  + (f" (one of: {', '.join(sorted(table))})" if table else " (none is declared)"))
+
+
+def _getter(attr):
+    return lambda st, s, c: getattr(st, attr)
+
+
+def _is_const(f) -> bool:
+    try:
+        f(None, None, None)
+        return True
+    except Exception:
+        return False
+
+
+def _suggest(name, known) -> str:
+    import difflib
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# -- built-in functions ----------------------------------------------------
+def _f_count(cp: _Compiler, node, args):
+    z, k = cp.c(args[0])
+    cp._need(args[0], k, "zone")
+    if len(args) == 1:
+        return (lambda st, s, c: len(z(st, s, c))), "num"
+    t = cp.lazy(args[1], "card")
+    return (lambda st, s, c: sum(1 for x in z(st, s, c) if t(st, s, x))), "num"
+
+
+def _f_any(cp, node, args):
+    z, k = cp.c(args[0])
+    cp._need(args[0], k, "zone")
+    t = cp.lazy(args[1], "card")
+    return (lambda st, s, c: any(t(st, s, x) for x in z(st, s, c))), "bool"
+
+
+def _f_all(cp, node, args):
+    z, k = cp.c(args[0])
+    cp._need(args[0], k, "zone")
+    t = cp.lazy(args[1], "card")
+    return (lambda st, s, c: all(t(st, s, x) for x in z(st, s, c))), "bool"
+
+
+def _f_rank(cp, node, args):
+    f, k = cp.c(args[0])
+    cp._need(args[0], k, "card")
+    orders = cp.scope.orders
+    if len(args) == 2:
+        order = orders[cp.symbol(args[1], "an order", orders)]
+    elif len(orders) == 1:
+        order = next(iter(orders.values()))
+    elif "play" in orders:
+        order = orders["play"]
+    else:
+        cp.fail(node, "rank(card) needs the name of an order: rank(card, ORDER)")
+    return (lambda st, s, c: order.get(f(st, s, c), -1)), "num"
+
+
+def _f_balance(cp, node, args):
+    h, k = cp.c(args[0])
+    cp._need(args[0], k, "seat", "holder")
+    cur = cp.symbol(args[1], "a currency", cp.scope.currencies)
+    return (lambda st, s, c: st.bal[h(st, s, c)][cur]), "num"
+
+
+def _f_tricks_won(cp, node, args):
+    f, k = cp.c(args[0])
+    cp._need(args[0], k, "seat")
+    return (lambda st, s, c: st.won[f(st, s, c)]), "num"
+
+
+def _seat_order(st):
+    """Seats in play order starting from the one after the dealer."""
+    n, d = st.n, st.dealer
+    return [(d + 1 + i) % n for i in range(n)]
+
+
+def _f_top_seat(cp, node, args):
+    e = cp.lazy(args[0], "seat")
+
+    def top(st, s, c):
+        best, best_v = None, None
+        for x in _seat_order(st):
+            v = e(st, x, c)
+            if best_v is None or v > best_v:
+                best, best_v = x, v
+        return best
+    return top, "seat"
+
+
+def _f_count_seats(cp, node, args):
+    e = cp.lazy(args[0], "seat")
+    return (lambda st, s, c: sum(1 for x in range(st.n) if e(st, x, c))), "num"
+
+
+def _f_sum_seats(cp, node, args):
+    e = cp.lazy(args[0], "seat")
+    return (lambda st, s, c: sum(e(st, x, c) for x in range(st.n))), "num"
+
+
+def _f_minmax(fn):
+    def build(cp, node, args):
+        fs = [cp.c(a)[0] for a in args]
+        return (lambda st, s, c: fn(f(st, s, c) for f in fs)), "num"
+    return build
+
+
+def _f_abs(cp, node, args):
+    f, _ = cp.c(args[0])
+    return (lambda st, s, c: abs(f(st, s, c))), "num"
+
+
+def _f_declared(cp, node, args):
+    d = cp.symbol(args[0], "a declaration", cp.scope.declarations)
+    return (lambda st, s, c: d in st.declared), "bool"
+
+
+def _f_declarer(cp, node, args):
+    d = cp.symbol(args[0], "a declaration", cp.scope.declarations)
+    return (lambda st, s, c: st.declared.get(d)), "seat"
+
+
+def _f_holder(cp, node, args):
+    f, k = cp.c(args[0])
+    cp._need(args[0], k, "card")
+    zone = "hand"
+
+    def holder(st, s, c):
+        x = f(st, s, c)
+        for i, h in enumerate(st.pzones[zone]):
+            if x in h:
+                return i
+        return None
+    return holder, "seat"
+
+
+# name -> (min args, max args, builder)
+FUNCTIONS = {
+    "count": (1, 2, _f_count),
+    "any": (2, 2, _f_any),
+    "all": (2, 2, _f_all),
+    "rank": (1, 2, _f_rank),
+    "balance": (2, 2, _f_balance),
+    "tricks_won": (1, 1, _f_tricks_won),
+    "top_seat": (1, 1, _f_top_seat),
+    "count_seats": (1, 1, _f_count_seats),
+    "sum_seats": (1, 1, _f_sum_seats),
+    "min": (1, None, _f_minmax(min)),
+    "max": (1, None, _f_minmax(max)),
+    "abs": (1, 1, _f_abs),
+    "declared": (1, 1, _f_declared),
+    "declarer": (1, 1, _f_declarer),
+    "holder": (1, 1, _f_holder),
+}
+
+
+def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game") -> Expr:
+    """Parse and compile ``text`` (found at ``pos``) into an ``Expr``.
+
+    ``kind`` says what is bound: ``game`` (nothing), ``seat`` (``seat``),
+    ``card`` (``card`` and ``seat``)."""
+    text = str(text)
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as e:
+        raise RuleError(Diagnostic(pos.shift(e.line - 1 if e.line > 0 else 0,
+                                             (e.column - 1) if e.column > 0 else len(text)),
+                                   _parse_message(e, text), code="syntax")) from None
+    cp = _Compiler(text, pos, scope, BOUND[kind])
+    fn, k = cp.c(tree)
+    return Expr(fn, text, pos, k)
+
+
+def _parse_message(e: UnexpectedInput, text: str) -> str:
+    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+        return f"expression ends too early: {text!r}"
+    if isinstance(e, UnexpectedToken):
+        expected = sorted(x for x in e.expected if not x.startswith("__"))
+        hint = f" (expected {', '.join(_pretty_terms(expected[:6]))})" if expected else ""
+        return f"unexpected '{e.token}' in expression{hint}"
+    if isinstance(e, UnexpectedCharacters):
+        return f"unexpected character {text[e.pos_in_stream]!r} in expression"
+    return f"cannot read expression: {e}"
+
+
+_TERMS = {"RPAR": "')'", "LPAR": "'('", "COMMA": "','", "NAME": "a name", "NUMBER": "a number",
+          "CARD": "a card", "STRING": "a string", "RSQB": "']'", "LSQB": "'['",
+          "CMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
+          "MINUS": "'-'", "DOT": "'.'", "THEN": "'then'", "ELSE": "'else'", "IN": "'in'",
+          "AND": "'and'", "OR": "'or'", "NOT": "'not'", "IF": "'if'"}
+
+
+def _pretty_terms(names):
+    return [_TERMS.get(n, n) for n in names]

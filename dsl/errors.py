@@ -1,0 +1,81 @@
+"""Located errors: every problem a user can cause is reported as
+``path:line:col: message``, followed by the offending line and a caret."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Pos:
+    """A place in a file: 1-based line and column."""
+    file: str
+    line: int
+    col: int
+
+    def shift(self, dline: int, dcol: int) -> "Pos":
+        """The place ``dline`` lines and ``dcol`` columns further on (both
+        0-based offsets inside a scalar that starts here)."""
+        if dline == 0:
+            return Pos(self.file, self.line, self.col + dcol)
+        return Pos(self.file, self.line + dline, dcol + 1)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+UNKNOWN = Pos("<unknown>", 0, 0)
+
+
+@dataclass
+class Diagnostic:
+    pos: Pos
+    message: str
+    severity: str = "error"
+    code: str = "error"
+
+    def format(self, with_context: bool = True) -> str:
+        head = f"{self.pos}: {self.severity}: {self.message}" if self.severity != "error" \
+            else f"{self.pos}: {self.message}"
+        if not with_context:
+            return head
+        line = _source_line(self.pos)
+        if line is None:
+            return head
+        caret = " " * (max(self.pos.col, 1) - 1) + "^"
+        return f"{head}\n    {line}\n    {caret}"
+
+    def as_json(self) -> dict:
+        return {"file": self.pos.file, "line": self.pos.line, "col": self.pos.col,
+                "severity": self.severity, "code": self.code, "message": self.message}
+
+
+_TEXTS: dict[str, list[str]] = {}
+
+
+def remember_text(file: str, text: str) -> None:
+    """Keep a file's text so that diagnostics can quote its lines."""
+    _TEXTS[file] = text.splitlines()
+
+
+def _source_line(pos: Pos) -> str | None:
+    lines = _TEXTS.get(pos.file)
+    if lines is None or not (1 <= pos.line <= len(lines)):
+        return None
+    return lines[pos.line - 1].expandtabs(1)
+
+
+class RuleError(Exception):
+    """One or more located problems in user input. The CLI prints them and
+    exits with status 2; nothing catches them silently."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic | str, pos: Pos | None = None,
+                 code: str = "error"):
+        if isinstance(diagnostics, str):
+            diagnostics = [Diagnostic(pos or UNKNOWN, diagnostics, code=code)]
+        elif isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics: list[Diagnostic] = diagnostics
+        super().__init__(self.format(with_context=False))
+
+    def format(self, with_context: bool = True) -> str:
+        return "\n".join(d.format(with_context) for d in self.diagnostics)

@@ -1,0 +1,438 @@
+"""Load rule files: safe YAML with positions, the JSON Schema, ``extends``,
+``imports`` and ``options``, resolved into one plain document.
+
+Every value of a loaded document keeps where it was written: ``Doc.pos(path)``
+gives the ``Pos`` (file, line, column) of the node at a path such as
+``("hand", "deal", "hand", "4")``, through any number of ``extends``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Diagnostic, Pos, RuleError, remember_text
+
+MAX_FILE_BYTES = 1_000_000      # a rule file larger than this is refused (raise with limits=)
+MAX_DEPTH = 64                  # nesting of mappings and lists
+MAX_NODES = 200_000             # nodes after expanding aliases (alias bombs)
+
+Path_ = tuple
+
+
+@dataclass
+class Limits:
+    file_bytes: int = MAX_FILE_BYTES
+    depth: int = MAX_DEPTH
+    nodes: int = MAX_NODES
+
+
+@dataclass
+class Doc:
+    """A resolved rule document: plain data plus the position of every node."""
+    data: dict
+    positions: dict[Path_, Pos]
+    file: str
+    id: str
+    chain: list[str] = field(default_factory=list)     # files read, the file itself first
+    options: list[str] = field(default_factory=list)   # options switched on
+    defaults: dict[str, str] = field(default_factory=dict)  # file -> its default source id
+
+    def pos(self, path: Path_) -> Pos:
+        """The position of the node at ``path``, or of its nearest ancestor."""
+        path = tuple(path)
+        while path:
+            p = self.positions.get(path)
+            if p is not None:
+                return p
+            path = path[:-1]
+        return self.positions.get((), Pos(self.file, 1, 1))
+
+    def key_pos(self, path: Path_) -> Pos:
+        return self.positions.get(tuple(path) + ("@key",)) or self.pos(path)
+
+
+# -- YAML with positions ------------------------------------------------------
+class _Located:
+    def __init__(self, file: str, text: str, limits: Limits):
+        self.file, self.lines, self.limits = file, text.splitlines(), limits
+        self.positions: dict[Path_, Pos] = {}
+        self.count = 0
+
+    def node_pos(self, node) -> Pos:
+        m = node.start_mark
+        p = Pos(self.file, m.line + 1, m.column + 1)
+        style = getattr(node, "style", None)
+        if style in ('"', "'"):
+            return Pos(self.file, p.line, p.col + 1)
+        if style in ("|", ">"):   # block scalar: content starts on the next line
+            ln = m.line + 1
+            if ln < len(self.lines):
+                body = self.lines[ln]
+                return Pos(self.file, ln + 1, len(body) - len(body.lstrip()) + 1)
+        return p
+
+    def convert(self, node, path: Path_, depth: int):
+        self.count += 1
+        if self.count > self.limits.nodes:
+            raise RuleError(f"the document has more than {self.limits.nodes} nodes "
+                            "(aliases expanding without end?)", self.node_pos(node), code="limit")
+        if depth > self.limits.depth:
+            raise RuleError(f"the document is nested more than {self.limits.depth} levels deep",
+                            self.node_pos(node), code="limit")
+        self.positions[path] = self.node_pos(node)
+        if isinstance(node, yaml.MappingNode):
+            out: dict[str, Any] = {}
+            for knode, vnode in node.value:
+                if not isinstance(knode, yaml.ScalarNode):
+                    raise RuleError("a mapping key must be a plain name or number",
+                                    self.node_pos(knode), code="yaml")
+                key = str(_scalar(knode))
+                if key == "<<":
+                    raise RuleError("merge keys (<<) are not supported; use extends or options",
+                                    self.node_pos(knode), code="yaml")
+                if key in out:
+                    raise RuleError(f"duplicate key '{key}' (first written at line "
+                                    f"{self.positions[path + (key, '@key')].line})",
+                                    self.node_pos(knode), code="duplicate-key")
+                self.positions[path + (key, "@key")] = self.node_pos(knode)
+                out[key] = self.convert(vnode, path + (key,), depth + 1)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.convert(v, path + (i,), depth + 1) for i, v in enumerate(node.value)]
+        return _scalar(node)
+
+
+_CONSTRUCTOR = yaml.SafeLoader("")
+
+
+def _scalar(node):
+    """A scalar's plain value, by the safe loader's own resolution."""
+    return _CONSTRUCTOR.construct_object(node)
+
+
+def load_yaml(text: str | bytes, file: str, limits: Limits | None = None) -> tuple[Any, dict]:
+    """Parse ``text`` safely; return (data, positions). Every failure is a RuleError."""
+    limits = limits or Limits()
+    if isinstance(text, bytes):
+        if len(text) > limits.file_bytes:
+            raise RuleError(f"the file is {len(text)} bytes, more than the limit of "
+                            f"{limits.file_bytes}", Pos(file, 1, 1), code="limit")
+        if b"\x00" in text:
+            line = text[:text.index(b"\x00")].count(b"\n") + 1
+            raise RuleError("the file holds binary data (a NUL byte), not YAML text",
+                            Pos(file, line, 1), code="encoding")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = text[:e.start].count(b"\n") + 1
+            col = e.start - (text.rfind(b"\n", 0, e.start) + 1) + 1
+            raise RuleError("the file is not UTF-8 text", Pos(file, line, col), code="encoding") from None
+    if len(text) > limits.file_bytes:
+        raise RuleError(f"the file is larger than the limit of {limits.file_bytes} bytes",
+                        Pos(file, 1, 1), code="limit")
+    remember_text(file, text)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = Pos(file, mark.line + 1, mark.column + 1) if mark else Pos(file, 1, 1)
+        raise RuleError(f"invalid YAML: {e.problem or e.context}", where, code="yaml") from None
+    except yaml.YAMLError as e:
+        raise RuleError(f"invalid YAML: {e}", Pos(file, 1, 1), code="yaml") from None
+    except RecursionError:
+        raise RuleError("the document is nested too deeply", Pos(file, 1, 1), code="limit") from None
+    if node is None:
+        raise RuleError("the file is empty: a rule file is a mapping (title:, players:, pack:, …)",
+                        Pos(file, 1, 1), code="structure")
+    loc = _Located(file, text, limits)
+    try:
+        data = loc.convert(node, (), 0)
+    except RecursionError:
+        raise RuleError("the document is nested too deeply", Pos(file, 1, 1), code="limit") from None
+    except yaml.YAMLError as e:
+        raise RuleError(f"invalid YAML value: {e}", Pos(file, 1, 1), code="yaml") from None
+    return data, loc.positions
+
+
+# -- the schema -----------------------------------------------------------------
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(resources.files(__package__).joinpath("schema.json").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+    return jsonschema.Draft202012Validator(schema())
+
+
+def check_schema(data: Any, positions: dict, file: str, root: str = "document") -> None:
+    """Raise a RuleError listing every schema violation, each at its node."""
+    if not isinstance(data, dict):
+        what = "a list" if isinstance(data, list) else f"a single value ({data!r:.40})"
+        raise RuleError(f"a rule file must be a mapping of sections (title:, players:, …), not {what}",
+                        positions.get((), Pos(file, 1, 1)), code="structure")
+    errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    diags, seen = [], set()
+    for err in errors:
+        err = _best(err)
+        path = tuple(err.absolute_path)
+        msg = _message(err)
+        key = (path, msg)
+        if key in seen:
+            continue
+        seen.add(key)
+        pos = positions.get(path + ("@key",)) if err.validator == "additionalProperties" else None
+        if err.validator == "additionalProperties":
+            extra = _extra_key(err)
+            if extra is not None:
+                pos = positions.get(path + (extra, "@key"))
+        pos = pos or _nearest(positions, path, file)
+        diags.append(Diagnostic(pos, msg, code="schema"))
+    if diags:
+        raise RuleError(diags)
+
+
+def _best(err):
+    """For oneOf/anyOf failures, the most relevant sub-error."""
+    from jsonschema.exceptions import best_match
+    if err.context:
+        return best_match([err, *err.context]) if err.validator not in ("anyOf",) else err
+    return err
+
+
+def _extra_key(err):
+    if isinstance(err.instance, dict) and isinstance(err.schema, dict):
+        allowed = set(err.schema.get("properties", {}))
+        extras = [k for k in err.instance if k not in allowed]
+        return extras[0] if extras else None
+    return None
+
+
+def _message(err) -> str:
+    where = "/".join(str(p) for p in err.absolute_path) or "the document"
+    if err.validator == "additionalProperties":
+        extra = _extra_key(err)
+        allowed = sorted(err.schema.get("properties", {}))
+        return f"unknown key '{extra}' in {where} (allowed: {', '.join(allowed)})"
+    if err.validator == "anyOf" and any(s.get("required") in (["cite"], ["editorial"]) for s in err.validator_value):
+        return f"{where} is a rule element: it needs a 'cite' (source and quote) or an 'editorial' (reason and evidence)"
+    if err.validator == "required":
+        return f"{where}: {err.message}"
+    if err.validator == "type":
+        return f"{where}: {err.instance!r:.60} is not of type {err.validator_value}"
+    return f"{where}: {err.message}"
+
+
+def _nearest(positions, path, file):
+    path = tuple(path)
+    while path:
+        if path in positions:
+            return positions[path]
+        path = path[:-1]
+    return positions.get((), Pos(file, 1, 1))
+
+
+# -- the corpus ---------------------------------------------------------------
+def corpus_root() -> Path:
+    return Path(str(resources.files("academie.rules")))
+
+
+def sources_root() -> Path:
+    return Path(str(resources.files("academie.sources")))
+
+
+def corpus_ids() -> list[str]:
+    root = corpus_root()
+    return sorted(str(p.relative_to(root).with_suffix("")).replace("\\", "/")
+                  for p in root.rglob("*.yaml"))
+
+
+@lru_cache(maxsize=1)
+def source_ids() -> frozenset[str]:
+    return frozenset(p.stem for p in sources_root().glob("*.yaml"))
+
+
+def find_rules(ref: str, relative_to: str | None = None) -> tuple[Path, str]:
+    """(path, id) of a rule file named by corpus id or by path."""
+    p = Path(ref)
+    candidates = []
+    if relative_to is not None and not p.is_absolute():
+        candidates.append(Path(relative_to).parent / p)
+    candidates.append(p)
+    for c in candidates:
+        if c.is_file():
+            return c, _id_of(c)
+    cid = ref[:-5] if ref.endswith(".yaml") else ref
+    q = corpus_root() / (cid + ".yaml")
+    if q.is_file():
+        return q, cid
+    raise FileNotFoundError(ref)
+
+
+def _id_of(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(corpus_root().resolve()).with_suffix("")).replace("\\", "/")
+    except ValueError:
+        return path.stem
+
+
+# -- resolution ---------------------------------------------------------------
+def _is_element(v) -> bool:
+    return isinstance(v, dict) and ("cite" in v or "editorial" in v)
+
+
+def merge(base, bpos: dict, patch, ppos: dict, path: Path_ = (), pbase: Path_ = ()) -> tuple[Any, dict]:
+    """Patch ``base`` with ``patch``: mappings merge key by key, except a rule
+    element (a mapping with its own cite or editorial), which replaces the
+    inherited one whole; lists and scalars replace; ``null`` deletes.
+    ``pbase`` is where the patch sits in its own file (options: under set)."""
+    out_pos = dict(bpos)
+    value = _merge(base, patch, path, pbase, ppos, out_pos)
+    return value, out_pos
+
+
+def _drop(pos: dict, path: Path_):
+    n = len(path)
+    for k in [k for k in pos if k[:n] == path and len(k) > n]:
+        del pos[k]
+
+
+def _copy(pos: dict, ppos: dict, path: Path_, ppath: Path_):
+    n = len(ppath)
+    for k, v in ppos.items():
+        if k[:n] == ppath:
+            pos[path + k[n:]] = v
+
+
+def _merge(b, p, path, ppath, ppos, pos):
+    if isinstance(b, dict) and isinstance(p, dict) and not _is_element(p):
+        out = dict(b)
+        for k, v in p.items():
+            if v is None:
+                out.pop(k, None)
+                _drop(pos, path + (k,))
+                pos.pop(path + (k,), None)
+            elif k in out:
+                out[k] = _merge(out[k], v, path + (k,), ppath + (k,), ppos, pos)
+                if (ppath + (k, "@key")) in ppos:
+                    pos[path + (k, "@key")] = ppos[ppath + (k, "@key")]
+            else:
+                out[k] = v
+                _copy(pos, ppos, path + (k,), ppath + (k,))
+        if ppath in ppos:
+            pos[path] = ppos[ppath]
+        return out
+    _drop(pos, path)
+    _copy(pos, ppos, path, ppath)
+    return p
+
+
+def _place_steps(data: dict, positions: dict) -> None:
+    """Honour ``before:``/``after:`` on steps of ``hand`` added by a variant."""
+    hand = data.get("hand")
+    if not isinstance(hand, dict):
+        return
+    names = list(hand)
+    for name in list(names):
+        step = hand[name]
+        if not isinstance(step, dict):
+            continue
+        for rel in ("before", "after"):
+            target = step.get(rel)
+            if target is None:
+                continue
+            if target not in hand or target == name:
+                raise RuleError(f"step '{name}' is placed {rel} '{target}', which is not a step of this hand "
+                                f"(steps: {', '.join(names)})", positions.get(("hand", name, rel)), code="reference")
+            names.remove(name)
+            i = names.index(target)
+            names.insert(i if rel == "before" else i + 1, name)
+    data["hand"] = {n: hand[n] for n in names}
+
+
+def load_file(path: Path, limits: Limits | None = None) -> tuple[dict, dict]:
+    """Read and schema-check one rule file, without resolving extends."""
+    file = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise RuleError(f"cannot read rule file: {e.strerror}", Pos(file, 0, 0), code="io") from None
+    data, positions = load_yaml(raw, file, limits)
+    check_schema(data, positions, file)
+    return data, positions
+
+
+def resolve(ref: str, options: list[str] | tuple = (), limits: Limits | None = None,
+            _seen: tuple = (), _from: Pos | None = None) -> Doc:
+    """Load ``ref`` (corpus id or path) and resolve extends, imports and the
+    options switched on, into one ``Doc``."""
+    try:
+        path, rid = find_rules(ref, _from.file if _from else None)
+    except FileNotFoundError:
+        known = corpus_ids()
+        from .compiler import _suggest
+        raise RuleError(f"no rule file '{ref}': not a file, nor a corpus id" + _suggest(ref, known)
+                        + ("" if _from else f" (corpus: {', '.join(known)})"),
+                        _from or Pos(ref, 0, 0), code="reference") from None
+    key = str(path.resolve())
+    if key in _seen:
+        raise RuleError(f"extends goes round in a circle: {' -> '.join(Path(s).stem for s in _seen + (key,))}",
+                        _from or Pos(str(path), 1, 1), code="cycle")
+    data, positions = load_file(path, limits)
+    file = str(path)
+    chain = [file]
+    inherited: dict[str, str] = {}
+    doc_data, doc_pos = {}, {(): Pos(file, 1, 1)}
+    if "extends" in data:
+        parent = resolve(data["extends"], (), limits, _seen + (key,), positions[("extends",)])
+        doc_data, doc_pos = parent.data, dict(parent.positions)
+        chain += parent.chain
+        inherited = dict(parent.defaults)
+    for i, imp in enumerate(data.get("imports", [])):
+        other = resolve(imp["from"], (), limits, _seen + (key,), positions[("imports", i, "from")])
+        chain += [c for c in other.chain if c not in chain]
+        inherited.update(other.defaults)
+        for part in imp["take"]:
+            if part not in other.data:
+                raise RuleError(f"'{imp['from']}' has no section '{part}' to import "
+                                f"(it has: {', '.join(other.data)})",
+                                positions[("imports", i, "take")], code="reference")
+            sub_pos = {k: v for k, v in other.positions.items() if k[:1] == (part,)}
+            doc_data, doc_pos = merge(doc_data, doc_pos, {part: other.data[part]}, sub_pos)
+    own = {k: v for k, v in data.items() if k not in ("extends", "imports")}
+    doc_data, doc_pos = merge(doc_data, doc_pos, own, positions)
+    defaults = {**inherited, **({file: data["source"]} if "source" in data else {})}
+    doc = Doc(doc_data, doc_pos, file, rid, chain, defaults=defaults)
+    apply_options(doc, list(options))
+    _place_steps(doc.data, doc.positions)
+    return doc
+
+
+def apply_options(doc: Doc, names: list[str]) -> None:
+    opts = doc.data.get("options", {}) or {}
+    on = [n for n, o in opts.items() if o.get("default")]
+    for n in names:
+        if n not in opts:
+            from .compiler import _suggest
+            avail = ", ".join(opts) or "none"
+            raise RuleError(f"unknown option '{n}' for {doc.id}" + _suggest(n, set(opts))
+                            + f" (options: {avail})", Pos(doc.file, 1, 1), code="option")
+        if n not in on:
+            on.append(n)
+    for n in on:
+        for other in opts[n].get("conflicts", []):
+            if other in on:
+                raise RuleError(f"options '{n}' and '{other}' cannot be used together",
+                                doc.pos(("options", n, "conflicts")), code="option")
+    for n in on:
+        base = ("options", n, "set")
+        sub = {k: v for k, v in doc.positions.items() if k[:3] == base}
+        doc.data, doc.positions = merge(doc.data, doc.positions, opts[n]["set"], sub, (), base)
+        doc.options.append(n)

@@ -1,0 +1,478 @@
+"""Compile a resolved rule document into a static ``GameDef``.
+
+Everything the interpreter needs is prepared here, once: the pack for each
+number of players, the orders as card -> strength tables, every expression as
+a closure. The interpreter never looks at the YAML again.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import RANKS, SUITS, Card, card as _card
+from .compiler import Expr, Scope, compile_expr
+from .errors import Diagnostic, Pos, RuleError
+from .loader import Doc, Limits, resolve, source_ids
+
+BUILTIN_SEAT_ZONES = ("hand",)
+BUILTIN_ZONES = ("trick",)
+STEP_KINDS = ("pay", "shuffle", "deal", "turnup", "announce", "tricks", "sequence", "effects")
+
+
+# -- compiled pieces ------------------------------------------------------------
+@dataclass
+class Effect:
+    op: str                    # take | end_trick | pay | set | add
+    args: dict
+    when: Expr | None
+    pos: Pos
+
+
+@dataclass
+class Payment:
+    payer: Expr | None         # None: each seat
+    payee: Expr | None         # None: each seat
+    amount: Expr
+    unit: str
+    where: Expr | None
+    exclude: Expr | None
+    pos: Pos
+
+
+@dataclass
+class EndRule:
+    when: Expr
+    after: str                 # play | trick
+    winner: Expr | None
+    pos: Pos
+
+
+@dataclass
+class Step:
+    name: str
+    kind: str
+    pos: Pos
+    when: Expr | None = None
+    # pay
+    payment: Payment | None = None
+    # shuffle
+    cut_by: Expr | None = None
+    min_cut: int = 1
+    # deal
+    first: Expr | None = None
+    hand: dict[int, int] = field(default_factory=dict)
+    batches: dict[int, list[int] | int] = field(default_factory=dict)
+    rest: str | None = None
+    rest_count: dict[int, int] = field(default_factory=dict)
+    # turnup
+    to: str | None = None
+    sets_trump: bool = True
+    # announce
+    declarations: list[str] = field(default_factory=list)
+    # tricks / sequence
+    leader: Expr | None = None
+    must: list[Expr] = field(default_factory=list)
+    free: Expr | None = None
+    lead_test: Expr | None = None
+    cannot_follow: list[Effect] = field(default_factory=list)
+    winner_key: list[Expr] = field(default_factory=list)
+    won_to: str | None = None
+    on_trick: list[Effect] = field(default_factory=list)
+    end: list[EndRule] = field(default_factory=list)
+    order: dict | None = None
+    wrap: bool = False
+    obtain: list[tuple[str, list[Effect]]] = field(default_factory=list)
+    new_run: str = "last_player"
+    effects: list[Effect] = field(default_factory=list)
+
+
+@dataclass
+class GameDef:
+    id: str
+    title: str
+    doc: Doc
+    min_players: int
+    max_players: int
+    suits: list[str]
+    ranks: list[str]
+    removals: list[tuple[Expr, Expr]]
+    orders: dict[str, dict[Card, int]]
+    direction: str
+    seat_zones: list[str]
+    zones: list[str]
+    pools: list[str]
+    currencies: dict[str, tuple[str, int] | None]
+    start: list[Payment]
+    vars: dict[str, tuple[bool, Expr | None, str]]
+    declarations: dict[str, int]
+    dealer_draw: dict | None
+    dealer_seat: Expr | None
+    steps: list[Step]
+    hands: Expr | None
+    until: Expr | None
+    next_dealer: Expr | None
+    game_end: list[Effect]
+    standings: Expr | None
+    options: list[str]
+    abstract: bool = False
+    _packs: dict = field(default_factory=dict, repr=False)
+
+    def pack(self, players: int) -> list[Card]:
+        """The cards in play for ``players`` players, in canonical order."""
+        p = self._packs.get(players)
+        if p is None:
+            ctx = _Ctx(players)
+            cards = [_card(r + s) for s in self.suits for r in self.ranks]
+            for when, test in self.removals:
+                if when(ctx):
+                    cards = [c for c in cards if not test(ctx, None, c)]
+            p = self._packs[players] = sorted(cards, key=lambda c: c.canon)
+        return list(p)
+
+    def deal_counts(self, players: int) -> list[tuple[Step, int, list[int], int | None]]:
+        """For each deal step: (step, cards per hand, batches, expected rest)."""
+        out = []
+        for st in self.steps:
+            if st.kind != "deal":
+                continue
+            per = st.hand.get(players, st.hand.get(0))
+            b = st.batches.get(players, st.batches.get(0, per))
+            batches = [b] * (per // b) + ([per % b] if per % b else []) if isinstance(b, int) else list(b)
+            out.append((st, per, batches, st.rest_count.get(players, st.rest_count.get(0))))
+        return out
+
+
+class _Ctx:
+    """Just enough state to evaluate pack removals: the number of players."""
+    def __init__(self, n):
+        self.n = n
+
+
+# -- the compiler ---------------------------------------------------------------
+class _Model:
+    def __init__(self, doc: Doc):
+        self.doc, self.d = doc, doc.data
+        self.errors: list[Diagnostic] = []
+
+    def pos(self, *path) -> Pos:
+        return self.doc.pos(path)
+
+    def err(self, path, message, code="model"):
+        self.errors.append(Diagnostic(self.doc.pos(tuple(path)), message, code=code))
+
+    def expr(self, path, kind="game", value=None) -> Expr | None:
+        v = value if value is not None else _get(self.d, path)
+        if v is None:
+            return None
+        if isinstance(v, bool):
+            v = "true" if v else "false"
+        try:
+            return compile_expr(str(v), self.doc.pos(tuple(path)), self.scope, kind)
+        except RuleError as e:
+            self.errors.extend(e.diagnostics)
+            return None
+
+    # -- sections ---------------------------------------------------------------
+    def build(self) -> GameDef:
+        d = self.d
+        self.check_cites()
+        self.scope = Scope()
+        zones = d.get("zones", {}) or {}
+        seat_zones = list(BUILTIN_SEAT_ZONES) + [z for z, v in zones.items() if v.get("per_seat") and not v.get("money")]
+        shared = list(BUILTIN_ZONES) + [z for z, v in zones.items() if not v.get("per_seat") and not v.get("money")]
+        pools = [z for z, v in zones.items() if v.get("money")]
+        for z in zones:
+            if z in BUILTIN_SEAT_ZONES + BUILTIN_ZONES:
+                self.err(("zones", z), f"'{z}' is built in: every game has it already")
+            if zones[z].get("money") and zones[z].get("per_seat"):
+                self.err(("zones", z), "a money zone is shared (seats hold money themselves)")
+        money = d.get("money", {}) or {}
+        currencies = {}
+        for name, c in (money.get("currencies", {}) or {}).items():
+            worth = c.get("worth")
+            currencies[name] = next(iter(worth.items())) if worth else None
+        for name, w in currencies.items():
+            if w and w[0] not in currencies:
+                self.err(("money", "currencies", name, "worth"), f"'{w[0]}' is not a currency of this game")
+        vars_ = d.get("vars", {}) or {}
+        decls = {k: v.get("max", 1) for k, v in (d.get("declarations", {}) or {}).items()}
+        orders = {}
+        for name, o in (d.get("orders", {}) or {}).items():
+            ranks = [str(r) for r in o["ranks"]]
+            dup = {r for r in ranks if ranks.count(r) > 1}
+            if dup:
+                self.err(("orders", name, "ranks"), f"order '{name}' lists {', '.join(sorted(dup))} twice")
+            strength = {r: len(ranks) - i for i, r in enumerate(ranks)}   # highest first
+            orders[name] = {_card(r + s): strength[r] for s in SUITS for r in ranks}
+        self.scope = Scope(zones=set(shared), seat_zones=set(seat_zones),
+                           vars={k for k, v in vars_.items() if not v.get("per_seat")},
+                           seat_vars={k for k, v in vars_.items() if v.get("per_seat")},
+                           pools=set(pools), currencies=set(currencies), orders=orders,
+                           declarations=set(decls))
+        self.seat_zones, self.shared, self.pools = seat_zones, shared, pools
+
+        players = d.get("players")
+        if players is None and not d.get("abstract"):
+            self.err((), "the game says nothing of its players: add players: {min:, max:, cite:}")
+        pmin, pmax = (players or {}).get("min", 0), (players or {}).get("max", 0)
+        if players and pmin > pmax:
+            self.err(("players",), f"players: min {pmin} is more than max {pmax}")
+        pack = d.get("pack") or {}
+        suits = [str(s) for s in pack.get("suits", [])]
+        ranks = [str(r) for r in pack.get("ranks", [])]
+        removals = []
+        for i, r in enumerate(pack.get("remove", []) or []):
+            w = self.expr(("pack", "remove", i, "when"))
+            t = self.expr(("pack", "remove", i, "cards"), "card")
+            if w and t:
+                removals.append((w, t))
+        if not pack and not d.get("abstract"):
+            self.err((), "the game has no pack: add pack: {suits:, ranks:, cite:}")
+        dealer = d.get("dealer") or {}
+        draw = dealer.get("draw")
+        if draw is not None:
+            o = draw.get("order")
+            if o is not None and o not in orders:
+                self.err(("dealer", "draw", "order"), f"no order named '{o}' (orders: {', '.join(orders) or 'none'})")
+        start = [self.payment(("money", "start", i, "give"), g["give"], pay_from_bank=True)
+                 for i, g in enumerate(money.get("start", []) or [])]
+        steps = []
+        for name, s in (d.get("hand", {}) or {}).items():
+            st = self.step(name, s)
+            if st:
+                steps.append(st)
+        if not steps and not d.get("abstract"):
+            self.err((), "the game has no hand: add hand: with its steps (deal, tricks, …)")
+        game = d.get("game", {}) or {}
+        vars_c = {k: (bool(v.get("per_seat")), self.expr(("vars", k, "initial")), v.get("reset", "game"))
+                  for k, v in vars_.items()}
+        gd = GameDef(
+            id=self.doc.id, title=d.get("title", self.doc.id), doc=self.doc,
+            min_players=pmin, max_players=pmax, suits=suits, ranks=ranks, removals=removals,
+            orders=orders, direction=(d.get("direction") or {}).get("value", "clockwise"),
+            seat_zones=seat_zones, zones=shared, pools=pools, currencies=currencies,
+            start=[p for p in start if p], vars=vars_c, declarations=decls,
+            dealer_draw=draw, dealer_seat=self.expr(("dealer", "seat")),
+            steps=steps, hands=self.expr(("game", "hands")), until=self.expr(("game", "until")),
+            next_dealer=self.expr(("game", "next_dealer")),
+            game_end=self.effects(("game", "end")),
+            standings=self.expr(("game", "standings", "score"), "seat"),
+            options=list(self.doc.options), abstract=bool(d.get("abstract")))
+        if not gd.abstract:
+            self.check_counts(gd)
+        if self.errors:
+            raise RuleError(self.errors)
+        return gd
+
+    def check_cites(self):
+        known = source_ids()
+        for path, node in _walk(self.d, ()):
+            if not isinstance(node, dict) or "cite" not in node:
+                continue
+            cites = node["cite"] if isinstance(node["cite"], list) else [node["cite"]]
+            for i, c in enumerate(cites):
+                cpath = path + ("cite",) + ((i,) if isinstance(node["cite"], list) else ())
+                if isinstance(c, str):
+                    file = self.doc.pos(cpath).file
+                    src = self.doc.defaults.get(file)
+                    if src is None:
+                        self.err(cpath, "this cite is a bare quote but the file names no default "
+                                        "source: add source: ID at the top, or write {source:, quote:}", "cite")
+                        continue
+                    if src not in known:
+                        self.err(cpath, f"unknown source '{src}' (the file's default source)", "cite")
+                elif c["source"] not in known:
+                    from .compiler import _suggest
+                    self.err(cpath + ("source",), f"unknown source '{c['source']}'"
+                             + _suggest(c["source"], known), "cite")
+
+    def check_counts(self, gd: GameDef):
+        for n in range(gd.min_players, gd.max_players + 1):
+            size = len(gd.pack(n))
+            used = 0
+            for st, per, batches, rest in gd.deal_counts(n):
+                if per is None:
+                    self.err(("hand", st.name, "hand"), f"the deal says nothing for {n} players")
+                    continue
+                if sum(batches) != per:
+                    self.err(("hand", st.name, "batches"),
+                             f"for {n} players the batches {'-'.join(map(str, batches))} deal "
+                             f"{sum(batches)} cards, but a hand is {per}")
+                used += per * n
+                if rest is not None and used + rest != size:
+                    self.err(("hand", st.name, "rest_count"),
+                             f"for {n} players: {n} hands of {per} and {rest} left over make "
+                             f"{per * n + rest} cards, but the pack has {size}", "arithmetic")
+            if used > size:
+                self.err(("hand",), f"for {n} players the deal needs {used} cards, the pack has {size}",
+                         "arithmetic")
+
+    def zone_ref(self, path, text: str, seat_kind="seat") -> Expr | None:
+        t = str(text).strip()
+        if re.fullmatch(r"[A-Za-z_]\w*", t) and t in self.scope.seat_zones:
+            t = f"{t}(seat)"
+        e = self.expr(path, seat_kind, value=t)
+        if e is not None and e.kind != "zone":
+            self.err(path, f"'{text}' is not a zone (zones: {', '.join(self.shared + self.seat_zones)})")
+        return e
+
+    def holder(self, path, v) -> Expr | None:
+        if v == "each":
+            return None
+        e = self.expr(path, "seat", value=v)
+        if e is not None and e.kind not in ("seat", "holder", "any"):
+            self.err(path, f"'{v}' is not a seat nor a money zone (money zones: {', '.join(self.pools) or 'none'})")
+        return e
+
+    def payment(self, path, p: dict, pay_from_bank=False) -> Payment | None:
+        unit = p.get("unit")
+        if unit not in self.scope.currencies:
+            self.err(path + ("unit",), f"unknown currency '{unit}' (currencies: "
+                     f"{', '.join(sorted(self.scope.currencies)) or 'none declared in money:'})")
+        payer = None if pay_from_bank else self.holder(path + ("from",), p.get("from"))
+        return Payment(payer=payer, payee=self.holder(path + ("to",), p.get("to")),
+                       amount=self.expr(path + ("amount",), "seat"), unit=unit,
+                       where=self.expr(path + ("where",), "seat"),
+                       exclude=self.expr(path + ("except",), "seat"), pos=self.doc.pos(path))
+
+    def effects(self, path) -> list[Effect]:
+        out = []
+        for i, e in enumerate(_get(self.d, path) or []):
+            p = path + (i,)
+            when = self.expr(p + ("when",), "seat")
+            ops = [k for k in e if k in ("take", "end_trick", "pay", "set", "add")]
+            if len(ops) != 1:
+                self.err(p, "an effect does one thing: take, end_trick, pay, set or add")
+                continue
+            op = ops[0]
+            a = e[op]
+            if op == "take":
+                args = {"from": self.zone_ref(p + ("take", "from"), a["from"]),
+                        "to": self.zone_ref(p + ("take", "to"), a["to"]),
+                        "to_name": str(a["to"]).split("(")[0].strip(),
+                        "cards": self.expr(p + ("take", "cards"), "card")}
+            elif op == "end_trick":
+                args = {"leader": self.expr(p + ("end_trick", "leader"), "seat")}
+            elif op == "pay":
+                args = {"payment": self.payment(p + ("pay",), a)}
+            else:
+                args = {}
+                for k in a:
+                    if k not in self.scope.vars and k not in self.scope.seat_vars:
+                        self.err(p + (op, k), f"'{k}' is not a counter declared in vars:")
+                    args[k] = (k in self.scope.seat_vars, self.expr(p + (op, k), "seat"))
+            out.append(Effect(op, args, when, self.doc.pos(p)))
+        return out
+
+    def by_players(self, path) -> dict:
+        v = _get(self.d, path)
+        if v is None:
+            return {}
+        if isinstance(v, dict):
+            return {int(k): x for k, x in v.items()}
+        return {0: v}
+
+    def step(self, name, s) -> Step | None:
+        base = ("hand", name)
+        kind = s["kind"]
+        st = Step(name=name, kind=kind, pos=self.doc.key_pos(base), when=self.expr(base + ("when",)))
+        if kind == "pay":
+            st.payment = self.payment(base, s)
+        elif kind == "shuffle":
+            st.cut_by = self.expr(base + ("cut_by",))
+            st.min_cut = s.get("min_cut", 1)
+        elif kind == "deal":
+            st.first = self.expr(base + ("first",))
+            st.hand = self.by_players(base + ("hand",))
+            st.batches = self.by_players(base + ("batches",))
+            st.rest_count = self.by_players(base + ("rest_count",))
+            st.rest = s.get("rest")
+            if st.rest is not None and st.rest not in self.shared:
+                self.err(base + ("rest",), f"'{st.rest}' is not a shared zone (zones: {', '.join(self.shared)})")
+        elif kind == "turnup":
+            st.to = s["to"]
+            st.sets_trump = s.get("sets_trump", True)
+            if st.to not in self.shared:
+                self.err(base + ("to",), f"'{st.to}' is not a shared zone (zones: {', '.join(self.shared)})")
+        elif kind == "announce":
+            st.first = self.expr(base + ("first",))
+            st.declarations = list(s["declarations"])
+            for i, dname in enumerate(st.declarations):
+                if dname not in self.scope.declarations:
+                    self.err(base + ("declarations", i), f"'{dname}' is not declared under declarations:")
+        elif kind == "tricks":
+            st.leader = self.expr(base + ("leader",))
+            f = s.get("follow") or {}
+            st.must = [e for i in range(len(f.get("must", []))) if (e := self.expr(base + ("follow", "must", i), "card"))]
+            st.free = self.expr(base + ("follow", "free"), "card")
+            st.lead_test = self.expr(base + ("follow", "lead"), "card")
+            st.cannot_follow = self.effects(base + ("cannot_follow",))
+            st.winner_key = [e for i in range(len(s["winner"]["key"]))
+                             if (e := self.expr(base + ("winner", "key", i), "card"))]
+            st.won_to = s.get("won_to")
+            if st.won_to is not None and st.won_to not in self.seat_zones:
+                self.err(base + ("won_to",), f"'{st.won_to}' is not a zone of each seat "
+                         f"(declare it under zones: with per_seat: true)")
+            st.on_trick = self.effects(base + ("on_trick",))
+            st.end = self.end_rules(base + ("end",))
+        elif kind == "sequence":
+            st.leader = self.expr(base + ("leader",))
+            oname = s.get("order", "sequence")
+            if oname not in self.scope.orders:
+                self.err(base + ("order",), f"no order named '{oname}' for the sequence")
+            else:
+                st.order = self.scope.orders[oname]
+            st.wrap = bool(s.get("wrap", False))
+            for i, ob in enumerate(s["obtain"]):
+                zp = base + ("obtain", i)
+                z = str(ob["zone"])
+                if z not in self.seat_zones and z not in self.shared and z not in ("others",):
+                    self.err(zp + ("zone",), f"'{z}' is not a zone")
+                st.obtain.append((z, self.effects(zp + ("do",))))
+            st.new_run = s.get("new_run", "last_player")
+            st.end = self.end_rules(base + ("end",))
+        elif kind == "effects":
+            st.effects = self.effects(base + ("do",))
+        return st
+
+    def end_rules(self, path) -> list[EndRule]:
+        out = []
+        for i, e in enumerate(_get(self.d, path) or []):
+            p = path + (i,)
+            w = self.expr(p + ("when",), "seat")
+            out.append(EndRule(w, e.get("after", "trick"), self.expr(p + ("winner",), "seat"),
+                               self.doc.pos(p)))
+        return out
+
+
+def _get(d, path):
+    for k in path:
+        if isinstance(d, dict):
+            d = d.get(k)
+        elif isinstance(d, list) and isinstance(k, int) and k < len(d):
+            d = d[k]
+        else:
+            return None
+        if d is None:
+            return None
+    return d
+
+
+def _walk(node, path):
+    yield path, node
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _walk(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _walk(v, path + (i,))
+
+
+def compile_doc(doc: Doc) -> GameDef:
+    return _Model(doc).build()
+
+
+def load_game(ref: str, options: list[str] | tuple = (), limits: Limits | None = None) -> GameDef:
+    """Load, resolve and compile a rule file (corpus id or path)."""
+    return compile_doc(resolve(ref, tuple(options), limits))

@@ -1,0 +1,103 @@
+"""Agents choose among the legal moves of a decision.
+
+* ``first``: always the first legal move (cards in canonical order; declining
+  an optional announcement comes first);
+* ``random``: uniformly at random, from its own seeded generator;
+* ``human``: shows the hand and the legal moves at the terminal and asks.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from typing import Callable, TextIO
+
+from ..dsl.cards import Card, parse_card, pretty
+from .state import State, move_name
+
+AGENTS = ("first", "random", "human")
+
+
+class Agent:
+    name = "agent"
+
+    def choose(self, state: State, seat: int, moves: list):
+        raise NotImplementedError
+
+
+class FirstAgent(Agent):
+    name = "first"
+
+    def choose(self, state, seat, moves):
+        return moves[0]
+
+
+class RandomAgent(Agent):
+    name = "random"
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+
+    def choose(self, state, seat, moves):
+        return moves[self.rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+
+
+class HumanAgent(Agent):
+    """Plays at the terminal: shows the table, the hand and the legal moves,
+    and takes a move by its number or its name (``QS``, ``pass``)."""
+    name = "human"
+
+    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None):
+        self.inp, self.out = inp or sys.stdin, out or sys.stdout
+
+    def choose(self, state, seat, moves):
+        w = self.out.write
+        w(f"\n— seat {seat}, hand {state.hand_no}, dealer {state.dealer}"
+          + (f", trump {state.trump}" if state.trump else "") + "\n")
+        trick = state.zones.get("trick", [])
+        if trick:
+            w(f"  on the table: {' '.join(pretty(c) for c in trick)}\n")
+        w(f"  your hand:    {' '.join(pretty(c) for c in state.hand[seat])}\n")
+        w("  " + "  ".join(f"[{i + 1}] {move_name(m)}" for i, m in enumerate(moves)) + "\n")
+        while True:
+            w("  your move: ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                raise EOFError("no more input")
+            t = line.strip()
+            if t.isdigit() and 1 <= int(t) <= len(moves):
+                return moves[int(t) - 1]
+            c = parse_card(t)
+            for m in moves:
+                if (c is not None and m is c) or move_name(m).lower() == t.lower():
+                    return m
+            w(f"  '{t}' is not one of the legal moves\n")
+
+
+def make_agents(spec: list[str], players: int, seed) -> list[Agent]:
+    """Agents by name, one per seat; a single name serves every seat. Each
+    random agent has its own generator, seeded from the game seed and its seat,
+    so the agents' choices never disturb the shuffle."""
+    if len(spec) == 1:
+        spec = spec * players
+    if len(spec) != players:
+        raise ValueError(f"{len(spec)} agents for {players} players")
+    out = []
+    for seat, name in enumerate(spec):
+        if name == "first":
+            out.append(FirstAgent())
+        elif name == "random":
+            out.append(RandomAgent(f"{seed}:agent:{seat}"))
+        elif name == "human":
+            out.append(HumanAgent())
+        else:
+            raise ValueError(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})")
+    return out
+
+
+def play(state: State, agents: list[Agent]) -> State:
+    """Run ``state`` to its end with ``agents`` (one per seat)."""
+    while state._decision is not None:
+        d = state._decision
+        state.apply(agents[d.seat].choose(state, d.seat, d.moves))
+    return state

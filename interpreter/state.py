@@ -1,0 +1,791 @@
+"""The running game: cards in zones, seats, money, counters, and the rules'
+steps executed one decision at a time.
+
+The procedure of a game (set-up, hands, steps, tricks …) is written once, as a
+generator (``State._run``) that yields at every decision a player must take.
+``legal_moves()`` lists that decision's options; ``apply(move)`` sends the
+choice in and runs the rules on to the next decision. Everything a rule file
+can say is read from the compiled ``GameDef``: nothing here knows any game.
+
+Invariants, checked by ``apply`` and at every hand's end: every card of the
+pack is in exactly one zone; the total of each currency never changes after
+the opening endowment; the game stops at ``max_plays`` as "unfinished".
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Iterator
+
+from ..dsl.cards import Card, card as _card, parse_card
+from ..dsl.errors import Pos, RuleError
+from ..dsl.model import Effect, GameDef, Payment, Step
+
+DEFAULT_MAX_PLAYS = 50_000
+PASS = "pass"
+
+
+class InvariantError(AssertionError):
+    """The interpreter broke one of its own invariants: a bug, never a user error."""
+
+
+class _Unfinished(Exception):
+    pass
+
+
+class _TrickOver(Exception):
+    def __init__(self, leader):
+        self.leader = leader
+
+
+class Decision:
+    __slots__ = ("seat", "moves", "kind")
+
+    def __init__(self, seat: int, moves: list, kind: str):
+        self.seat, self.moves, self.kind = seat, moves, kind
+
+
+def move_name(m) -> str:
+    return m.name if isinstance(m, Card) else str(m)
+
+
+class State:
+    """One game of ``game`` for ``players`` players.
+
+    ``deck``: a stacked pack (top card first) used, unshuffled and uncut, for
+    the first hand. ``deal``: the first hand's deal itself ({"hands": [...],
+    zone: [...]}). ``dealer``: the first dealer's seat (else the rules choose).
+    ``hands``: stop after this many hands (else the rules say when).
+    """
+
+    def __init__(self, game: GameDef, players: int, seed: int | str = 0, *,
+                 dealer: int | None = None, deck: list[Card] | None = None,
+                 deal: dict | None = None, max_plays: int = DEFAULT_MAX_PLAYS,
+                 hands: int | None = None, sink: Callable[[dict], None] | None = None,
+                 keep_events: bool = True, deal_file: str = "--deal"):
+        if game.abstract:
+            raise RuleError(f"{game.id} is a fragment for other rule files to use (abstract: true), "
+                            "not a game that can be played", Pos(game.doc.file, 1, 1))
+        if not (game.min_players <= players <= game.max_players):
+            raise RuleError(f"{game.id} is for {game.min_players} to {game.max_players} players, not {players}",
+                            game.doc.pos(("players",)), code="players")
+        self.g = game
+        self.n = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.max_plays = max_plays
+        self.hands_limit = hands
+        self.events: list[dict] = [] if keep_events else None
+        self._sink = sink
+        self._forced_dealer = dealer
+        if dealer is not None and not (0 <= dealer < players):
+            raise RuleError(f"--dealer {dealer}: seats are 0 to {players - 1}", Pos("--dealer", 1, 1))
+        self.pack_cards = game.pack(players)
+        self._pack_set = frozenset(self.pack_cards)
+        # zones
+        self.zones: dict[str, list] = {z: [] for z in game.zones}
+        self.zones["pack"] = list(self.pack_cards)
+        self.pzones: dict[str, list[list]] = {z: [[] for _ in range(players)] for z in game.seat_zones}
+        self.hand = self.pzones["hand"]
+        self._all_zones = list(self.zones.values()) + [z for zs in self.pzones.values() for z in zs]
+        self._deck = self._check_deck(deck) if deck is not None else None
+        self._deal = self._check_deal(deal, deal_file) if deal is not None else None
+        # money
+        self.bal: dict[Any, dict[str, int]] = {h: {c: 0 for c in game.currencies}
+                                              for h in list(range(players)) + list(game.pools)}
+        self._totals: dict[str, int] | None = None
+        # counters
+        self.vars: dict[str, Any] = {}
+        self.pvars: dict[str, list] = {}
+        # hand state
+        self.dealer = 0
+        self.leader = None
+        self.led = None
+        self.trump = None
+        self.winner = None
+        self.mover = None
+        self.other = None
+        self.hand_no = 0
+        self.tricks_played = 0
+        self.won = [0] * players
+        self.declared: dict[str, int] = {}
+        # bookkeeping
+        self.plays = 0
+        self.unfinished = False
+        self.finished = False
+        self.standings: list[dict] = []
+        self.hand_results: list[dict] = []
+        self.stats = {"plays": 0, "tricks": 0, "takes": 0, "borrows": 0, "draws": 0,
+                      "lead_changes": 0, "declarations": 0}
+        self._decision: Decision | None = None
+        self._gen = self._run()
+        self._step_pos: Pos | None = None
+        self._advance(None)
+
+    # -- public interface ------------------------------------------------------
+    def current_player(self) -> int | None:
+        return None if self._decision is None else self._decision.seat
+
+    def legal_moves(self) -> list:
+        """The options of the decision at hand, in canonical order (cards by
+        suit S H D C and rank 2 … A; declining before declaring)."""
+        return [] if self._decision is None else list(self._decision.moves)
+
+    def decision_kind(self) -> str | None:
+        return None if self._decision is None else self._decision.kind
+
+    def is_terminal(self) -> bool:
+        return self._decision is None
+
+    def apply(self, move) -> None:
+        """Take ``move`` (a Card, a card name, or a declaration name) for the
+        player whose turn it is, and run the rules to the next decision."""
+        if self._decision is None:
+            raise RuleError("the game is over: no move can be made", Pos("<move>", 1, 1), code="move")
+        if isinstance(move, str):
+            c = parse_card(move)
+            move = c if c is not None else move
+        if move not in self._decision.moves:
+            raise RuleError(f"{move_name(move)} is not a legal move for seat {self._decision.seat} "
+                            f"(legal: {' '.join(move_name(m) for m in self._decision.moves)})",
+                            Pos("<move>", 1, 1), code="move")
+        self._advance(move)
+        self._check_card_count()
+
+    def returns(self) -> list[int]:
+        """Each seat's final score (the rules' standings), once the game is over."""
+        by_seat = {r["seat"]: r["score"] for r in self.standings}
+        return [by_seat.get(s, 0) for s in range(self.n)]
+
+    def check_invariants(self) -> None:
+        """Every card in exactly one zone; each currency's total unchanged."""
+        seen: set = set()
+        count = 0
+        for z in self._all_zones:
+            count += len(z)
+            seen.update(z)
+        if count != len(self.pack_cards) or seen != self._pack_set:
+            raise InvariantError(f"cards: {count} in zones, {len(seen)} distinct, pack of {len(self.pack_cards)}")
+        if self._totals is not None:
+            totals = self._money_totals()
+            if totals != self._totals:
+                raise InvariantError(f"money not conserved: {totals} != {self._totals}")
+
+    # -- driving the generator ------------------------------------------------------
+    def _advance(self, move) -> None:
+        try:
+            self._decision = self._gen.send(move)
+        except StopIteration:
+            self._decision = None
+        except RuleError:
+            self._decision = None
+            raise
+        except (InvariantError, _Unfinished):
+            raise
+        except Exception as e:  # an expression failing at run time: a fault of the rule file
+            self._decision = None
+            raise RuleError(f"the rules cannot be applied here: {type(e).__name__}: {e}",
+                            self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime") from None
+
+    def _check_card_count(self) -> None:
+        if sum(len(z) for z in self._all_zones) != len(self.pack_cards):
+            raise InvariantError("a card was lost or duplicated")
+
+    def emit(self, ev: dict) -> None:
+        if self.events is not None:
+            self.events.append(ev)
+        if self._sink is not None:
+            self._sink(ev)
+
+    # -- input checks -------------------------------------------------------------
+    def _check_deck(self, deck: list[Card]) -> list[Card]:
+        bad = [c for c in deck if c not in self._pack_set]
+        if bad:
+            raise RuleError(f"the stacked deck holds {', '.join(map(str, bad))}, not in this game's pack "
+                            f"for {self.n} players", Pos("--deck", 1, 1), code="deck")
+        dup = sorted({c.name for c in deck if deck.count(c) > 1})
+        if dup:
+            raise RuleError(f"the stacked deck holds {', '.join(dup)} more than once", Pos("--deck", 1, 1), code="deck")
+        missing = [c.name for c in self.pack_cards if c not in set(deck)]
+        if missing:
+            raise RuleError(f"the stacked deck lacks {len(missing)} card(s) of the pack: {', '.join(missing)}",
+                            Pos("--deck", 1, 1), code="deck")
+        return list(deck)
+
+    def _check_deal(self, deal: dict, file: str) -> dict:
+        """Check a given deal: ``deal`` is the data, or {"data":, "positions":}
+        from ``load_yaml`` so that errors point at the card's line and column."""
+        positions = {}
+        if isinstance(deal, dict) and "data" in deal and "positions" in deal:
+            deal, positions = deal["data"], deal["positions"]
+
+        def at(*path):
+            path = tuple(path)
+            while path and path not in positions:
+                path = path[:-1]
+            return positions.get(path, Pos(file, 1, 1))
+        where = at()
+        if not isinstance(deal, dict) or "hands" not in deal:
+            raise RuleError("a deal file is a mapping with hands: [[cards of seat 0], [cards of seat 1], …]",
+                            where, code="deal")
+        hands = deal["hands"]
+        if not isinstance(hands, list) or len(hands) != self.n:
+            raise RuleError(f"the deal gives {len(hands) if isinstance(hands, list) else 'no list of'} hands "
+                            f"for {self.n} players", at("hands"), code="deal")
+        counts = self.g.deal_counts(self.n)
+        per = counts[0][1] if counts else None
+        rest_zone = counts[0][0].rest if counts else None
+        out: dict[str, Any] = {"hands": []}
+        seen: dict[Card, str] = {}
+
+        def cards_of(items, label, path):
+            if isinstance(items, str):
+                items = items.replace(",", " ").split()
+            if not isinstance(items, list):
+                raise RuleError(f"{label}: expected a list of cards", at(*path), code="deal")
+            got = []
+            for j, x in enumerate(items):
+                c = parse_card(str(x))
+                if c is None:
+                    raise RuleError(f"{label}: '{x}' is not a card (write rank + suit: AS, 10H, KD)",
+                                    at(*path, j), code="deal")
+                if c not in self._pack_set:
+                    raise RuleError(f"{label}: {c} is not in this game's pack for {self.n} players",
+                                    at(*path, j), code="deal")
+                if c in seen:
+                    raise RuleError(f"{label}: {c} is dealt twice (also in {seen[c]})", at(*path, j), code="deal")
+                seen[c] = label
+                got.append(c)
+            return got
+        for i, h in enumerate(hands):
+            cs = cards_of(h, f"hand of seat {i}", ("hands", i))
+            if per is not None and len(cs) != per:
+                raise RuleError(f"hand of seat {i} has {len(cs)} cards; the rules deal {per} to each of {self.n}",
+                                at("hands", i), code="deal")
+            out["hands"].append(cs)
+        for k, v in deal.items():
+            if k == "hands":
+                continue
+            if k not in self.zones or k == "pack":
+                raise RuleError(f"the deal names '{k}', which is not a shared zone of this game "
+                                f"(zones: {', '.join(z for z in self.zones if z != 'pack')})",
+                                positions.get((k, "@key"), where), code="deal")
+            out[k] = cards_of(v, f"zone {k}", (k,))
+        left = [c for c in self.pack_cards if c not in seen]
+        if left:
+            if rest_zone is None or rest_zone in out:
+                raise RuleError(f"the deal leaves out {len(left)} card(s) of the pack: "
+                                f"{', '.join(c.name for c in left)}", where, code="deal")
+            out[rest_zone] = left
+        return out
+
+    # -- the procedure ------------------------------------------------------------
+    def _run(self) -> Iterator[Decision]:
+        g = self.g
+        for name, (per_seat, init, reset) in g.vars.items():
+            self._init_var(name, per_seat, init)
+        for p in g.start:
+            self._pay(p, None, bank=True)
+        self._totals = self._money_totals()
+        if self._forced_dealer is not None:
+            self.dealer = self._forced_dealer
+        elif g.dealer_draw is not None:
+            self.dealer = self._draw_dealer(g.dealer_draw)
+        elif g.dealer_seat is not None:
+            self.dealer = g.dealer_seat(self) % self.n
+        else:
+            self.dealer = 0
+        try:
+            while True:
+                self.hand_no += 1
+                yield from self._hand()
+                if self.hands_limit is not None and self.hand_no >= self.hands_limit:
+                    break
+                if g.hands is not None and self.hand_no >= g.hands(self):
+                    break
+                if g.until is not None and g.until(self):
+                    break
+                if g.hands is None and g.until is None:
+                    break
+                if g.next_dealer is not None:
+                    self.dealer = g.next_dealer(self) % self.n
+            self._effects(g.game_end, None)
+        except _Unfinished:
+            self.unfinished = True
+            self.emit({"type": "hand_end", "hand": self.hand_no, "winner": None, "reason": "unfinished"})
+            self.hand_results.append({"hand": self.hand_no, "winner": None, "plays": self._hand_plays,
+                                      "reason": "unfinished"})
+        self._finish()
+
+    def _finish(self):
+        g = self.g
+        scores = []
+        for s in range(self.n):
+            scores.append(g.standings(self, s) if g.standings is not None else 0)
+        order = sorted(range(self.n), key=lambda s: -scores[s])
+        standings, rank = [], 0
+        for i, s in enumerate(order):
+            if i == 0 or scores[s] != scores[order[i - 1]]:
+                rank = i + 1
+            standings.append({"seat": s, "score": scores[s], "rank": rank})
+        self.standings = standings
+        self.check_invariants()
+        self.finished = True
+        self.emit({"type": "game_end", "standings": standings, "unfinished": self.unfinished,
+                   "hands": self.hand_no, "plays": self.plays})
+
+    def _init_var(self, name, per_seat, init):
+        if per_seat:
+            self.pvars[name] = [init(self, s) if init else 0 for s in range(self.n)]
+        else:
+            self.vars[name] = init(self) if init else 0
+
+    def _draw_dealer(self, spec: dict) -> int:
+        order = self.g.orders.get(spec.get("order") or "", None)
+        if order is None and self.g.orders:
+            order = self.g.orders.get("play") or next(iter(self.g.orders.values()))
+        lowest = spec.get("lowest", True)
+        seats = list(range(self.n))
+        while True:
+            cards = list(self.pack_cards)
+            self.rng.shuffle(cards)
+            drawn = {s: cards[i] for i, s in enumerate(seats)}
+            self.emit({"type": "draw_for_dealer", "cards": {str(s): drawn[s].name for s in seats}})
+            vals = {s: order.get(drawn[s], 0) if order else drawn[s].canon for s in seats}
+            best = (min if lowest else max)(vals.values())
+            seats = [s for s in seats if vals[s] == best]
+            if len(seats) == 1:
+                self.emit({"type": "dealer", "seat": seats[0]})
+                return seats[0]
+
+    def _hand(self) -> Iterator[Decision]:
+        g = self.g
+        self.led = self.trump = self.winner = self.leader = None
+        self.tricks_played = 0
+        self.won = [0] * self.n
+        self.declared = {}
+        self._hand_plays = 0
+        self._hand_over = False
+        for name, (per_seat, init, reset) in g.vars.items():
+            if reset == "hand":
+                self._init_var(name, per_seat, init)
+        self._gather()
+        first = self.hand_no == 1
+        stacked = first and self._deck is not None
+        dealt = first and self._deal is not None
+        if stacked:
+            self.zones["pack"][:] = self._deck
+        self.emit({"type": "hand_start", "hand": self.hand_no, "dealer": self.dealer})
+        for st in g.steps:
+            self._step_pos = st.pos
+            if st.when is not None and not st.when(self):
+                continue
+            if st.kind == "shuffle" and (stacked or dealt):
+                continue
+            if st.kind == "deal" and dealt:
+                self._place_deal(st)
+                dealt = False
+                continue
+            handler = getattr(self, "_step_" + st.kind)
+            r = handler(st)
+            if r is not None:
+                yield from r
+        self._step_pos = None
+        self.emit({"type": "hand_end", "hand": self.hand_no, "winner": self.winner,
+                   "plays": self._hand_plays, "tricks": self.tricks_played})
+        self.hand_results.append({"hand": self.hand_no, "winner": self.winner, "plays": self._hand_plays,
+                                  "tricks": self.tricks_played})
+        self.check_invariants()
+
+    def _gather(self):
+        pack = self.zones["pack"]
+        for name, z in self.zones.items():
+            if name != "pack":
+                pack.extend(z)
+                z.clear()
+        for zs in self.pzones.values():
+            for z in zs:
+                pack.extend(z)
+                z.clear()
+
+    # -- steps ----------------------------------------------------------------------
+    def _step_pay(self, st: Step):
+        self._pay(st.payment, None)
+
+    def _step_effects(self, st: Step):
+        self._effects(st.effects, None)
+
+    def _step_shuffle(self, st: Step):
+        pack = self.zones["pack"]
+        self.rng.shuffle(pack)
+        self.emit({"type": "shuffle", "seat": self.dealer})
+        if st.cut_by is not None and len(pack) > 2 * st.min_cut:
+            at = self.rng.randint(st.min_cut, len(pack) - st.min_cut)
+            pack[:] = pack[at:] + pack[:at]
+            self.emit({"type": "cut", "seat": st.cut_by(self) % self.n, "at": at})
+
+    def _step_deal(self, st: Step):
+        n = self.n
+        per = st.hand.get(n, st.hand.get(0))
+        b = st.batches.get(n, st.batches.get(0, per))
+        batches = [b] * (per // b) + ([per % b] if per % b else []) if isinstance(b, int) else list(b)
+        first = st.first(self) % n if st.first is not None else (self.dealer + 1) % n
+        pack = self.zones["pack"]
+        need = per * n
+        if len(pack) < need:
+            raise RuleError(f"the deal needs {need} cards for {n} players but {len(pack)} are left",
+                            st.pos, code="deal")
+        i = 0
+        for size in batches:
+            for k in range(n):
+                seat = (first + k) % n
+                self.hand[seat].extend(pack[i:i + size])
+                i += size
+        rest = pack[i:]
+        del pack[:]
+        if st.rest is not None:
+            self.zones[st.rest].extend(rest)
+        else:
+            pack.extend(rest)
+        for h in self.hand:
+            h.sort(key=_canon)
+        ev = {"type": "deal", "hands": [[c.name for c in h] for h in self.hand]}
+        if st.rest is not None:
+            ev[st.rest] = [c.name for c in self.zones[st.rest]]
+        self.emit(ev)
+
+    def _place_deal(self, st: Step):
+        pack = self.zones["pack"]
+        pack.clear()
+        for seat, cs in enumerate(self._deal["hands"]):
+            self.hand[seat][:] = sorted(cs, key=_canon)
+        for z, cs in self._deal.items():
+            if z != "hands":
+                self.zones[z][:] = cs
+        ev = {"type": "deal", "hands": [[c.name for c in h] for h in self.hand]}
+        for z in self._deal:
+            if z != "hands":
+                ev[z] = [c.name for c in self.zones[z]]
+        self.emit(ev)
+
+    def _step_turnup(self, st: Step):
+        pack = self.zones["pack"]
+        src = pack if pack else self.zones.get(self._rest_zone() or "", [])
+        if not src:
+            raise RuleError("no card left to turn up", st.pos, code="deal")
+        c = src.pop(0)
+        self.zones[st.to].append(c)
+        if st.sets_trump:
+            self.trump = c.suit
+        self.emit({"type": "turnup", "card": c.name, "trump": self.trump})
+
+    def _rest_zone(self):
+        for st in self.g.steps:
+            if st.kind == "deal" and st.rest:
+                return st.rest
+        return None
+
+    def _step_announce(self, st: Step):
+        first = st.first(self) % self.n if st.first is not None else (self.dealer + 1) % self.n
+        for k in range(self.n):
+            seat = (first + k) % self.n
+            options = [PASS] + [d for d in st.declarations
+                                if sum(1 for x in self.declared if x == d) < self.g.declarations.get(d, 1)
+                                and d not in self.declared]
+            if len(options) == 1:
+                continue
+            choice = yield Decision(seat, options, "announce")
+            if choice != PASS:
+                self.declared[choice] = seat
+                self.stats["declarations"] += 1
+                self.emit({"type": "declare", "seat": seat, "declaration": choice})
+
+    def _count_play(self):
+        self.plays += 1
+        self._hand_plays += 1
+        self.stats["plays"] += 1
+        if self.plays > self.max_plays:
+            raise _Unfinished()
+
+    def _legal(self, st: Step, seat: int) -> list:
+        hand = self.hand[seat]
+        if self.led is None:
+            if st.lead_test is not None:
+                ok = [c for c in hand if st.lead_test(self, seat, c)]
+                return ok or list(hand)
+            return list(hand)
+        for tier in st.must:
+            ok = [c for c in hand if tier(self, seat, c)]
+            if ok:
+                if st.free is not None:
+                    ok = [c for c in hand if c in ok or st.free(self, seat, c)]
+                return ok
+        return list(hand)
+
+    def _step_tricks(self, st: Step):
+        n = self.n
+        leader = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
+        trick = self.zones["trick"]
+        first_tier = st.must[0] if st.must else None
+        while not self._hand_over:
+            if not self.hand[leader]:
+                break
+            self.leader = leader
+            self.led = None
+            plays: list[tuple[int, Card]] = []
+            seat = leader
+            broke = False
+            for _ in range(n):
+                hand = self.hand[seat]
+                if not hand:
+                    seat = (seat + 1) % n
+                    continue
+                if (self.led is not None and st.cannot_follow and first_tier is not None
+                        and not any(first_tier(self, seat, c) for c in hand)):
+                    self.emit({"type": "renounce", "seat": seat, "led": self.led})
+                    try:
+                        self._effects(st.cannot_follow, seat)
+                    except _TrickOver as t:
+                        new = t.leader
+                        if new != leader:
+                            self.stats["lead_changes"] += 1
+                        leader = new
+                        broke = True
+                        break
+                    if self._hand_over:
+                        return
+                moves = self._legal(st, seat)
+                self.mover = seat
+                c = yield Decision(seat, moves, "play")
+                hand.remove(c)
+                trick.append(c)
+                plays.append((seat, c))
+                if self.led is None:
+                    self.led = c.suit
+                self._count_play()
+                self.emit({"type": "play", "seat": seat, "card": c.name})
+                if self._check_end(st, "play", seat):
+                    return
+                seat = (seat + 1) % n
+            if broke:
+                if trick:
+                    self._move_cards(trick, self.zones["pack"], None, "pack")
+                continue
+            if not plays:
+                break
+            keys = st.winner_key
+            best_seat, best_key = None, None
+            for s, c in plays:
+                k = tuple(f(self, s, c) for f in keys)
+                if best_key is None or k > best_key:
+                    best_seat, best_key = s, k
+            self.tricks_played += 1
+            self.stats["tricks"] += 1
+            self.won[best_seat] += 1
+            cards = [c.name for c in trick]
+            self.emit({"type": "trick", "winner": best_seat, "cards": cards})
+            if st.won_to is not None:
+                dest = self.pzones[st.won_to][best_seat]
+                dest.extend(trick)
+                trick.clear()
+                self.emit({"type": "take", "seat": best_seat, "cards": cards, "to": st.won_to})
+            else:
+                self.zones["pack"].extend(trick)
+                trick.clear()
+            if best_seat != leader:
+                self.stats["lead_changes"] += 1
+            self.mover = best_seat
+            self._effects(st.on_trick, best_seat)
+            leader = best_seat
+            self.led = None
+            if self._check_end(st, "trick", best_seat):
+                return
+        self.led = None
+
+    def _check_end(self, st: Step, when: str, mover: int) -> bool:
+        for rule in st.end:
+            if rule.after != when:
+                continue
+            for k in range(self.n):
+                s = (mover + k) % self.n
+                if rule.when(self, s):
+                    w = rule.winner(self, s) if rule.winner is not None else None
+                    self.winner = w % self.n if isinstance(w, int) else w
+                    self._hand_over = True
+                    self.led = None
+                    return True
+        return False
+
+    def _step_sequence(self, st: Step):
+        n = self.n
+        order = st.order
+        by_strength: dict[tuple[str, int], Card] = {}
+        for c in self.pack_cards:
+            by_strength[(c.suit, order[c])] = c
+        seat = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
+        last: Card | None = None
+        last_seat = seat
+        while not self._hand_over:
+            required = None
+            if last is not None:
+                v = order[last] + 1
+                required = by_strength.get((last.suit, v))
+                top = max(order[c] for c in self.pack_cards if c.suit == last.suit)
+                while required is None and v < top:
+                    v += 1
+                    required = by_strength.get((last.suit, v))
+            self.mover = seat
+            if required is None:
+                if last is not None:
+                    seat = last_seat if st.new_run == "last_player" else (last_seat + 1) % n
+                    self.mover = seat
+                if not self.hand[seat]:
+                    break
+                self.led = None
+                c = yield Decision(seat, list(self.hand[seat]), "play")
+                self.hand[seat].remove(c)
+                src = "hand"
+            else:
+                src = None
+                for zone, effects in st.obtain:
+                    holder = None
+                    if zone == "hand":
+                        if required in self.hand[seat]:
+                            self.hand[seat].remove(required)
+                            src = "hand"
+                    elif zone == "others":
+                        for k in range(1, n):
+                            o = (seat + k) % n
+                            if required in self.hand[o]:
+                                holder = o
+                                break
+                        if holder is not None:
+                            self.hand[holder].remove(required)
+                            src = "borrow"
+                            self.stats["borrows"] += 1
+                            self.emit({"type": "borrow", "seat": seat, "from": holder, "card": required.name})
+                            self.other = holder
+                            self._effects(effects, seat)
+                            self.other = None
+                    elif zone in self.zones and required in self.zones[zone]:
+                        self.zones[zone].remove(required)
+                        src = zone
+                        self.stats["draws"] += 1
+                        self.emit({"type": "draw", "seat": seat, "from": zone, "card": required.name})
+                        self._effects(effects, seat)
+                    if src is not None:
+                        break
+                if src is None:
+                    raise RuleError(f"{required} is nowhere the sequence may take it from", st.pos, code="runtime")
+                c = required
+            self.zones["trick"].append(c)
+            self.led = c.suit
+            self._count_play()
+            self.emit({"type": "play", "seat": seat, "card": c.name, "from": src})
+            last, last_seat = c, seat
+            if self._check_end(st, "play", seat):
+                break
+            seat = (seat + 1) % n
+        self.led = None
+
+    # -- effects and money -----------------------------------------------------------
+    def _effects(self, effects: list[Effect], seat):
+        for e in effects:
+            if e.when is not None and not e.when(self, seat):
+                continue
+            op = e.op
+            if op == "take":
+                a = e.args
+                src = a["from"](self, seat)
+                dst = a["to"](self, seat)
+                test = a["cards"]
+                moved = [c for c in src if test is None or test(self, seat, c)]
+                self._move_cards(moved if test is not None else src, dst, seat, a["to_name"])
+            elif op == "end_trick":
+                ld = e.args["leader"]
+                raise _TrickOver(ld(self, seat) % self.n if ld is not None else seat)
+            elif op == "pay":
+                self._pay(e.args["payment"], seat)
+            else:
+                for name, (per_seat, expr) in e.args.items():
+                    v = expr(self, seat)
+                    if per_seat:
+                        target = self.pvars[name]
+                        if op == "set":
+                            target[seat] = v
+                        else:
+                            target[seat] += v
+                    else:
+                        self.vars[name] = v if op == "set" else self.vars[name] + v
+
+    def _move_cards(self, cards: list, dst: list, seat, to_name: str):
+        moved = list(cards)
+        if not moved:
+            return
+        for zone in self._all_zones:
+            if zone is cards:
+                cards.clear()
+                break
+        else:
+            for c in moved:
+                for zone in self._all_zones:
+                    if c in zone:
+                        zone.remove(c)
+                        break
+        dst.extend(moved)
+        if dst in self.hand:
+            dst.sort(key=_canon)
+        self.stats["takes"] += 1
+        self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
+
+    def _money_totals(self) -> dict[str, int]:
+        tot = {c: 0 for c in self.g.currencies}
+        for h in self.bal.values():
+            for c, v in h.items():
+                tot[c] += v
+        return tot
+
+    def _pay(self, p: Payment, seat, bank: bool = False):
+        """Make payment ``p``. With ``from: each`` (or ``to: each``) every seat
+        in play order from the dealer's next pays (or is paid), ``seat`` bound
+        to it in every expression; otherwise one payment, ``seat`` bound to the
+        seat the rule is about (the player who borrowed, renounced …)."""
+        order = [(self.dealer + 1 + k) % self.n for k in range(self.n)]
+        if bank:
+            for t in (order if p.payee is None else [p.payee(self, seat)]):
+                amt = p.amount(self, t)
+                self.bal[self._holder(t)][p.unit] += amt
+                self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": p.unit})
+            return
+        if p.payer is not None and p.payee is not None:
+            if p.where is None or p.where(self, seat):
+                self._transfer(p.payer(self, seat), p.payee(self, seat), p.amount(self, seat), p.unit)
+            return
+        for s in order:
+            if p.where is not None and not p.where(self, s):
+                continue
+            if p.exclude is not None and p.exclude(self, s) == s:
+                continue
+            frm = s if p.payer is None else p.payer(self, s)
+            to = s if p.payee is None else p.payee(self, s)
+            self._transfer(frm, to, p.amount(self, s), p.unit)
+
+    def _transfer(self, frm, to, amount: int, unit: str) -> None:
+        if frm is None or to is None or amount <= 0:
+            return
+        frm, to = self._holder(frm), self._holder(to)
+        if frm == to:
+            return
+        self.bal[frm][unit] -= amount
+        self.bal[to][unit] += amount
+        self.emit({"type": "pay", "from": frm, "to": to, "amount": amount, "unit": unit})
+
+    def _holder(self, h):
+        if isinstance(h, int):
+            return h % self.n
+        if h in self.bal:
+            return h
+        raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
+
+
+def _canon(c: Card) -> int:
+    return c.canon

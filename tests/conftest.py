@@ -1,0 +1,43 @@
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from academie.cli import main
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def data():
+    return DATA
+
+
+@pytest.fixture
+def run():
+    """Run the CLI in-process: returns (exit code, stdout, stderr)."""
+    def _run(*args):
+        r = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+        return r.exit_code, r.stdout, r.stderr
+    return _run
+
+
+def read_log(path):
+    return [json.loads(line) for line in Path(path).read_text().splitlines()]
+
+
+def moves(log):
+    """The play of a log as compact strings: 'p1:2S', 'r2' (renounce), 't3' (trick won), 'end:1'."""
+    out = []
+    for e in log:
+        t = e["type"]
+        if t == "play":
+            out.append(f"p{e['seat']}:{e['card']}")
+        elif t == "renounce":
+            out.append(f"r{e['seat']}")
+        elif t == "trick":
+            out.append(f"t{e['winner']}")
+        elif t == "hand_end":
+            out.append(f"end:{e['winner']}")
+    return out

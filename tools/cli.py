@@ -1,0 +1,321 @@
+"""The ``academie`` command line."""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+
+import click
+
+from .dsl.cards import parse_card, pretty
+from .dsl.errors import Diagnostic, Pos, RuleError, remember_text
+from .dsl.loader import Limits, corpus_ids, load_yaml, resolve
+from .dsl.model import GameDef, load_game
+from .interpreter.agents import AGENTS, make_agents, play as play_out
+from .interpreter.state import DEFAULT_MAX_PLAYS, InvariantError, State
+
+EXIT_USAGE = 2
+
+
+class _Group(click.Group):
+    """Turns user errors into located messages and exit status 2, never a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except RuleError as e:
+            click.echo(e.format(), err=True)
+            ctx.exit(EXIT_USAGE)
+        except InvariantError as e:
+            click.echo(f"academie: internal invariant broken: {e} (please report this with the command line)",
+                       err=True)
+            ctx.exit(3)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except BrokenPipeError:  # output piped into head, less …: stop quietly
+            sys.stderr.close()
+            ctx.exit(0)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            ctx.exit(130)
+        except Exception as e:  # pragma: no cover - a bug; show it plainly, not as a traceback
+            if os.environ.get("ACADEMIE_DEBUG"):
+                raise
+            click.echo(f"academie: internal error: {type(e).__name__}: {e}\n"
+                       "(set ACADEMIE_DEBUG=1 to see the traceback, and please report it)", err=True)
+            ctx.exit(3)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="academie")
+def main():
+    """academie: historical card-game rules as cited, executable data.
+
+    Every game, and every source's variant of it, is a rule file (YAML) whose
+    elements cite their sources. The same interpreter plays any of them.
+
+    \b
+    Start with:
+      academie list                          the games of the corpus
+      academie play enfle/academie -p 5      a game of L'Enflé, random players
+      academie simulate enfle/academie -n 1000
+    """
+
+
+# -- helpers -----------------------------------------------------------------------
+def _options(f):
+    f = click.option("--option", "-o", "options", multiple=True, metavar="NAME",
+                     help="Switch on a named option of the rule file (repeatable).")(f)
+    return f
+
+
+def _load(rules: str, options) -> GameDef:
+    return load_game(rules, tuple(options))
+
+
+def _players(game: GameDef, players: int | None) -> int:
+    if players is None:
+        return game.min_players
+    if not (game.min_players <= players <= game.max_players):
+        raise RuleError(f"{game.id} is for {game.min_players} to {game.max_players} players, not {players}",
+                        game.doc.pos(("players",)), code="players")
+    return players
+
+
+def _read_deck(path: str):
+    text = _read_text(path)
+    cards = []
+    for ln, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0]   # comments
+        col = 0
+        for tok in line.replace(",", " ").split(" "):
+            if tok:
+                c = parse_card(tok)
+                if c is None:
+                    raise RuleError(f"'{tok}' is not a card (write rank + suit: AS, 10H, KD, 7C)",
+                                    Pos(path, ln, col + 1), code="deck")
+                cards.append(c)
+            col += len(tok) + 1
+    if not cards:
+        raise RuleError("the deck file holds no cards", Pos(path, 1, 1), code="deck")
+    return cards
+
+
+def _read_text(path: str) -> str:
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise RuleError(f"cannot read: {e.strerror}", Pos(path, 0, 0), code="io") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RuleError("not UTF-8 text", Pos(path, 1, 1), code="encoding") from None
+    remember_text(path, text)
+    return text
+
+
+def _agents(spec: str | None, n: int, seed):
+    names = (spec or "random").split(",")
+    bad = [a for a in names if a not in AGENTS]
+    if bad:
+        raise click.BadParameter(f"unknown agent '{bad[0]}' (agents: {', '.join(AGENTS)})", param_hint="--agents")
+    if len(names) not in (1, n):
+        raise click.BadParameter(f"{len(names)} agents for {n} players: give one, or one per seat",
+                                 param_hint="--agents")
+    return make_agents(names, n, seed)
+
+
+def _summary(st: State) -> dict:
+    return {"game": st.g.id, "title": st.g.title, "players": st.n, "seed": st.seed,
+            "options": st.g.options, "hands": st.hand_results, "plays": st.plays,
+            "unfinished": st.unfinished, "standings": st.standings,
+            "balances": {str(h): b for h, b in st.bal.items()}}
+
+
+def _narrate(ev: dict, n: int) -> str | None:
+    t = ev["type"]
+    if t == "dealer":
+        return f"Seat {ev['seat']} draws the lowest card and deals first."
+    if t == "hand_start":
+        return f"\n== Hand {ev['hand']} (dealer: seat {ev['dealer']})"
+    if t == "deal":
+        lines = ["Deal:"] + [f"  seat {i}: {' '.join(_p(c) for c in h)}" for i, h in enumerate(ev["hands"])]
+        lines += [f"  {k}: {' '.join(_p(c) for c in v)}" for k, v in ev.items() if k not in ("type", "hands")]
+        return "\n".join(lines)
+    if t == "turnup":
+        return f"Turn-up: {_p(ev['card'])}" + (f" (trumps: {ev['trump']})" if ev.get("trump") else "")
+    if t == "declare":
+        return f"Seat {ev['seat']} announces {ev['declaration']}."
+    if t == "play":
+        src = ev.get("from")
+        extra = f" ({'borrowed' if src == 'borrow' else 'from the ' + src})" if src and src != "hand" else ""
+        return f"  seat {ev['seat']} plays {_p(ev['card'])}{extra}"
+    if t == "renounce":
+        return f"  seat {ev['seat']} cannot follow {ev['led']}"
+    if t == "take":
+        return f"  seat {ev['seat']} takes {' '.join(_p(c) for c in ev['cards'])} into {ev['to']}"
+    if t == "trick":
+        return f"  -> seat {ev['winner']} wins the trick"
+    if t == "borrow":
+        return f"  seat {ev['seat']} borrows {_p(ev['card'])} from seat {ev['from']}"
+    if t == "draw":
+        return f"  seat {ev['seat']} draws {_p(ev['card'])} from the {ev['from']}"
+    if t == "pay":
+        return f"  {_h(ev['from'])} pays {ev['amount']} {ev['unit']}{'s' if ev['amount'] != 1 else ''} to {_h(ev['to'])}"
+    if t == "hand_end":
+        if ev.get("reason") == "unfinished":
+            return "Hand unfinished: the play limit was reached."
+        w = ev["winner"]
+        return f"Hand {ev['hand']} ends after {ev.get('plays', 0)} plays" + (f": seat {w} wins." if w is not None else ".")
+    if t == "game_end":
+        lines = ["\n== Game over" + (" (UNFINISHED: play limit reached)" if ev["unfinished"] else "")]
+        lines += [f"  {r['rank']}. seat {r['seat']}: {r['score']}" for r in ev["standings"]]
+        return "\n".join(lines)
+    return None
+
+
+def _p(name: str) -> str:
+    c = parse_card(name)
+    return pretty(c) if c and sys.stdout.encoding and sys.stdout.encoding.lower().startswith("utf") else name
+
+
+def _h(h) -> str:
+    return f"seat {h}" if isinstance(h, int) else f"the {h}"
+
+
+# -- commands ----------------------------------------------------------------------
+@main.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def list_cmd(as_json):
+    """List the games and variants of the corpus, with players and sources."""
+    rows = []
+    for cid in corpus_ids():
+        doc = resolve(cid)
+        d = doc.data
+        srcs = sorted(set(doc.defaults.values()) | {c["source"] for c in _cites(d) if isinstance(c, dict)})
+        p = d.get("players") or {}
+        rows.append({"id": cid, "title": d.get("title", cid), "players": [p.get("min"), p.get("max")],
+                     "sources": srcs, "options": sorted((d.get("options") or {})),
+                     "extends": _extends(cid), "abstract": bool(d.get("abstract"))})
+    if as_json:
+        click.echo(json.dumps(rows, indent=1, ensure_ascii=False))
+        return
+    for r in rows:
+        pl = "fragment" if r["abstract"] else f"{r['players'][0]}-{r['players'][1]} players"
+        click.echo(f"{r['id']:<22} {r['title']:<28} {pl:<13} sources: {', '.join(r['sources'])}")
+        if r["extends"]:
+            click.echo(f"{'':<22}   a variant of {r['extends']}")
+        if r["options"]:
+            click.echo(f"{'':<22}   options: {', '.join(r['options'])}")
+
+
+def _extends(cid):
+    from .dsl.loader import find_rules, load_file
+    path, _ = find_rules(cid)
+    data, _ = load_file(path)
+    return data.get("extends")
+
+
+def _cites(d):
+    if isinstance(d, dict):
+        for k, v in d.items():
+            if k == "cite":
+                yield from (v if isinstance(v, list) else [v])
+            else:
+                yield from _cites(v)
+    elif isinstance(d, list):
+        for v in d:
+            yield from _cites(v)
+
+
+@main.command()
+@click.argument("rules")
+@click.option("--players", "-p", type=int, help="Number of players (default: the fewest the rules allow).")
+@click.option("--seed", "-s", default="0", show_default=True, help="Seed for the shuffle, the draw and the random agents.")
+@click.option("--agents", "-a", metavar="A1,A2,…", help=f"Agents by seat ({', '.join(AGENTS)}); one name for all. Default: random.")
+@click.option("--dealer", type=int, help="Seat of the first dealer (default: chosen as the rules say).")
+@click.option("--deck", type=click.Path(dir_okay=False), help="A stacked pack, top card first (AS 10H KD …): no shuffle, no cut, first hand only.")
+@click.option("--deal", "deal_file", type=click.Path(dir_okay=False), help="The first hand's deal (YAML/JSON): hands: [[…], …] and other zones by name.")
+@_options
+@click.option("--hands", type=int, help="Stop after this many hands (default: as the rules say).")
+@click.option("--max-plays", type=int, default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit: beyond it the game is reported unfinished.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False), help="Write the event log here as JSON Lines.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narrative.")
+def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, max_plays, log_file, as_json):
+    """Play one game of RULES (a corpus id such as enfle/academie, or a path).
+
+    Seats are numbered 0 … n-1 in the direction of play; the seat after seat i
+    is i+1. The game is narrated on standard output (or summarised with
+    --json); --log writes every event as JSON Lines.
+    """
+    if deck and deal_file:
+        raise click.UsageError("give --deck or --deal, not both")
+    game = _load(rules, options)
+    n = _players(game, players)
+    seed_v = _seed(seed)
+    deck_cards = _read_deck(deck) if deck else None
+    deal = _read_deal(deal_file) if deal_file else None
+    ags = _agents(agents, n, seed_v)
+    st = State(game, n, seed_v, dealer=dealer, deck=deck_cards, deal=deal, max_plays=max_plays, hands=hands,
+               deal_file=deal_file)
+    play_out(st, ags)
+    if log_file:
+        tmp = Path(log_file + ".part")
+        with open(tmp, "w", encoding="utf-8") as f:
+            for ev in st.events:
+                f.write(json.dumps(ev, ensure_ascii=False) + "\n")
+        os.replace(tmp, log_file)
+    if as_json:
+        click.echo(json.dumps(_summary(st), ensure_ascii=False))
+    else:
+        click.echo(f"{game.title} ({game.id}), {n} players, seed {seed}")
+        for ev in st.events:
+            line = _narrate(ev, n)
+            if line is not None:
+                click.echo(line)
+    if st.unfinished:
+        click.echo("unfinished: the play limit was reached (raise it with --max-plays)", err=True)
+
+
+def _seed(seed: str):
+    return int(seed) if seed.lstrip("-").isdigit() else seed
+
+
+def _read_deal(path: str):
+    text = _read_text(path)
+    data, positions = load_yaml(text, path)
+    return {"data": data, "positions": positions}
+
+
+@main.command()
+@click.argument("rules")
+@click.option("--games", "-n", type=int, default=100, show_default=True, help="Number of games.")
+@click.option("--players", "-p", type=int, help="Number of players (default: the fewest allowed).")
+@click.option("--seed", "-s", default="0", show_default=True, help="Base seed; game i uses seed SEED/i.")
+@click.option("--agents", "-a", metavar="A1,A2,…", help="Agents by seat (first, random). Default: random.")
+@_options
+@click.option("--max-plays", type=int, default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit per game.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def simulate(rules, games, players, seed, agents, options, max_plays, as_json):
+    """Play many games of RULES and report wins by seat, hand lengths and
+    how often the play limit was hit."""
+    if games < 1:
+        raise click.BadParameter("at least one game", param_hint="--games")
+    game = _load(rules, options)
+    n = _players(game, players)
+    if agents and "human" in agents.split(","):
+        raise click.BadParameter("simulate plays without a human", param_hint="--agents")
+    from .interpreter.simulate import run_games
+    report = run_games(game, n, games, _seed(seed), (agents or "random").split(","), max_plays,
+                       progress=sys.stderr.isatty() and not as_json)
+    if as_json:
+        click.echo(json.dumps(report, ensure_ascii=False))
+        return
+    click.echo(f"{game.title} ({game.id}), {n} players, {games} games, seed {seed}")
+    click.echo(f"  wins by seat (first place, ties shared): "
+               + "  ".join(f"{s}: {w:.1f}" for s, w in enumerate(report["wins_by_seat"])))
+    h = report["hand_plays"]
+    click.echo(f"  plays per hand: median {h['median']}, mean {h['mean']:.1f}, max {h['max']} ({report['hands']} hands)")
+    click.echo(f"  unfinished games (play limit {max_plays}): {report['unfinished']}")
