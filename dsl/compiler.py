@@ -428,6 +428,13 @@ def _f_sum_seats(cp, node, args):
     return (lambda st, s, c: sum(e(st, x, c) for x in range(st.n))), "num"
 
 
+def _f_seats_extreme(fn):
+    def build(cp, node, args):
+        e = cp.lazy(args[0], "seat")
+        return (lambda st, s, c: fn(e(st, x, c) for x in range(st.n))), "num"
+    return build
+
+
 def _f_minmax(fn):
     def build(cp, node, args):
         fs = [cp.c(a)[0] for a in args]
@@ -475,6 +482,8 @@ FUNCTIONS = {
     "top_seat": (1, 1, _f_top_seat),
     "count_seats": (1, 1, _f_count_seats),
     "sum_seats": (1, 1, _f_sum_seats),
+    "max_seats": (1, 1, _f_seats_extreme(max)),
+    "min_seats": (1, 1, _f_seats_extreme(min)),
     "min": (1, None, _f_minmax(min)),
     "max": (1, None, _f_minmax(max)),
     "abs": (1, 1, _f_abs),
@@ -516,7 +525,7 @@ def _parse_message(e: UnexpectedInput, text: str) -> str:
 _TERMS = {"RPAR": "')'", "LPAR": "'('", "COMMA": "','", "NAME": "a name", "NUMBER": "a number",
           "CARD": "a card", "STRING": "a string", "RSQB": "']'", "LSQB": "'['",
           "CMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
-          "MINUS": "'-'", "DOT": "'.'", "THEN": "'then'", "ELSE": "'else'", "IN": "'in'",
+          "$END": "the end of the expression", "MINUS": "'-'", "DOT": "'.'", "THEN": "'then'", "ELSE": "'else'", "IN": "'in'",
           "AND": "'and'", "OR": "'or'", "NOT": "'not'", "IF": "'if'"}
 
 

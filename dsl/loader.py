@@ -56,6 +56,35 @@ class Doc:
     def key_pos(self, path: Path_) -> Pos:
         return self.positions.get(tuple(path) + ("@key",)) or self.pos(path)
 
+    def cites(self):
+        """Every citation: (path of the cite, source id or None, quote). A bare
+        quote belongs to the default source of the file that wrote it."""
+        for path, node in _walk(self.data, ()):
+            if not isinstance(node, dict) or "cite" not in node:
+                continue
+            raw = node["cite"]
+            items = raw if isinstance(raw, list) else [raw]
+            for i, c in enumerate(items):
+                cpath = path + ("cite",) + ((i,) if isinstance(raw, list) else ())
+                if isinstance(c, str):
+                    yield cpath, self.defaults.get(self.pos(cpath).file), c
+                elif isinstance(c, dict):
+                    yield cpath, c.get("source"), c.get("quote", "")
+
+    def sources(self) -> list[str]:
+        """The ids of the sources this document cites."""
+        return sorted({s for _, s, _ in self.cites() if s})
+
+
+def _walk(node, path):
+    yield path, node
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _walk(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _walk(v, path + (i,))
+
 
 # -- YAML with positions ------------------------------------------------------
 class _Located:
@@ -200,11 +229,18 @@ def check_schema(data: Any, positions: dict, file: str, root: str = "document") 
 
 
 def _best(err):
-    """For oneOf/anyOf failures, the most relevant sub-error."""
-    from jsonschema.exceptions import best_match
-    if err.context:
-        return best_match([err, *err.context]) if err.validator not in ("anyOf",) else err
-    return err
+    """For oneOf/anyOf failures, the sub-error that speaks of the branch the
+    user meant: skip branches of another type, then take the deepest error."""
+    if err.validator not in ("oneOf", "anyOf") or not err.context:
+        return err
+    if err.validator == "anyOf" and all(isinstance(s, dict) and "required" in s for s in err.validator_value):
+        return err     # "needs a cite or an editorial": said plainly by _message
+    candidates = [e for e in err.context
+                  if not (e.validator == "type" and len(e.relative_path) == 0)]
+    if not candidates:
+        return err
+    best = max(candidates, key=lambda e: (len(e.absolute_path), e.validator != "anyOf"))
+    return _best(best)
 
 
 def _extra_key(err):
@@ -399,13 +435,21 @@ def resolve(ref: str, options: list[str] | tuple = (), limits: Limits | None = N
         other = resolve(imp["from"], (), limits, _seen + (key,), positions[("imports", i, "from")])
         chain += [c for c in other.chain if c not in chain]
         inherited.update(other.defaults)
-        for part in imp["take"]:
-            if part not in other.data:
-                raise RuleError(f"'{imp['from']}' has no section '{part}' to import "
-                                f"(it has: {', '.join(other.data)})",
-                                positions[("imports", i, "take")], code="reference")
-            sub_pos = {k: v for k, v in other.positions.items() if k[:1] == (part,)}
-            doc_data, doc_pos = merge(doc_data, doc_pos, {part: other.data[part]}, sub_pos)
+        for j, part in enumerate(imp["take"]):
+            path = tuple(part.split("."))
+            node = other.data
+            for k in path:
+                node = node.get(k) if isinstance(node, dict) else None
+            if node is None:
+                have = other.data if len(path) == 1 else {}
+                raise RuleError(f"'{imp['from']}' has no '{part}' to import"
+                                + (f" (it has: {', '.join(have)})" if have else ""),
+                                positions[("imports", i, "take", j)], code="reference")
+            sub_pos = {k: v for k, v in other.positions.items() if k[:len(path)] == path}
+            patch = node
+            for k in reversed(path):
+                patch = {k: patch}
+            doc_data, doc_pos = merge(doc_data, doc_pos, patch, sub_pos)
     own = {k: v for k, v in data.items() if k not in ("extends", "imports")}
     doc_data, doc_pos = merge(doc_data, doc_pos, own, positions)
     defaults = {**inherited, **({file: data["source"]} if "source" in data else {})}

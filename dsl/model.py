@@ -27,6 +27,7 @@ class Effect:
     args: dict
     when: Expr | None
     pos: Pos
+    at: Expr | None = None     # the seat the effect is about, if not the one in hand
 
 
 @dataclass
@@ -267,25 +268,14 @@ class _Model:
 
     def check_cites(self):
         known = source_ids()
-        for path, node in _walk(self.d, ()):
-            if not isinstance(node, dict) or "cite" not in node:
-                continue
-            cites = node["cite"] if isinstance(node["cite"], list) else [node["cite"]]
-            for i, c in enumerate(cites):
-                cpath = path + ("cite",) + ((i,) if isinstance(node["cite"], list) else ())
-                if isinstance(c, str):
-                    file = self.doc.pos(cpath).file
-                    src = self.doc.defaults.get(file)
-                    if src is None:
-                        self.err(cpath, "this cite is a bare quote but the file names no default "
-                                        "source: add source: ID at the top, or write {source:, quote:}", "cite")
-                        continue
-                    if src not in known:
-                        self.err(cpath, f"unknown source '{src}' (the file's default source)", "cite")
-                elif c["source"] not in known:
-                    from .compiler import _suggest
-                    self.err(cpath + ("source",), f"unknown source '{c['source']}'"
-                             + _suggest(c["source"], known), "cite")
+        from .compiler import _suggest
+        for cpath, src, quote in self.doc.cites():
+            if src is None:
+                self.err(cpath, "this cite is a bare quote but the file names no default "
+                                "source: add source: ID at the top, or write {source:, quote:}", "cite")
+            elif src not in known:
+                where = cpath + (("source",) if isinstance(_get(self.d, cpath), dict) else ())
+                self.err(where, f"unknown source '{src}'" + _suggest(src, known), "cite")
 
     def check_counts(self, gd: GameDef):
         for n in range(gd.min_players, gd.max_players + 1):
@@ -341,6 +331,9 @@ class _Model:
         for i, e in enumerate(_get(self.d, path) or []):
             p = path + (i,)
             when = self.expr(p + ("when",), "seat")
+            at = self.expr(p + ("at",), "seat")
+            if at is not None and at.kind not in ("seat", "any"):
+                self.err(p + ("at",), f"at: expects a seat, not a {at.kind}")
             ops = [k for k in e if k in ("take", "end_trick", "pay", "set", "add")]
             if len(ops) != 1:
                 self.err(p, "an effect does one thing: take, end_trick, pay, set or add")
@@ -362,7 +355,7 @@ class _Model:
                     if k not in self.scope.vars and k not in self.scope.seat_vars:
                         self.err(p + (op, k), f"'{k}' is not a counter declared in vars:")
                     args[k] = (k in self.scope.seat_vars, self.expr(p + (op, k), "seat"))
-            out.append(Effect(op, args, when, self.doc.pos(p)))
+            out.append(Effect(op, args, when, self.doc.pos(p), at))
         return out
 
     def by_players(self, path) -> dict:
@@ -393,8 +386,11 @@ class _Model:
         elif kind == "turnup":
             st.to = s["to"]
             st.sets_trump = s.get("sets_trump", True)
-            if st.to not in self.shared:
-                self.err(base + ("to",), f"'{st.to}' is not a shared zone (zones: {', '.join(self.shared)})")
+            st.rest = s.get("rest")
+            for key in ("to", "rest"):
+                z = s.get(key)
+                if z is not None and z not in self.shared:
+                    self.err(base + (key,), f"'{z}' is not a shared zone (zones: {', '.join(self.shared)})")
         elif kind == "announce":
             st.first = self.expr(base + ("first",))
             st.declarations = list(s["declarations"])
@@ -411,9 +407,9 @@ class _Model:
             st.winner_key = [e for i in range(len(s["winner"]["key"]))
                              if (e := self.expr(base + ("winner", "key", i), "card"))]
             st.won_to = s.get("won_to")
-            if st.won_to is not None and st.won_to not in self.seat_zones:
-                self.err(base + ("won_to",), f"'{st.won_to}' is not a zone of each seat "
-                         f"(declare it under zones: with per_seat: true)")
+            if st.won_to is not None and st.won_to not in self.seat_zones and st.won_to not in self.shared:
+                self.err(base + ("won_to",), f"'{st.won_to}' is not a zone (declare it under zones:, "
+                         f"per_seat: true for a pile in front of each player)")
             st.on_trick = self.effects(base + ("on_trick",))
             st.end = self.end_rules(base + ("end",))
         elif kind == "sequence":
@@ -457,16 +453,6 @@ def _get(d, path):
         if d is None:
             return None
     return d
-
-
-def _walk(node, path):
-    yield path, node
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _walk(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _walk(v, path + (i,))
 
 
 def compile_doc(doc: Doc) -> GameDef:

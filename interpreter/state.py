@@ -476,6 +476,9 @@ class State:
         self.zones[st.to].append(c)
         if st.sets_trump:
             self.trump = c.suit
+        if st.rest is not None and pack:
+            self.zones[st.rest].extend(pack)
+            pack.clear()
         self.emit({"type": "turnup", "card": c.name, "trump": self.trump})
 
     def _rest_zone(self):
@@ -584,7 +587,8 @@ class State:
             cards = [c.name for c in trick]
             self.emit({"type": "trick", "winner": best_seat, "cards": cards})
             if st.won_to is not None:
-                dest = self.pzones[st.won_to][best_seat]
+                per_seat = self.pzones.get(st.won_to)
+                dest = per_seat[best_seat] if per_seat is not None else self.zones[st.won_to]
                 dest.extend(trick)
                 trick.clear()
                 self.emit({"type": "take", "seat": best_seat, "cards": cards, "to": st.won_to})
@@ -616,23 +620,38 @@ class State:
         return False
 
     def _step_sequence(self, st: Step):
+        """Sequence play: each player in turn plays the card that follows the
+        last one in its suit (by the step's order), obtained from the first
+        place in ``obtain`` that holds it; when a run ends, a player begins a
+        new one with any card of his hand. With ``wrap``, a run goes round the
+        suit (past the top card to the lowest) until the whole suit is played."""
         n = self.n
         order = st.order
-        by_strength: dict[tuple[str, int], Card] = {}
-        for c in self.pack_cards:
-            by_strength[(c.suit, order[c])] = c
+        suits: dict[str, list[Card]] = {}
+        for c in sorted(self.pack_cards, key=lambda c: order.get(c, 0)):
+            suits.setdefault(c.suit, []).append(c)
+        played: set[Card] = set()
         seat = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
         last: Card | None = None
+        start: Card | None = None
         last_seat = seat
         while not self._hand_over:
             required = None
             if last is not None:
-                v = order[last] + 1
-                required = by_strength.get((last.suit, v))
-                top = max(order[c] for c in self.pack_cards if c.suit == last.suit)
-                while required is None and v < top:
-                    v += 1
-                    required = by_strength.get((last.suit, v))
+                run = suits[last.suit]
+                i = run.index(last)
+                for k in range(1, len(run)):
+                    j = i + k
+                    if j >= len(run):
+                        if not st.wrap:
+                            break
+                        j -= len(run)
+                    c = run[j]
+                    if c is start:
+                        break
+                    if c not in played:
+                        required = c
+                        break
             self.mover = seat
             if required is None:
                 if last is not None:
@@ -644,6 +663,8 @@ class State:
                 c = yield Decision(seat, list(self.hand[seat]), "play")
                 self.hand[seat].remove(c)
                 src = "hand"
+                start = c
+                self.emit({"type": "run", "seat": seat, "suit": c.suit})
             else:
                 src = None
                 for zone, effects in st.obtain:
@@ -678,6 +699,7 @@ class State:
                     raise RuleError(f"{required} is nowhere the sequence may take it from", st.pos, code="runtime")
                 c = required
             self.zones["trick"].append(c)
+            played.add(c)
             self.led = c.suit
             self._count_play()
             self.emit({"type": "play", "seat": seat, "card": c.name, "from": src})
@@ -690,6 +712,8 @@ class State:
     # -- effects and money -----------------------------------------------------------
     def _effects(self, effects: list[Effect], seat):
         for e in effects:
+            if e.at is not None:
+                seat = e.at(self, seat)
             if e.when is not None and not e.when(self, seat):
                 continue
             op = e.op

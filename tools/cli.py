@@ -194,7 +194,7 @@ def list_cmd(as_json):
     for cid in corpus_ids():
         doc = resolve(cid)
         d = doc.data
-        srcs = sorted(set(doc.defaults.values()) | {c["source"] for c in _cites(d) if isinstance(c, dict)})
+        srcs = doc.sources()
         p = d.get("players") or {}
         rows.append({"id": cid, "title": d.get("title", cid), "players": [p.get("min"), p.get("max")],
                      "sources": srcs, "options": sorted((d.get("options") or {})),
@@ -216,18 +216,6 @@ def _extends(cid):
     path, _ = find_rules(cid)
     data, _ = load_file(path)
     return data.get("extends")
-
-
-def _cites(d):
-    if isinstance(d, dict):
-        for k, v in d.items():
-            if k == "cite":
-                yield from (v if isinstance(v, list) else [v])
-            else:
-                yield from _cites(v)
-    elif isinstance(d, list):
-        for v in d:
-            yield from _cites(v)
 
 
 @main.command()
