@@ -510,7 +510,17 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game") -> Expr:
     return Expr(fn, text, pos, k)
 
 
+_FLOW_HINT = (" (inside a YAML list [...] or mapping {...} a comma ends the item: "
+              "put the expression in quotes)")
+
+
 def _parse_message(e: UnexpectedInput, text: str) -> str:
+    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
+        return _parse_message_plain(e, text) + _FLOW_HINT
+    return _parse_message_plain(e, text)
+
+
+def _parse_message_plain(e: UnexpectedInput, text: str) -> str:
     if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
         return f"expression ends too early: {text!r}"
     if isinstance(e, UnexpectedToken):

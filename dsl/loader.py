@@ -223,6 +223,10 @@ def check_schema(data: Any, positions: dict, file: str, root: str = "document") 
             if extra is not None:
                 pos = positions.get(path + (extra, "@key"))
         pos = pos or _nearest(positions, path, file)
+        if any(isinstance(k, str) and (")" in k or "(" in k) for k in path) or \
+                (err.validator == "additionalProperties" and _extra_key(err) and ")" in str(_extra_key(err))):
+            msg += (" (inside a YAML list [...] or mapping {...} a comma ends the item: "
+                    "put the expression in quotes)")
         diags.append(Diagnostic(pos, msg, code="schema"))
     if diags:
         raise RuleError(diags)

@@ -99,7 +99,7 @@ document = {
                       "order": {"type": "string"}}, "additionalProperties": False},
                       "seat": expr}),
         "hand": {"type": "object", "additionalProperties": {"oneOf": [{"$ref": "#/$defs/step"}, {"type": "null"}]}},
-        "game": el({"hands": expr, "until": expr, "next_dealer": expr,
+        "game": el({"hands": expr, "until": expr, "next_dealer": expr, "hand_winner": expr,
                     "end": {"$ref": "#/$defs/effects"},
                     "standings": el({"score": expr}, ["score"])}),
         "options": {"type": "object", "additionalProperties": deletable(el({

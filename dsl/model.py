@@ -113,6 +113,7 @@ class GameDef:
     hands: Expr | None
     until: Expr | None
     next_dealer: Expr | None
+    hand_winner: Expr | None
     game_end: list[Effect]
     standings: Expr | None
     options: list[str]
@@ -257,6 +258,7 @@ class _Model:
             dealer_draw=draw, dealer_seat=self.expr(("dealer", "seat")),
             steps=steps, hands=self.expr(("game", "hands")), until=self.expr(("game", "until")),
             next_dealer=self.expr(("game", "next_dealer")),
+            hand_winner=self.expr(("game", "hand_winner")),
             game_end=self.effects(("game", "end")),
             standings=self.expr(("game", "standings", "score"), "seat"),
             options=list(self.doc.options), abstract=bool(d.get("abstract")))

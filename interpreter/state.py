@@ -390,6 +390,8 @@ class State:
             if r is not None:
                 yield from r
         self._step_pos = None
+        if self.winner is None and g.hand_winner is not None:
+            self.winner = g.hand_winner(self)
         self.emit({"type": "hand_end", "hand": self.hand_no, "winner": self.winner,
                    "plays": self._hand_plays, "tricks": self.tricks_played})
         self.hand_results.append({"hand": self.hand_no, "winner": self.winner, "plays": self._hand_plays,

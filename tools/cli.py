@@ -152,6 +152,8 @@ def _narrate(ev: dict, n: int) -> str | None:
         src = ev.get("from")
         extra = f" ({'borrowed' if src == 'borrow' else 'from the ' + src})" if src and src != "hand" else ""
         return f"  seat {ev['seat']} plays {_p(ev['card'])}{extra}"
+    if t == "run":
+        return f"  seat {ev['seat']} begins a run in {ev['suit']}"
     if t == "renounce":
         return f"  seat {ev['seat']} cannot follow {ev['led']}"
     if t == "take":
