@@ -111,6 +111,7 @@ class State:
         # bookkeeping
         self.plays = 0
         self.unfinished = False
+        self.truncated = False
         self.finished = False
         self.standings: list[dict] = []
         self.hand_results: list[dict] = []
@@ -299,7 +300,8 @@ class State:
                 self.hand_no += 1
                 yield from self._hand()
                 if self.hands_limit is not None and self.hand_no >= self.hands_limit:
-                    break
+                    self.truncated = True   # stopped by the user, not by the rules:
+                    break                   # no final settlement
                 if g.hands is not None and self.hand_no >= g.hands(self):
                     break
                 if g.until is not None and g.until(self):
@@ -308,7 +310,8 @@ class State:
                     break
                 if g.next_dealer is not None:
                     self.dealer = g.next_dealer(self) % self.n
-            self._effects(g.game_end, None)
+            if not self.truncated:
+                self._effects(g.game_end, None)
         except _Unfinished:
             self.unfinished = True
             self.emit({"type": "hand_end", "hand": self.hand_no, "winner": None, "reason": "unfinished"})
@@ -331,6 +334,7 @@ class State:
         self.check_invariants()
         self.finished = True
         self.emit({"type": "game_end", "standings": standings, "unfinished": self.unfinished,
+                   "truncated": self.truncated,
                    "hands": self.hand_no, "plays": self.plays})
 
     def _init_var(self, name, per_seat, init):
@@ -470,6 +474,11 @@ class State:
         self.emit(ev)
 
     def _step_turnup(self, st: Step):
+        if self.zones[st.to]:          # a given deal already placed the turn-up
+            if st.sets_trump:
+                self.trump = self.zones[st.to][-1].suit
+            self.emit({"type": "turnup", "card": self.zones[st.to][-1].name, "trump": self.trump})
+            return
         pack = self.zones["pack"]
         src = pack if pack else self.zones.get(self._rest_zone() or "", [])
         if not src:
