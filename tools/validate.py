@@ -132,12 +132,16 @@ def validate(refs: list[str], playouts: int = DEFAULT_PLAYOUTS, limits: Limits |
     for ref in refs:
         path, rid = find_rules(ref)           # FileNotFoundError: the caller's misuse
         report.files.append(str(path))
+        start = len(report.diagnostics)
         try:
             validate_file(path, report, playouts, limits, max_plays)
         except RuleError as e:                # anything not caught by a finer check
             report.extend(e.diagnostics)
         except RecursionError:
             report.add(_err(Pos(str(path), 1, 1), "the document is nested too deeply to check", "limit"))
+        mine = str(path)
+        report.diagnostics[start:] = sorted(report.diagnostics[start:],
+                                            key=lambda d: (d.pos.file != mine, d.pos.file, d.pos.line, d.pos.col))
     return report
 
 
@@ -298,7 +302,7 @@ def check_source_says(doc, game: GameDef, report: Report) -> None:
 def check_playouts(game: GameDef, options: tuple, playouts: int, max_plays: int, report: Report) -> None:
     from .interpreter.agents import make_agents, play
     from .interpreter.state import InvariantError, State
-    where = Pos(game.doc.file, 1, 1)
+    where = game.doc.key_pos(("game",)) if "game" in game.doc.data else Pos(game.doc.file, 1, 1)
     with_opt = f" with option {', '.join(options)}" if options else ""
     for n in range(game.min_players, game.max_players + 1):
         unfinished = 0
