@@ -116,7 +116,15 @@ class Text:
         if best is None:
             return None
         r, s, e = best
-        # end the passage on a word boundary
+        # let the passage end where it is most alike, on a word boundary
+        slack = n // 2 + 3
+        for end in range(max(s + 1, e - slack), min(len(self.norm), e + slack) + 1):
+            if end < len(self.norm) and _word(self.norm[end - 1]) and _word(self.norm[end]):
+                continue
+            sm.set_seq1(self.norm[s:end])
+            ratio = sm.ratio()
+            if ratio > r:
+                r, e = ratio, end
         while e < len(self.norm) and _word(self.norm[e - 1]) and _word(self.norm[e]):
             e += 1
         return r, self.span(s, min(e, len(self.norm)))

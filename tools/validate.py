@@ -290,7 +290,7 @@ def check_source_says(doc, game: GameDef, report: Report) -> None:
             ed = node.get("editorial")
             if isinstance(ed, dict):
                 report.add(_err(doc.pos(spath), f"the source's arithmetic is impossible: {said}{src}; "
-                                f"corrected by the editorial element at {doc.pos(path + ('editorial',))}",
+                                f"corrected by the editorial element at {doc.key_pos(path + ('editorial',))}",
                                 "source-arithmetic", "warning"))
             else:
                 report.add(_err(doc.pos(spath), f"the source's arithmetic is impossible: {said}{src}; "
