@@ -100,31 +100,33 @@ class Text:
             return None
         n = len(q)
         starts = [0] + [m.end() for m in re.finditer(r"\s+", self.norm)]
-        best: tuple[float, int, int] | None = None
         sm = difflib.SequenceMatcher(None, autojunk=False)
         sm.set_seq2(q)
+        scored: list[tuple[float, int]] = []
+        top = 0.0
         for s in starts:
-            window = self.norm[s:s + n]
-            sm.set_seq1(window)
-            if best is not None and sm.real_quick_ratio() <= best[0]:
-                continue
-            if best is not None and sm.quick_ratio() <= best[0]:
+            sm.set_seq1(self.norm[s:s + n])
+            if sm.real_quick_ratio() < top - 0.05 or sm.quick_ratio() < top - 0.05:
                 continue
             r = sm.ratio()
-            if best is None or r > best[0]:
-                best = (r, s, s + n)
+            top = max(top, r)
+            scored.append((r, s))
+        best: tuple[float, int, int] | None = None
+        slack = n // 2 + 3
+        for r0, s in scored:
+            if r0 < top - 0.05:
+                continue
+            # let the passage end where it is most alike, on a word boundary
+            for end in range(max(s + 1, s + n - slack), min(len(self.norm), s + n + slack) + 1):
+                if end < len(self.norm) and _word(self.norm[end - 1]) and _word(self.norm[end]):
+                    continue
+                sm.set_seq1(self.norm[s:end])
+                r = sm.ratio()
+                if best is None or r > best[0]:
+                    best = (r, s, end)
         if best is None:
             return None
         r, s, e = best
-        # let the passage end where it is most alike, on a word boundary
-        slack = n // 2 + 3
-        for end in range(max(s + 1, e - slack), min(len(self.norm), e + slack) + 1):
-            if end < len(self.norm) and _word(self.norm[end - 1]) and _word(self.norm[end]):
-                continue
-            sm.set_seq1(self.norm[s:end])
-            ratio = sm.ratio()
-            if ratio > r:
-                r, e = ratio, end
         while e < len(self.norm) and _word(self.norm[e - 1]) and _word(self.norm[e]):
             e += 1
         return r, self.span(s, min(e, len(self.norm)))
