@@ -37,7 +37,8 @@ def corpus_quotes(rule_files: list[Path] | None = None) -> dict[str, list[tuple[
             if span is None:
                 continue
             pos = positions.get(q.path)
-            out.setdefault(q.source, []).append((str(pos) if pos else str(path), span))
+            where = f"{_display(Path(pos.file))}:{pos.line}:{pos.col}" if pos else _display(path)
+            out.setdefault(q.source, []).append((where, span))
     return out
 
 
