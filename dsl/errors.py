@@ -33,8 +33,10 @@ class Diagnostic:
     severity: str = "error"
     code: str = "error"
 
-    def format(self, with_context: bool = True) -> str:
-        head = f"{self.pos}: {self.severity}: {self.message}" if self.severity != "error" \
+    def format(self, with_context: bool = True, severity: bool = False) -> str:
+        """``path:line:col: message`` (``severity: `` before the message if it
+        is not an error, or always with ``severity=True``), then the line and a caret."""
+        head = f"{self.pos}: {self.severity}: {self.message}" if severity or self.severity != "error" \
             else f"{self.pos}: {self.message}"
         if not with_context:
             return head

@@ -209,8 +209,7 @@ def check_schema(data: Any, positions: dict, file: str, root: str = "document") 
                         positions.get((), Pos(file, 1, 1)), code="structure")
     errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     diags, seen = [], set()
-    for err in errors:
-        err = _best(err)
+    for err in (leaf for e in errors for leaf in _leaves(e)):
         path = tuple(err.absolute_path)
         msg = _message(err)
         key = (path, msg)
@@ -230,6 +229,26 @@ def check_schema(data: Any, positions: dict, file: str, root: str = "document") 
         diags.append(Diagnostic(pos, msg, code="schema"))
     if diags:
         raise RuleError(diags)
+
+
+def _leaves(err) -> list:
+    """The errors worth reporting under a oneOf/anyOf failure: if all branches
+    but one fail on the type of the value itself, that branch was meant, and
+    each of its errors is reported; else the most relevant one."""
+    if err.validator in ("oneOf", "anyOf") and err.context and not _is_cite_choice(err):
+        branches: dict = {}
+        for c in err.context:
+            branches.setdefault(c.relative_schema_path[0], []).append(c)
+        meant = [b for b in branches.values()
+                 if not any(c.validator in ("type", "const", "enum") and not c.relative_path for c in b)]
+        if len(meant) == 1:
+            return [leaf for c in meant[0] for leaf in _leaves(c)]
+    return [_best(err)]
+
+
+def _is_cite_choice(err) -> bool:
+    return err.validator == "anyOf" and any(
+        isinstance(s, dict) and s.get("required") in (["cite"], ["editorial"]) for s in err.validator_value)
 
 
 def _best(err):

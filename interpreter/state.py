@@ -295,10 +295,16 @@ class State:
             self.dealer = g.dealer_seat(self) % self.n
         else:
             self.dealer = 0
+        idle = 0    # hands in which nobody played: they count against the play limit too
         try:
             while True:
                 self.hand_no += 1
                 yield from self._hand()
+                if self._hand_plays == 0:
+                    idle += 1
+                    if self.plays + idle > self.max_plays:
+                        self.unfinished = True
+                        break
                 if self.hands_limit is not None and self.hand_no >= self.hands_limit:
                     self.truncated = True   # stopped by the user, not by the rules:
                     break                   # no final settlement
@@ -310,7 +316,7 @@ class State:
                     break
                 if g.next_dealer is not None:
                     self.dealer = g.next_dealer(self) % self.n
-            if not self.truncated:
+            if not self.truncated and not self.unfinished:
                 self._effects(g.game_end, None)
         except _Unfinished:
             self.unfinished = True

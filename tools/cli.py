@@ -71,8 +71,24 @@ def _options(f):
     return f
 
 
-def _load(rules: str, options) -> GameDef:
-    return load_game(rules, tuple(options))
+def _limits(f):
+    """Resource limits of the loader, which a user can raise."""
+    d = Limits()
+    f = click.option("--max-nodes", type=click.IntRange(min=1), default=d.nodes, show_default=True,
+                     help="Refuse a document of more nodes than this (after aliases).")(f)
+    f = click.option("--max-depth", type=click.IntRange(min=1), default=d.depth, show_default=True,
+                     help="Refuse a document nested deeper than this.")(f)
+    f = click.option("--max-file-size", type=click.IntRange(min=1), default=d.file_bytes, show_default=True,
+                     help="Refuse a rule or deal file larger than this many bytes.")(f)
+    return f
+
+
+def _make_limits(kw: dict) -> Limits:
+    return Limits(file_bytes=kw.pop("max_file_size"), depth=kw.pop("max_depth"), nodes=kw.pop("max_nodes"))
+
+
+def _load(rules: str, options, limits: Limits | None = None) -> GameDef:
+    return load_game(rules, tuple(options), limits)
 
 
 def _players(game: GameDef, players: int | None) -> int:
@@ -84,8 +100,9 @@ def _players(game: GameDef, players: int | None) -> int:
     return players
 
 
-def _read_deck(path: str):
-    text = _read_text(path)
+def _read_deck(path: str, limits: Limits | None = None):
+    """The cards of a deck file, each with the place it is written."""
+    text = _read_text(path, limits)
     cards = []
     for ln, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0]   # comments
@@ -96,15 +113,37 @@ def _read_deck(path: str):
                 if c is None:
                     raise RuleError(f"'{tok}' is not a card (write rank + suit: AS, 10H, KD, 7C)",
                                     Pos(path, ln, col + 1), code="deck")
-                cards.append(c)
+                cards.append((c, Pos(path, ln, col + 1)))
             col += len(tok) + 1
     if not cards:
         raise RuleError("the deck file holds no cards", Pos(path, 1, 1), code="deck")
     return cards
 
 
-def _read_text(path: str) -> str:
+def _check_deck(cards, pack, path: str, n: int):
+    """A stacked deck holds each card of the pack exactly once."""
+    in_pack, seen = set(pack), {}
+    for c, pos in cards:
+        if c not in in_pack:
+            raise RuleError(f"{c} is not in this game's pack for {n} players", pos, code="deck")
+        if c in seen:
+            raise RuleError(f"{c} is in the deck twice (first at line {seen[c].line}, column {seen[c].col})",
+                            pos, code="deck")
+        seen[c] = pos
+    missing = [c.name for c in pack if c not in seen]
+    if missing:
+        end = cards[-1][1] if cards else Pos(path, 1, 1)
+        raise RuleError(f"the deck lacks {len(missing)} card(s) of the pack for {n} players: "
+                        f"{', '.join(missing)}", end, code="deck")
+    return [c for c, _ in cards]
+
+
+def _read_text(path: str, limits: Limits | None = None) -> str:
+    limit = (limits or Limits()).file_bytes
     try:
+        if Path(path).stat().st_size > limit:
+            raise RuleError(f"the file is larger than the limit of {limit} bytes (raise it with --max-file-size)",
+                            Pos(path, 1, 1), code="limit")
         raw = Path(path).read_bytes()
     except OSError as e:
         raise RuleError(f"cannot read: {e.strerror}", Pos(path, 0, 0), code="io") from None
@@ -233,7 +272,9 @@ def _extends(cid):
 @click.option("--max-plays", type=int, default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit: beyond it the game is reported unfinished.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), help="Write the event log here as JSON Lines.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narrative.")
-def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, max_plays, log_file, as_json):
+@_limits
+def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, max_plays, log_file, as_json,
+         **kw):
     """Play one game of RULES (a corpus id such as enfle/academie, or a path).
 
     Seats are numbered 0 … n-1 in the direction of play; the seat after seat i
@@ -242,11 +283,12 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
     """
     if deck and deal_file:
         raise click.UsageError("give --deck or --deal, not both")
-    game = _load(rules, options)
+    limits = _make_limits(kw)
+    game = _load(rules, options, limits)
     n = _players(game, players)
     seed_v = _seed(seed)
-    deck_cards = _read_deck(deck) if deck else None
-    deal = _read_deal(deal_file) if deal_file else None
+    deck_cards = _check_deck(_read_deck(deck, limits), game.pack(n), deck, n) if deck else None
+    deal = _read_deal(deal_file, limits) if deal_file else None
     ags = _agents(agents, n, seed_v)
     st = State(game, n, seed_v, dealer=dealer, deck=deck_cards, deal=deal, max_plays=max_plays, hands=hands,
                deal_file=deal_file)
@@ -273,9 +315,9 @@ def _seed(seed: str):
     return int(seed) if seed.lstrip("-").isdigit() else seed
 
 
-def _read_deal(path: str):
-    text = _read_text(path)
-    data, positions = load_yaml(text, path)
+def _read_deal(path: str, limits: Limits | None = None):
+    text = _read_text(path, limits)
+    data, positions = load_yaml(text, path, limits)
     return {"data": data, "positions": positions}
 
 
@@ -288,12 +330,13 @@ def _read_deal(path: str):
 @_options
 @click.option("--max-plays", type=int, default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def simulate(rules, games, players, seed, agents, options, max_plays, as_json):
+@_limits
+def simulate(rules, games, players, seed, agents, options, max_plays, as_json, **kw):
     """Play many games of RULES and report wins by seat, hand lengths and
     how often the play limit was hit."""
     if games < 1:
         raise click.BadParameter("at least one game", param_hint="--games")
-    game = _load(rules, options)
+    game = _load(rules, options, _make_limits(kw))
     n = _players(game, players)
     if agents and "human" in agents.split(","):
         raise click.BadParameter("simulate plays without a human", param_hint="--agents")
@@ -309,3 +352,66 @@ def simulate(rules, games, players, seed, agents, options, max_plays, as_json):
     h = report["hand_plays"]
     click.echo(f"  plays per hand: median {h['median']}, mean {h['mean']:.1f}, max {h['max']} ({report['hands']} hands)")
     click.echo(f"  unfinished games (play limit {max_plays}): {report['unfinished']}")
+
+
+@main.command()
+@click.argument("rules", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as a JSON list.")
+@click.option("--playouts", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Random games per number of players and option (0: none).")
+@click.option("--max-plays", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Play limit of each random game: beyond it the game is reported unfinished (a warning).")
+@_limits
+@click.pass_context
+def validate(ctx, rules, as_json, playouts, max_plays, **kw):
+    """Check rule files: structure, expressions, references, options,
+    citations against the sources, the arithmetic of the deal (the rules'
+    and the sources'), and a few random games.
+
+    RULES are corpus ids (enfle/academie) or paths; none: the whole corpus.
+    Exit status: 0 no errors (warnings allowed), 1 errors, 2 misuse.
+    """
+    from .dsl.loader import find_rules
+    from .validate import validate as run_validate
+    refs = list(rules) or corpus_ids()
+    for r in refs:
+        try:
+            find_rules(r)
+        except FileNotFoundError:
+            raise click.BadParameter(f"no rule file '{r}': not a file, nor a corpus id "
+                                     f"(corpus: {', '.join(corpus_ids())})", param_hint="RULES") from None
+    report = run_validate(refs, playouts=playouts, limits=_make_limits(kw), max_plays=max_plays)
+    if as_json:
+        click.echo(json.dumps([d.as_json() for d in report.diagnostics], indent=1, ensure_ascii=False))
+    else:
+        for d in report.diagnostics:
+            click.echo(d.format(severity=True))
+        click.echo(f"{len(report.files)} file(s) checked: {report.errors} error(s), "
+                   f"{report.warnings} warning(s)", err=True)
+    ctx.exit(1 if report.errors else 0)
+
+
+@main.command()
+@click.argument("sources", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--all", "every", is_flag=True, help="List every sentence with the rule elements citing it, "
+              "not only the uncovered ones.")
+def coverage(sources, as_json, every):
+    """Which sentences of each source text the rule files cite.
+
+    SOURCES are source ids (see sources/*.yaml); none: every source. A
+    sentence is covered when a quote overlaps it; sentences matching a
+    not_rules: prefix of the source's metadata, and headings, do not count.
+    """
+    from .dsl.loader import source_ids
+    from .coverage import coverage as run_coverage, format_text
+    known = source_ids()
+    for s in sources:
+        if s not in known:
+            raise click.BadParameter(f"no source '{s}' (sources: {', '.join(sorted(known))})",
+                                     param_hint="SOURCES")
+    reports = run_coverage(list(sources) or None)
+    if as_json:
+        click.echo(json.dumps(reports, indent=1, ensure_ascii=False))
+    else:
+        click.echo(format_text(reports, every))

@@ -1,0 +1,326 @@
+"""``academie validate``: every check a rule file can fail, collected as
+located diagnostics rather than stopping at the first.
+
+Checks, in order (a file that cannot be read as YAML stops at the first):
+
+1. structure: YAML, the JSON Schema (every violation), the schema line;
+2. citations: every quote is in its source (``tools/citations.py``);
+3. references: ``extends``/``imports`` targets, cycles, source ids, options
+   (each alone, and each declared conflict);
+4. expressions and the arithmetic of the deal (the compiler's own checks);
+5. the source's own arithmetic (``source_says``) against the pack;
+6. playouts: a few random games per number of players and option.
+
+Nothing here knows a game: the document is walked as data.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+from .citations import Text
+from .dsl.errors import Diagnostic, Pos, RuleError
+from .dsl.loader import Limits, check_schema, find_rules, load_yaml, resolve, source_ids, sources_root
+from .dsl.model import GameDef, compile_doc
+
+SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=\S+")
+DEFAULT_PLAYOUTS = 3
+DEFAULT_PLAYOUT_LIMIT = 20_000
+
+
+# -- sources ------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def source_meta(sid: str) -> dict:
+    """A source's metadata (sources/ID.yaml), {} if unreadable."""
+    p = sources_root() / f"{sid}.yaml"
+    try:
+        meta = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+@lru_cache(maxsize=None)
+def source_text(sid: str) -> Text | None:
+    """A source's verbatim text, prepared for look-ups; None if it has none."""
+    name = source_meta(sid).get("text") or f"{sid}.txt"
+    try:
+        return Text((sources_root() / str(name)).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+# -- walking a document -----------------------------------------------------------------
+def walk(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    yield path, node
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from walk(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from walk(v, path + (i,))
+
+
+@dataclass
+class Quote:
+    """One quote of a rule file: which source, what text, where written."""
+    source: str | None
+    text: str
+    path: tuple            # path of the quote's node in its file
+    element: tuple         # path of the rule element that carries it
+
+
+def quotes(data: Any) -> Iterator[Quote]:
+    """Every quote of a file's own data (not resolved), with its source id:
+    a bare string quotes the file's default ``source:``. Defensive: data that
+    failed the schema is walked too, and odd shapes are skipped."""
+    default = data.get("source") if isinstance(data, dict) and isinstance(data.get("source"), str) else None
+    for path, node in walk(data):
+        if not isinstance(node, dict) or "cite" not in node:
+            continue
+        c = node["cite"]
+        items = list(enumerate(c)) if isinstance(c, list) else [(None, c)]
+        for i, item in items:
+            qpath = path + ("cite",) + ((i,) if i is not None else ())
+            if isinstance(item, str):
+                yield Quote(default, item, qpath, path)
+            elif isinstance(item, dict) and isinstance(item.get("quote"), str):
+                sid = item.get("source") if isinstance(item.get("source"), str) else None
+                yield Quote(sid, item["quote"], qpath + ("quote",), path)
+
+
+# -- the report -----------------------------------------------------------------------
+@dataclass
+class Report:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    _seen: set = field(default_factory=set)
+
+    def add(self, d: Diagnostic) -> None:
+        key = (d.pos, d.message, d.severity)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.diagnostics.append(d)
+
+    def extend(self, ds) -> None:
+        for d in ds:
+            self.add(d)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "warning")
+
+
+def _err(pos, message, code, severity="error") -> Diagnostic:
+    return Diagnostic(pos, message, severity=severity, code=code)
+
+
+# -- the checks -------------------------------------------------------------------------
+def validate(refs: list[str], playouts: int = DEFAULT_PLAYOUTS, limits: Limits | None = None,
+             max_plays: int = DEFAULT_PLAYOUT_LIMIT, report: Report | None = None) -> Report:
+    """Validate each rule file named by ``refs`` (corpus ids or paths)."""
+    report = report or Report()
+    for ref in refs:
+        path, rid = find_rules(ref)           # FileNotFoundError: the caller's misuse
+        report.files.append(str(path))
+        start = len(report.diagnostics)
+        try:
+            validate_file(path, report, playouts, limits, max_plays)
+        except RuleError as e:                # anything not caught by a finer check
+            report.extend(e.diagnostics)
+        except RecursionError:
+            report.add(_err(Pos(str(path), 1, 1), "the document is nested too deeply to check", "limit"))
+        mine = str(path)
+        report.diagnostics[start:] = sorted(report.diagnostics[start:],
+                                            key=lambda d: (d.pos.file != mine, d.pos.file, d.pos.line, d.pos.col))
+    return report
+
+
+def validate_file(path: Path, report: Report, playouts: int, limits: Limits | None, max_plays: int) -> None:
+    file = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        report.add(_err(Pos(file, 0, 0), f"cannot read rule file: {e.strerror}", "io"))
+        return
+    # 1. YAML
+    try:
+        data, positions = load_yaml(raw, file, limits)
+    except RuleError as e:
+        report.extend(e.diagnostics)
+        return
+    first = raw.split(b"\n", 1)[0].decode("utf-8", "replace")
+    if not SCHEMA_LINE.match(first):
+        report.add(_err(Pos(file, 1, 1), "the file does not name its schema: make its first line "
+                        "'# yaml-language-server: $schema=<path or URL of schema.json>'",
+                        "schema-line", "warning"))
+    # 2. the schema: every violation
+    schema_ok = True
+    try:
+        check_schema(data, positions, file)
+    except RuleError as e:
+        report.extend(e.diagnostics)
+        schema_ok = False
+    # 3. citations (also on a file that fails the schema: walked defensively)
+    if isinstance(data, dict):
+        check_quotes(data, positions, file, report)
+    if not schema_ok:
+        return
+    # 4. references, expressions, arithmetic
+    try:
+        doc = resolve(file, (), limits)
+    except RuleError as e:
+        report.extend(e.diagnostics)
+        return
+    try:
+        game = compile_doc(doc)
+    except RuleError as e:
+        report.extend(e.diagnostics)
+        game = None
+    options = doc.data.get("options") or {}
+    variants: list[tuple[tuple, GameDef]] = [((), game)] if game is not None else []
+    variants += check_options(file, options, doc, limits, report)
+    if game is not None:
+        check_source_says(doc, game, report)
+    # 5. playouts
+    if playouts > 0:
+        for names, g in variants:
+            if not g.abstract:
+                check_playouts(g, names, playouts, max_plays, report)
+
+
+def check_quotes(data: dict, positions: dict, file: str, report: Report) -> None:
+    known = source_ids()
+    for q in quotes(data):
+        pos = positions.get(q.path) or Pos(file, 1, 1)
+        if q.source is None or q.source not in known:
+            continue                  # the compiler reports unknown or missing sources
+        text = source_text(q.source)
+        if text is None:
+            report.add(_err(pos, f"source '{q.source}' has no readable text to check the quote against",
+                            "citation"))
+            continue
+        if text.find(q.text) is not None:
+            continue
+        c = text.closest(q.text)
+        hint = ""
+        if c is not None and c[0] >= 0.4:
+            passage = " ".join(text.text[c[1].start:c[1].end].split())
+            hint = f"; the closest passage ({c[0]:.0%} alike) reads: \"{passage}\""
+        report.add(_err(pos, f"quote not found in source '{q.source}': \"{_short(q.text)}\"{hint}",
+                        "citation"))
+
+
+def _short(s: str, n: int = 120) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= n else s[:n - 1] + "…"
+
+
+def check_options(file: str, options: dict, doc, limits, report: Report) -> list[tuple[tuple, GameDef]]:
+    """Each declared option alone; each declared conflict must be refused."""
+    out = []
+    if not isinstance(options, dict):
+        return out
+    for name, opt in options.items():
+        for i, other in enumerate((opt or {}).get("conflicts", []) or []):
+            if other not in options:
+                report.add(_err(doc.pos(("options", name, "conflicts", i)),
+                                f"option '{name}' conflicts with '{other}', which is not an option of this "
+                                f"file (options: {', '.join(options)})", "option"))
+                continue
+            try:
+                resolve(file, (name, other), limits)
+            except RuleError as e:
+                if not any(d.code == "option" for d in e.diagnostics):
+                    report.extend(e.diagnostics)
+            else:
+                report.add(_err(doc.pos(("options", name, "conflicts", i)),
+                                f"options '{name}' and '{other}' are declared in conflict but were "
+                                "accepted together", "option"))
+        if (opt or {}).get("default"):
+            continue                  # already on in the plain resolution
+        try:
+            odoc = resolve(file, (name,), limits)
+            out.append(((name,), compile_doc(odoc)))
+        except RuleError as e:
+            for d in e.diagnostics:
+                report.add(Diagnostic(d.pos, f"with option '{name}': {d.message}", d.severity, d.code))
+    return out
+
+
+def check_source_says(doc, game: GameDef, report: Report) -> None:
+    """What a source states about a deal (``source_says``), checked against the
+    pack: if the numbers cannot add up, say so against the source, and name the
+    editorial element that corrects it (a warning) or none (an error)."""
+    for path, node in walk(doc.data):
+        if not isinstance(node, dict) or "source_says" not in node:
+            continue
+        says = node["source_says"]
+        items = list(enumerate(says)) if isinstance(says, list) else [(None, says)]
+        for i, s in items:
+            if not isinstance(s, dict):
+                continue
+            spath = path + ("source_says",) + ((i,) if i is not None else ())
+            n, hand, rest = s.get("players"), s.get("hand"), s.get("rest", 0)
+            if not all(isinstance(x, int) for x in (n, hand, rest)):
+                continue
+            pack = s.get("pack")
+            if not isinstance(pack, int):
+                try:
+                    pack = len(game.pack(n))
+                except Exception:  # noqa: BLE001 - removals that cannot be evaluated for n
+                    continue
+            total = n * hand + rest
+            if total == pack:
+                continue
+            said = (f"{n} players × {hand} cards + {rest} left over = {total} cards, "
+                    f"but the pack has {pack}")
+            quote = s.get("cite")
+            quote = quote if isinstance(quote, str) else None
+            src = f" (\"{_short(quote, 80)}\")" if quote else ""
+            ed = node.get("editorial")
+            if isinstance(ed, dict):
+                report.add(_err(doc.pos(spath), f"the source's arithmetic is impossible: {said}{src}; "
+                                f"corrected by the editorial element at {doc.key_pos(path + ('editorial',))}",
+                                "source-arithmetic", "warning"))
+            else:
+                report.add(_err(doc.pos(spath), f"the source's arithmetic is impossible: {said}{src}; "
+                                "no editorial element on this step corrects it (add editorial: "
+                                "{reason:, evidence:} saying what the rules do instead)",
+                                "source-arithmetic"))
+
+
+def check_playouts(game: GameDef, options: tuple, playouts: int, max_plays: int, report: Report) -> None:
+    from .interpreter.agents import make_agents, play
+    from .interpreter.state import InvariantError, State
+    where = game.doc.key_pos(("game",)) if "game" in game.doc.data else Pos(game.doc.file, 1, 1)
+    with_opt = f" with option {', '.join(options)}" if options else ""
+    for n in range(game.min_players, game.max_players + 1):
+        unfinished = 0
+        for i in range(playouts):
+            seed = f"validate/{'+'.join(options)}/{n}/{i}"
+            try:
+                st = State(game, n, seed, max_plays=max_plays, keep_events=False)
+                play(st, make_agents(["random"], n, seed))
+            except RuleError as e:
+                for d in e.diagnostics:
+                    report.add(Diagnostic(d.pos, f"in a random game for {n} players{with_opt} (seed "
+                                          f"{seed!r}): {d.message}", d.severity, "playout"))
+                break
+            except InvariantError as e:
+                report.add(_err(where, f"in a random game for {n} players{with_opt} (seed {seed!r}) "
+                                f"an invariant broke: {e}", "invariant"))
+                break
+            unfinished += bool(st.unfinished)
+        if unfinished:
+            report.add(_err(where, f"{unfinished} of {playouts} random games for {n} players{with_opt} "
+                            f"did not finish within {max_plays} plays", "unfinished", "warning"))
