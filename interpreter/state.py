@@ -273,10 +273,14 @@ class State:
             out[k] = cards_of(v, f"zone {k}", (k,))
         left = [c for c in self.pack_cards if c not in seen]
         if left:
-            if rest_zone is None or rest_zone in out:
+            rest_count = counts[0][3] if counts else 0
+            if rest_zone is not None and rest_zone not in out:
+                out[rest_zone] = left                # the rest goes where the rules deal it
+            elif rest_zone is None and rest_count != 0:
+                out["pack"] = left                   # undealt cards stay in the pack
+            else:
                 raise RuleError(f"the deal leaves out {len(left)} card(s) of the pack: "
                                 f"{', '.join(c.name for c in left)}", where, code="deal")
-            out[rest_zone] = left
         return out
 
     # -- the procedure ------------------------------------------------------------
@@ -731,6 +735,9 @@ class State:
         for e in effects:
             if e.at is not None:
                 seat = e.at(self, seat)
+                if not isinstance(seat, int):
+                    raise RuleError(f"at: {e.at.text} names no seat here (it is {seat!r})", e.at.pos,
+                                    code="runtime")
             if e.when is not None and not e.when(self, seat):
                 continue
             op = e.op

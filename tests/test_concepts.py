@@ -1,0 +1,135 @@
+"""Each general concept of the language, proven on its own small rule file
+(tests/concepts/), before the corpus relies on it."""
+from pathlib import Path
+
+import pytest
+
+from academie.dsl.errors import RuleError
+from academie.dsl.model import load_game
+from academie.interpreter.agents import FirstAgent, make_agents, play
+from academie.interpreter.state import State
+
+CONCEPTS = Path(__file__).parent / "concepts"
+
+
+def game(name, *options):
+    return load_game(str(CONCEPTS / f"{name}.yaml"), options)
+
+
+def names(cards):
+    return [c.name if hasattr(c, "name") else c for c in cards]
+
+
+def first_agents_until_end(st):
+    a = FirstAgent()
+    while not st.is_terminal():
+        st.apply(a.choose(st, st.current_player(), st.legal_moves()))
+    return st
+
+
+# -- trumps, a free card, a card that beats all but one ---------------------------
+TRUMPS_DEAL = {
+    "hands": [["9S", "QH", "10D", "QD"], ["KH", "AD", "10S", "JH"]],
+    "turnup": ["9H"],
+    "talon": ["JS", "QS", "KS", "AS", "10H", "AH", "9D", "JD", "KD"],
+}
+
+
+def test_turnup_fixes_trumps_and_a_free_card_may_always_be_played():
+    st = State(game("trumps"), 2, 0, dealer=0, deal=TRUMPS_DEAL, hands=1)
+    assert st.trump == "H"
+    st.apply("KH")                                  # seat 1 leads a heart
+    assert names(st.legal_moves()) == ["9S", "QH"]  # must follow hearts, or the free 9S
+    st.apply("9S")
+    trick = [e for e in st.events if e["type"] == "trick"][-1]
+    assert trick == {"type": "trick", "winner": 0, "cards": ["KH", "9S"]}  # 9S beats even a trump
+
+
+def test_a_card_beats_all_but_one():
+    deal = {"hands": [["9S", "QH", "10D", "QD"], ["AD", "KH", "10S", "JH"]],
+            "turnup": ["9H"], "talon": TRUMPS_DEAL["talon"]}
+    st = State(game("trumps"), 2, 0, dealer=0, deal=deal, hands=1)
+    st.apply("AD")
+    assert names(st.legal_moves()) == ["9S", "10D", "QD"]
+    st.apply("9S")                                  # the one card 9S does not beat is AD
+    assert [e for e in st.events if e["type"] == "trick"][-1]["winner"] == 1
+
+
+def test_trump_beats_the_suit_led_when_void():
+    deal = {"hands": [["QH", "10D", "QD", "JS"], ["10S", "AD", "KH", "JH"]],
+            "turnup": ["9H"], "talon": ["9S", "QS", "KS", "AS", "10H", "AH", "9D", "JD", "KD"]}
+    st = State(game("trumps"), 2, 0, dealer=0, deal=deal, hands=1)
+    st.apply("10S")
+    assert names(st.legal_moves()) == ["JS"]       # he holds a spade: he must follow
+    st.apply("JS")
+    assert [e for e in st.events if e["type"] == "trick"][-1]["winner"] == 0
+    st.apply("QH")                                  # seat 0 leads a trump
+    st.apply("KH")
+    assert [e for e in st.events if e["type"] == "trick"][-1]["winner"] == 1
+
+
+# -- a renounce trigger that pays; counters; a game to a target ---------------------
+def test_cannot_follow_trigger_pays_then_the_player_plays():
+    deal = {"hands": [["10H", "JH", "QH", "KH", "AH", "10D"],
+                      ["10S", "JS", "QS", "KS", "AS", "JD"],
+                      ["10C", "JC", "QC", "KC", "AC", "QD"]]}
+    st = State(game("penalty"), 3, 0, dealer=0, deal=deal, hands=1)
+    st.apply("10S")                                 # seat 1 leads a spade; seat 2 has none
+    ev = st.events[-3:]
+    assert ev[0] == {"type": "play", "seat": 1, "card": "10S"}
+    assert ev[1] == {"type": "renounce", "seat": 2, "led": "S"}
+    assert ev[2] == {"type": "pay", "from": 2, "to": "kitty", "amount": 1, "unit": "mark"}
+    assert st.current_player() == 2                 # ... and then he plays as usual
+    assert names(st.legal_moves()) == ["QD", "10C", "JC", "QC", "KC", "AC"]
+
+
+def test_counters_money_between_zones_and_a_game_to_a_target():
+    g = game("penalty")
+    st = play(State(g, 3, 5), make_agents(["random"], 3, 5))
+    assert not st.unfinished and st.hand_no > 1
+    assert max(st.pvars["score"]) >= 10             # the game ended when someone reached 10
+    st.check_invariants()                            # marks and bundles conserved
+    total = sum(b["mark"] + 5 * b["bundle"] for b in st.bal.values())
+    assert total == 3 * 3 * 5
+    # the final settlement: each other seat paid the winner one bundle
+    winner = max(range(3), key=lambda s: (st.pvars["score"][s], -((s - st.dealer - 1) % 3)))
+    end_pays = [e for e in st.events if e["type"] == "pay" and e["unit"] == "bundle"]
+    assert sorted(e["from"] for e in end_pays) == sorted(s for s in range(3) if s != winner)
+    assert all(e["to"] == winner for e in end_pays)
+
+
+# -- sequence play without wrapping -------------------------------------------------------
+def test_runs_take_the_next_card_from_talon_before_a_neighbour():
+    deal = {"hands": [["2S", "5S", "2H", "3H"], ["3S", "7S", "4H", "5H"]],
+            "talon": ["4S", "6S", "6H", "7H"]}
+    st = first_agents_until_end(State(game("runs"), 2, 0, dealer=0, deal=deal))
+    plays = [(e["seat"], e["card"], e["from"]) for e in st.events if e["type"] == "play"]
+    assert plays == [
+        (1, "3S", "hand"),
+        (0, "4S", "talon"),     # not in his hand: the talon before the other player
+        (1, "5S", "borrow"),    # not in the talon: borrowed from seat 0
+        (0, "6S", "talon"),
+        (1, "7S", "hand"),      # the top of the suit: the run ends (no wrap)
+        (0, "2S", "hand"),      # the next player begins a run; 3S-7S are played: it ends at once
+        (1, "4H", "hand"),      # so the next player begins another
+        (0, "5H", "borrow"),    # seat 1 lends his last card ...
+    ]
+    assert st.winner == 1      # ... and, his hand empty, wins
+    pays = [(e["from"], e["to"], e["amount"]) for e in st.events if e["type"] == "pay"]
+    assert pays == [(0, "pool", 2), (1, 0, 1), (0, "pool", 2), (0, 1, 1)]
+
+
+# -- variants: extends, replace, delete, options ------------------------------------------
+def test_variant_replaces_an_element_deletes_a_step_and_adds_one_by_option():
+    assert [s.name for s in game("variant").steps] == ["deal", "play", "bonus"]
+    assert [s.name for s in game("variant", "fines").steps] == ["deal", "fine", "play", "bonus"]
+    st = State(game("variant"), 3, 1, dealer=0)
+    assert st.current_player() == 2                 # leader: dealer + 2, not the parent's dealer + 1
+
+
+def test_options_change_the_game_and_conflicts_are_refused():
+    short = play(State(game("variant", "short"), 3, 2), make_agents(["random"], 3, 2))
+    long_ = play(State(game("variant", "long"), 3, 2), make_agents(["random"], 3, 2))
+    assert max(short.pvars["score"]) >= 3 and short.hand_no < long_.hand_no
+    with pytest.raises(RuleError, match="options 'short' and 'long' cannot be used together"):
+        game("variant", "short", "long")
