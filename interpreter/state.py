@@ -359,7 +359,10 @@ class State:
             order = self.g.orders.get("play") or next(iter(self.g.orders.values()))
         lowest = spec.get("lowest", True)
         seats = list(range(self.n))
-        while True:
+        if len(self.pack_cards) < self.n:
+            raise RuleError(f"the draw for dealer needs a card for each of {self.n} players",
+                            self.g.doc.pos(("dealer",)), code="runtime")
+        for _ in range(1000):
             cards = list(self.pack_cards)
             self.rng.shuffle(cards)
             drawn = {s: cards[i] for i, s in enumerate(seats)}
@@ -370,6 +373,8 @@ class State:
             if len(seats) == 1:
                 self.emit({"type": "dealer", "seat": seats[0]})
                 return seats[0]
+        raise RuleError("the draw for dealer never decides: the order gives the drawn cards equal values",
+                        self.g.doc.pos(("dealer",)), code="runtime")
 
     def _hand(self) -> Iterator[Decision]:
         g = self.g

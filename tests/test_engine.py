@@ -65,3 +65,15 @@ def test_human_agent_shows_the_hand_and_takes_a_number_or_a_name():
     first = next(e for e in st.events if e["type"] == "play")
     deal = next(e for e in st.events if e["type"] == "deal")
     assert first["seat"] == 1 and first["card"] == deal["hands"][1][0]   # [1] = the first legal move
+
+
+def test_a_draw_for_dealer_that_can_never_decide_is_an_error_not_a_hang(tmp_path, run):
+    text = (__import__("pathlib").Path(__file__).parent / "concepts" / "trumps.yaml").read_text()
+    text = text.replace("hand:\n", "dealer: {draw: {lowest: true, order: cut}, editorial: {reason: r, evidence: e}}\n"
+                                   "hand:\n", 1)
+    text = text.replace("orders:\n", "orders:\n  cut: {ranks: [2], editorial: {reason: r, evidence: e}}\n", 1)
+    p = tmp_path / "undecided.yaml"
+    p.write_text(text)
+    code, out, err = run("play", p, "-p", 2)
+    assert code == 2
+    assert "undecided.yaml" in err and "the draw for dealer never decides" in err
