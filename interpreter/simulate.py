@@ -166,6 +166,8 @@ def simulate(job: Job, games: int, *, workers: int | None = None, backend: str =
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     workers = workers or os.cpu_count() or 1
+    if game is not None:        # worker processes started by fork find it compiled
+        _GAMES.setdefault((job.rules, tuple(job.options)), game)
     parts = chunks(games, chunk or default_chunk(games, workers))
     if backend == "dask":
         results = _dask_results(job, parts, workers, scheduler)
