@@ -167,7 +167,7 @@ def simulate(job: Job, games: int, *, workers: int | None = None, backend: str =
         raise ValueError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     workers = workers or os.cpu_count() or 1
     if game is not None:        # worker processes started by fork find it compiled
-        _GAMES.setdefault((job.rules, tuple(job.options)), game)
+        _GAMES[(job.rules, tuple(job.options))] = game
     parts = chunks(games, chunk or default_chunk(games, workers))
     if backend == "dask":
         results = _dask_results(job, parts, workers, scheduler)
@@ -243,6 +243,8 @@ def _dask_results(job: Job, parts, workers: int, scheduler: str | None) -> Itera
                                dashboard_address=None)
         client = Client(cluster)
     try:
+        if scheduler:           # as many chunks in flight as the cluster has threads
+            workers = sum(client.nthreads().values()) or workers
         todo = iter(parts)
         first = [client.submit(run_chunk, job, a, b, pure=False) for a, b in _take(todo, _window(parts, workers))]
         ac = as_completed(first)

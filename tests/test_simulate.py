@@ -71,3 +71,12 @@ def test_dask_backend_gives_the_same_report_as_local(run):
     local = _sim(run, "--workers", 1)
     dask = _sim(run, "--backend", "dask", "--workers", 2)
     assert dask == local
+
+
+def test_dask_backend_with_a_scheduler_address(run):
+    distributed = pytest.importorskip("distributed",
+                                      reason="dask[distributed] not installed (pip install 'academie[dask]')")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = _sim(run, "--backend", "dask", "--scheduler", cluster.scheduler_address)
+    assert remote == _sim(run, "--workers", 1)
