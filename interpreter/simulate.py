@@ -1,13 +1,28 @@
 """Many games in a row, with streamed statistics (memory does not grow with
-the number of games: hand lengths are kept as a histogram)."""
+the number of games: hand lengths are kept as a histogram).
+
+A simulation is cut into chunks of consecutive game indices. Game ``i`` always
+uses the seed ``game_seed(seed, i)``, whichever process plays it, and the totals
+of two chunks merge exactly (integers, and wins as fractions), in any order: so
+a run gives the same report serially, on K worker processes (``backend="local"``)
+or on a Dask cluster (``backend="dask"``). Each worker loads the rule file
+itself, by corpus id or path, with the options switched on: compiled rules are
+closures and do not travel between processes.
+"""
 from __future__ import annotations
 
+import os
 from collections import Counter
-from typing import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Iterable, Iterator
 
+from ..dsl.errors import RuleError
 from ..dsl.model import GameDef
 from .agents import make_agents, play
 from .state import State
+
+BACKENDS = ("local", "dask")
 
 
 def game_seed(seed, i: int) -> str:
@@ -21,12 +36,13 @@ def play_one(game: GameDef, players: int, seed, agents: list[str], max_plays: in
 
 
 class Tally:
-    """Running totals over games; two tallies merge (for parallel runs)."""
+    """Running totals over games; two tallies merge (for parallel runs), and
+    the result does not depend on the order of the merges."""
 
     def __init__(self, players: int):
         self.n = players
         self.games = 0
-        self.wins = [0.0] * players
+        self.wins = [Fraction(0)] * players
         self.unfinished = 0
         self.hand_plays: Counter = Counter()
         self.stats: Counter = Counter()
@@ -36,8 +52,9 @@ class Tally:
         self.unfinished += st.unfinished
         top = [r["seat"] for r in st.standings if r["rank"] == 1]
         if not st.unfinished:
+            share = Fraction(1, len(top))
             for s in top:
-                self.wins[s] += 1 / len(top)
+                self.wins[s] += share
         for h in st.hand_results:
             self.hand_plays[h["plays"]] += 1
         self.stats.update(st.stats)
@@ -51,13 +68,12 @@ class Tally:
 
     def report(self) -> dict:
         hands = sum(self.hand_plays.values())
-        values = sorted(self.hand_plays.elements()) if hands <= 200_000 else None
-        return {"games": self.games, "players": self.n, "wins_by_seat": self.wins,
+        return {"games": self.games, "players": self.n, "wins_by_seat": [float(w) for w in self.wins],
                 "unfinished": self.unfinished, "hands": hands,
                 "hand_plays": {"median": _median(self.hand_plays),
                                "mean": (sum(k * v for k, v in self.hand_plays.items()) / hands) if hands else 0,
                                "max": max(self.hand_plays) if hands else 0},
-                "totals": dict(self.stats)}
+                "totals": {k: self.stats[k] for k in sorted(self.stats)}}
 
 
 def _median(hist: Counter):
@@ -72,16 +88,178 @@ def _median(hist: Counter):
     return 0
 
 
+def game_row(i: int, seed, st: State) -> dict:
+    """One game's line for --csv / --jsonl."""
+    return {"game": i, "seed": seed, "winners": [r["seat"] for r in st.standings if r["rank"] == 1],
+            "hands": st.hand_no, "plays": st.plays, "unfinished": bool(st.unfinished),
+            "scores": st.returns()}
+
+
+# -- chunks: what a worker does -----------------------------------------------------
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to play its games: the rule file by corpus id
+    or path (not the compiled rules), and the simulation's parameters."""
+    rules: str
+    options: tuple
+    players: int
+    seed: object
+    agents: tuple
+    max_plays: int
+    rows: bool = False
+
+
+_GAMES: dict = {}
+
+
+def _game(rules: str, options: tuple) -> GameDef:
+    """The compiled rules, once per process."""
+    key = (rules, options)
+    g = _GAMES.get(key)
+    if g is None:
+        from ..dsl.model import load_game
+        g = _GAMES[key] = load_game(rules, options)
+    return g
+
+
+def run_chunk(job: Job, start: int, stop: int, game: GameDef | None = None):
+    """Play games ``start … stop-1``: (start, Tally, rows or None). A rule error
+    comes back as its diagnostics (they pickle; the exception would lose its
+    position), raised again by the caller."""
+    try:
+        g = game if game is not None else _game(job.rules, job.options)
+        tally = Tally(job.players)
+        rows = [] if job.rows else None
+        agents = list(job.agents)
+        for i in range(start, stop):
+            s = game_seed(job.seed, i)
+            st = play_one(g, job.players, s, agents, job.max_plays)
+            tally.add(st)
+            if rows is not None:
+                rows.append(game_row(i, s, st))
+        return start, tally, rows
+    except RuleError as e:
+        return start, e.diagnostics, None
+
+
+def chunks(games: int, size: int) -> list[tuple[int, int]]:
+    return [(a, min(a + size, games)) for a in range(0, games, size)]
+
+
+def default_chunk(games: int, workers: int) -> int:
+    """Small enough that every worker gets many (load balance, progress),
+    large enough that sending them costs nothing next to playing them."""
+    return max(1, min(250, games // (workers * 16) or 1))
+
+
+# -- running ------------------------------------------------------------------------
+def simulate(job: Job, games: int, *, workers: int | None = None, backend: str = "local",
+             scheduler: str | None = None, chunk: int | None = None, game: GameDef | None = None,
+             on_progress: Callable[[int], None] | None = None,
+             on_rows: Callable[[list[dict]], None] | None = None) -> Tally:
+    """Play ``games`` games of ``job`` and return the merged Tally.
+
+    ``workers``: processes (default: all cores); 1 plays in this process, with
+    ``game`` if given. ``on_progress(k)`` is called as each chunk of k games
+    finishes; ``on_rows(rows)`` with the per-game rows (if ``job.rows``), always
+    in game-index order."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    workers = workers or os.cpu_count() or 1
+    if game is not None:        # worker processes started by fork find it compiled
+        _GAMES[(job.rules, tuple(job.options))] = game
+    parts = chunks(games, chunk or default_chunk(games, workers))
+    if backend == "dask":
+        results = _dask_results(job, parts, workers, scheduler)
+    elif workers == 1:
+        results = (run_chunk(job, a, b, game) for a, b in parts)
+    else:
+        results = _pool_results(job, parts, workers)
+    return _collect(results, job.players, on_progress, on_rows)
+
+
+def _collect(results: Iterable, players: int, on_progress, on_rows) -> Tally:
+    total = Tally(players)
+    pending: dict[int, list] = {}       # rows of chunks that finished before an earlier one
+    nxt = 0
+    for start, tally, rows in results:
+        if not isinstance(tally, Tally):
+            raise RuleError(tally)
+        total.merge(tally)
+        if on_rows is not None and rows is not None:
+            pending[start] = rows
+            while nxt in pending:
+                rs = pending.pop(nxt)
+                on_rows(rs)
+                nxt += len(rs)
+        if on_progress is not None:
+            on_progress(tally.games)
+    return total
+
+
+def _window(parts, workers: int) -> int:
+    """Chunks in flight at once: enough to keep every worker busy, few enough
+    that results waiting for an earlier chunk stay few."""
+    return min(len(parts), workers * 4)
+
+
+def _pool_results(job: Job, parts, workers: int) -> Iterator:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    todo = iter(parts)
+    with ProcessPoolExecutor(max_workers=workers) as ex:
+        running = {ex.submit(run_chunk, job, a, b) for a, b in _take(todo, _window(parts, workers))}
+        try:
+            while running:
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for f in sorted(done, key=lambda f: f.result()[0]):
+                    for a, b in _take(todo, 1):
+                        running.add(ex.submit(run_chunk, job, a, b))
+                    yield f.result()
+        finally:
+            for f in running:
+                f.cancel()
+
+
+def _take(it, k: int):
+    out = []
+    for _ in range(k):
+        try:
+            out.append(next(it))
+        except StopIteration:
+            break
+    return out
+
+
+def _dask_results(job: Job, parts, workers: int, scheduler: str | None) -> Iterator:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise RuleError("the dask backend needs Dask: pip install 'academie[dask]'", code="backend") from None
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    try:
+        if scheduler:           # as many chunks in flight as the cluster has threads
+            workers = sum(client.nthreads().values()) or workers
+        todo = iter(parts)
+        first = [client.submit(run_chunk, job, a, b, pure=False) for a, b in _take(todo, _window(parts, workers))]
+        ac = as_completed(first)
+        for f in ac:
+            for a, b in _take(todo, 1):
+                ac.add(client.submit(run_chunk, job, a, b, pure=False))
+            yield f.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def run_games(game: GameDef, players: int, games: int, seed, agents: list[str], max_plays: int,
               progress: bool = False) -> dict:
-    tally = Tally(players)
-    it: Iterable[int] = range(games)
-    if progress:
-        import click
-        with click.progressbar(it, label=f"{game.id}", file=None) as bar:
-            for i in bar:
-                tally.add(play_one(game, players, game_seed(seed, i), agents, max_plays))
-    else:
-        for i in it:
-            tally.add(play_one(game, players, game_seed(seed, i), agents, max_plays))
-    return tally.report()
+    """Serial simulation in this process (kept for callers of the first API)."""
+    job = Job(game.id, tuple(game.options or ()), players, seed, tuple(agents), max_plays)
+    return simulate(job, games, workers=1, game=game).report()

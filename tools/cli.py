@@ -329,20 +329,69 @@ def _read_deal(path: str, limits: Limits | None = None):
 @click.option("--agents", "-a", metavar="A1,A2,…", help="Agents by seat (first, random). Default: random.")
 @_options
 @click.option("--max-plays", type=int, default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit per game.")
+@click.option("--workers", "-w", type=int, help="Worker processes (default: all cores); 1 plays in this process.")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="local: worker processes on this machine; dask: a Dask cluster (pip install 'academie[dask]').")
+@click.option("--scheduler", metavar="ADDRESS", help="With --backend dask: the scheduler to use (tcp://host:8786); "
+              "default: a local cluster of --workers processes.")
+@click.option("--chunk", type=int, help="Games per task sent to a worker (default: chosen from --games and --workers).")
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False), help="Write one row per game here (CSV).")
+@click.option("--jsonl", "jsonl_file", type=click.Path(dir_okay=False), help="Write one row per game here (JSON Lines).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @_limits
-def simulate(rules, games, players, seed, agents, options, max_plays, as_json, **kw):
+def simulate(rules, games, players, seed, agents, options, max_plays, workers, backend, scheduler, chunk,
+             csv_file, jsonl_file, as_json, **kw):
     """Play many games of RULES and report wins by seat, hand lengths and
-    how often the play limit was hit."""
+    how often the play limit was hit.
+
+    Game i is played with seed SEED/i, so the report is the same whatever
+    --workers, --chunk or --backend. --csv / --jsonl write per game: its
+    index, seed, winning seats, hands, plays, whether it was unfinished and
+    the final scores, in game order.
+    """
     if games < 1:
         raise click.BadParameter("at least one game", param_hint="--games")
+    if workers is not None and workers < 1:
+        raise click.BadParameter("at least one worker", param_hint="--workers")
+    if chunk is not None and chunk < 1:
+        raise click.BadParameter("at least one game per chunk", param_hint="--chunk")
+    if scheduler and backend != "dask":
+        raise click.BadParameter("--scheduler is for --backend dask", param_hint="--scheduler")
+    if backend == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise click.UsageError("--backend dask needs Dask: pip install 'academie[dask]'") from None
     game = _load(rules, options, _make_limits(kw))
     n = _players(game, players)
     if agents and "human" in agents.split(","):
         raise click.BadParameter("simulate plays without a human", param_hint="--agents")
-    from .interpreter.simulate import run_games
-    report = run_games(game, n, games, _seed(seed), (agents or "random").split(","), max_plays,
-                       progress=sys.stderr.isatty() and not as_json)
+    names = (agents or "random").split(",")
+    _agents(agents, n, 0)                           # same checks as play
+    from .interpreter.simulate import Job, simulate as run
+    ref = str(Path(rules).resolve()) if Path(rules).is_file() else rules   # workers may start elsewhere
+    writers = [w for w in (_RowWriter(csv_file, "csv", n) if csv_file else None,
+                           _RowWriter(jsonl_file, "jsonl", n) if jsonl_file else None) if w]
+    job = Job(ref, tuple(options), n, _seed(seed), tuple(names), max_plays, rows=bool(writers))
+
+    def on_rows(rows):
+        for w in writers:
+            w.write(rows)
+    try:
+        if sys.stderr.isatty() and not as_json:
+            with click.progressbar(length=games, label=game.id, file=click.get_text_stream("stderr")) as bar:
+                tally = run(job, games, workers=workers, backend=backend, scheduler=scheduler, chunk=chunk,
+                            game=game, on_progress=bar.update, on_rows=on_rows)
+        else:
+            tally = run(job, games, workers=workers, backend=backend, scheduler=scheduler, chunk=chunk,
+                        game=game, on_rows=on_rows)
+    except BaseException:
+        for w in writers:
+            w.abort()
+        raise
+    for w in writers:
+        w.close()
+    report = tally.report()
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
         return
@@ -415,3 +464,37 @@ def coverage(sources, as_json, every):
         click.echo(json.dumps(reports, indent=1, ensure_ascii=False))
     else:
         click.echo(format_text(reports, every))
+class _RowWriter:
+    """Per-game rows, written as they come to FILE.part, renamed to FILE at the end."""
+
+    def __init__(self, path: str, kind: str, players: int):
+        self.path, self.kind = path, kind
+        self.tmp = path + ".part"
+        try:
+            self.f = open(self.tmp, "w", encoding="utf-8", newline="")
+        except OSError as e:
+            raise RuleError(f"cannot write: {e.strerror}", Pos(path, 0, 0), code="io") from None
+        if kind == "csv":
+            import csv
+            self.csv = csv.writer(self.f)
+            self.csv.writerow(["game", "seed", "winners", "hands", "plays", "unfinished"]
+                              + [f"score_{s}" for s in range(players)])
+
+    def write(self, rows):
+        for r in rows:
+            if self.kind == "csv":
+                self.csv.writerow([r["game"], r["seed"], " ".join(map(str, r["winners"])), r["hands"], r["plays"],
+                                   int(r["unfinished"])] + list(r["scores"]))
+            else:
+                self.f.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+    def close(self):
+        self.f.close()
+        os.replace(self.tmp, self.path)
+
+    def abort(self):
+        self.f.close()
+        try:
+            os.remove(self.tmp)
+        except OSError:
+            pass

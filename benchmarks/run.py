@@ -1,0 +1,220 @@
+"""The interpreter against L'Enflé written by hand, in one process.
+
+    python benchmarks/run.py                 # 1,000 hands per player count, 4 to 8 players
+    python benchmarks/run.py --hands 4000 --json
+
+For each player count both play the same number of hands (random agents, the
+interpreter as ``academie simulate`` runs it: ``State`` with keep_events=False)
+and the report gives hands per second for each and the ratio of their times
+(interpreter / hand-written: how many times slower the interpreter is). Each
+timing is the best of ``--repeat`` runs. Peak memory (tracemalloc) is measured
+in a separate run, since tracing slows everything down. Both play the same
+distributions (mean plays per hand, tricks and takes per hand are printed side by
+side as a check), not the same games.
+
+Then: the time to load and compile each rule file of the corpus (resolve +
+compile_doc), cold (the per-process caches of the expression parser and the
+schema validator cleared first) and warm; the time to validate the corpus if the
+command line has a ``validate`` command; and the interpreter's speed on any
+other game of the corpus (no hand-written version of those), skipped if there
+is none.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import enfle_direct  # noqa: E402
+
+from academie.dsl import compiler, loader  # noqa: E402
+from academie.dsl.loader import corpus_ids, resolve  # noqa: E402
+from academie.dsl.model import compile_doc, load_game  # noqa: E402
+from academie.interpreter.simulate import Tally, game_seed, play_one  # noqa: E402
+from academie.interpreter.state import DEFAULT_MAX_PLAYS  # noqa: E402
+
+ENFLE = "enfle/academie"
+
+
+def _interp_games(game, n: int, games: int, seed="bench") -> dict:
+    tally = Tally(n)
+    for i in range(games):
+        tally.add(play_one(game, n, game_seed(seed, i), ["random"], DEFAULT_MAX_PLAYS))
+    return tally.report()
+
+
+def _direct_games(n: int, games: int, seed="bench") -> dict:
+    return enfle_direct.run_games(n, games, seed)
+
+
+def _timed(fn, repeat: int):
+    best, out = math.inf, None
+    for _ in range(repeat):
+        gc.collect()
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, out
+
+
+def _peak(fn) -> int:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def bench_enfle(players: list[int], hands: int, repeat: int) -> list[dict]:
+    game = load_game(ENFLE)
+    rows = []
+    for n in players:
+        games = max(1, -(-hands // n))            # a game of L'Enflé has n hands
+        ti, ri = _timed(lambda: _interp_games(game, n, games), repeat)
+        td, rd = _timed(lambda: _direct_games(n, games), repeat)
+        small = max(1, games // 10)
+        mi = _peak(lambda: _interp_games(game, n, small))
+        md = _peak(lambda: _direct_games(n, small))
+        hi, hd = ri["hands"], rd["hands"]
+        rows.append({
+            "players": n, "games": games, "hands": hi,
+            "interpreter_s": ti, "direct_s": td,
+            "interpreter_hands_per_s": hi / ti, "direct_hands_per_s": hd / td,
+            "ratio": (ti / hi) / (td / hd),
+            "peak_kib_interpreter": mi / 1024, "peak_kib_direct": md / 1024, "peak_games": small,
+            "check": {k: {"interpreter": v(ri), "direct": v(rd)} for k, v in {
+                "plays_per_hand": lambda r: r["hand_plays"]["mean"],
+                "tricks_per_hand": lambda r: r["totals"]["tricks"] / r["hands"],
+                "takes_per_hand": lambda r: r["totals"]["takes"] / r["hands"],
+            }.items()},
+        })
+    return rows
+
+
+def _clear_caches():
+    compiler.parser.cache_clear()
+    for f in (loader.schema, loader._validator, loader.source_ids):
+        f.cache_clear()
+
+
+def bench_compile(repeat: int) -> list[dict]:
+    rows = []
+    for cid in corpus_ids():
+        cold = []
+        for _ in range(repeat):
+            _clear_caches()
+            t = time.perf_counter()
+            compile_doc(resolve(cid))
+            cold.append(time.perf_counter() - t)
+        warm, _ = _timed(lambda: compile_doc(resolve(cid)), repeat)
+        t = time.perf_counter()
+        doc = resolve(cid)
+        t_resolve = time.perf_counter() - t
+        t = time.perf_counter()
+        compile_doc(doc)
+        t_compile = time.perf_counter() - t
+        rows.append({"id": cid, "cold_ms": min(cold) * 1e3, "warm_ms": warm * 1e3,
+                     "resolve_ms": t_resolve * 1e3, "compile_ms": t_compile * 1e3})
+    return rows
+
+
+def bench_validate(repeat: int) -> dict | None:
+    from academie.cli import main
+    if "validate" not in getattr(main, "commands", {}):
+        return None
+    from click.testing import CliRunner
+    times = []
+    code = None
+    for _ in range(repeat):
+        _clear_caches()
+        t = time.perf_counter()
+        r = CliRunner().invoke(main, ["validate"])
+        times.append(time.perf_counter() - t)
+        code = r.exit_code
+    return {"files": len(corpus_ids()), "cold_s": min(times), "exit_code": code}
+
+
+def bench_others(hands: int, repeat: int) -> list[dict]:
+    rows = []
+    for cid in corpus_ids():
+        if cid.startswith("enfle/"):
+            continue
+        try:
+            game = load_game(cid)
+        except Exception as e:  # a rule file still being written: report, go on
+            rows.append({"id": cid, "error": f"{type(e).__name__}: {e}"})
+            continue
+        if game.abstract:
+            continue
+        for n in sorted({game.min_players, game.max_players}):
+            probe = _interp_games(game, n, 1)
+            per_game = max(1, probe["hands"])
+            games = max(1, -(-hands // per_game))
+            t, r = _timed(lambda: _interp_games(game, n, games), repeat)
+            rows.append({"id": cid, "players": n, "games": games, "hands": r["hands"],
+                         "hands_per_s": r["hands"] / t, "plays_per_s": r["totals"].get("plays", 0) / t})
+    return rows
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=1000, help="hands per player count (default 1000)")
+    ap.add_argument("--players", default="4-8", help="player counts: 4-8 or 4,8 (default 4-8)")
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many timed runs (default 3)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    a = ap.parse_args(argv)
+    if "-" in a.players:
+        lo, hi = map(int, a.players.split("-"))
+        players = list(range(lo, hi + 1))
+    else:
+        players = [int(x) for x in a.players.split(",")]
+    out = {"python": sys.version.split()[0], "hands": a.hands, "repeat": a.repeat,
+           "enfle": bench_enfle(players, a.hands, a.repeat),
+           "compile": bench_compile(a.repeat),
+           "validate": bench_validate(a.repeat),
+           "other_games": bench_others(a.hands, a.repeat)}
+    if a.json:
+        print(json.dumps(out, indent=1))
+        return
+    print(f"L'Enflé, {a.hands} hands per player count, best of {a.repeat} (Python {out['python']})")
+    print(f"{'players':>7} {'interp hands/s':>15} {'direct hands/s':>15} {'ratio':>7} "
+          f"{'peak KiB interp':>16} {'peak KiB direct':>16}  plays/hand interp~direct")
+    for r in out["enfle"]:
+        c = r["check"]["plays_per_hand"]
+        print(f"{r['players']:>7} {r['interpreter_hands_per_s']:>15,.0f} {r['direct_hands_per_s']:>15,.0f} "
+              f"{r['ratio']:>6.1f}x {r['peak_kib_interpreter']:>16,.0f} {r['peak_kib_direct']:>16,.0f}  "
+              f"{c['interpreter']:.1f} ~ {c['direct']:.1f}")
+    ratios = [r["ratio"] for r in out["enfle"]]
+    print(f"ratio interpreter / hand-written: geometric mean {statistics.geometric_mean(ratios):.1f}x "
+          f"(min {min(ratios):.1f}x, max {max(ratios):.1f}x)")
+    print("\nload + compile a rule file (resolve + compile_doc), best of", a.repeat)
+    for r in out["compile"]:
+        print(f"  {r['id']:<24} cold {r['cold_ms']:7.1f} ms   warm {r['warm_ms']:6.1f} ms "
+              f"(resolve {r['resolve_ms']:.1f} + compile {r['compile_ms']:.1f})")
+    v = out["validate"]
+    print("\nvalidate the corpus: " + ("no 'academie validate' command yet: skipped" if v is None else
+                                       f"{v['files']} files in {v['cold_s'] * 1e3:.0f} ms (exit {v['exit_code']})"))
+    if out["other_games"]:
+        print("\nother games (interpreter only)")
+        for r in out["other_games"]:
+            if "error" in r:
+                print(f"  {r['id']:<24} cannot be loaded: {r['error']}")
+            else:
+                print(f"  {r['id']:<24} {r['players']} players: {r['hands_per_s']:,.0f} hands/s, "
+                      f"{r['plays_per_s']:,.0f} plays/s ({r['hands']} hands)")
+    else:
+        print("\nother games: none in rules/ besides L'Enflé yet (emprunt, francion …): skipped")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Simulations give the same report however they are split between processes."""
+import csv
+import json
+
+import pytest
+
+from academie.interpreter.simulate import Job, Tally, run_chunk, simulate
+
+
+def _sim(run, *args):
+    code, out, err = run("simulate", "enfle/academie", "-p", 5, "-n", 24, "-s", 7, "--json", *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_two_workers_give_the_same_report_as_one(run):
+    one = _sim(run, "--workers", 1)
+    two = _sim(run, "--workers", 2)
+    assert one == two
+    assert one["games"] == 24 and one["hands"] == 24 * 5
+    assert sum(one["wins_by_seat"]) == 24
+
+
+def test_chunk_size_does_not_change_the_report(run):
+    assert _sim(run, "--workers", 1, "--chunk", 1) == _sim(run, "--workers", 2, "--chunk", 5)
+
+
+def test_merging_tallies_is_order_independent():
+    job = Job("enfle/academie", (), 6, 3, ("random",), 50_000)
+    parts = [run_chunk(job, a, a + 3)[1] for a in range(0, 12, 3)]
+    fwd, back = Tally(6), Tally(6)
+    for t in parts:
+        fwd.merge(t)
+    for t in reversed(parts):
+        back.merge(t)
+    assert fwd.report() == back.report() == simulate(job, 12, workers=1).report()
+
+
+def test_rows_are_written_in_game_order_whatever_the_workers(run, tmp_path):
+    files = {}
+    for w in (1, 2):
+        c, j = tmp_path / f"{w}.csv", tmp_path / f"{w}.jsonl"
+        _sim(run, "--workers", w, "--chunk", 2, "--csv", c, "--jsonl", j)
+        files[w] = (c.read_text(), j.read_text())
+        assert not (tmp_path / f"{w}.csv.part").exists()
+    assert files[1] == files[2]
+    rows = list(csv.DictReader(files[1][0].splitlines()))
+    assert [int(r["game"]) for r in rows] == list(range(24))
+    assert rows[3]["seed"] == "7/3"
+    lines = [json.loads(x) for x in files[1][1].splitlines()]
+    assert [x["game"] for x in lines] == list(range(24))
+    assert all(len(x["scores"]) == 5 and sum(x["scores"]) == 25 for x in lines)   # n chips each, conserved
+    assert all(x["hands"] == 5 and not x["unfinished"] for x in lines)
+
+
+def test_a_bad_rule_file_is_still_a_located_error(run, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("title: x\nplayers: {min: 2, max: 3, cite: q}\n")
+    code, out, err = run("simulate", bad, "--workers", 2)
+    assert code == 2
+    assert "bad.yaml:" in err and "Traceback" not in err
+
+
+def test_bad_worker_count_is_a_usage_error(run):
+    code, _, err = run("simulate", "enfle/academie", "--workers", 0)
+    assert code == 2 and "--workers" in err
+
+
+def test_dask_backend_gives_the_same_report_as_local(run):
+    pytest.importorskip("distributed", reason="dask[distributed] not installed (pip install 'academie[dask]')")
+    local = _sim(run, "--workers", 1)
+    dask = _sim(run, "--backend", "dask", "--workers", 2)
+    assert dask == local
+
+
+def test_dask_backend_with_a_scheduler_address(run):
+    distributed = pytest.importorskip("distributed",
+                                      reason="dask[distributed] not installed (pip install 'academie[dask]')")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = _sim(run, "--backend", "dask", "--scheduler", cluster.scheduler_address)
+    assert remote == _sim(run, "--workers", 1)
