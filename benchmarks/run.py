@@ -105,6 +105,7 @@ def _clear_caches():
     compiler.parser.cache_clear()
     for f in (loader.schema, loader._validator, loader.source_ids):
         f.cache_clear()
+    loader._FILE_CACHE.clear()
 
 
 def bench_compile(repeat: int) -> list[dict]:

@@ -55,11 +55,17 @@ class Scope:
 
 
 class Expr:
-    """A compiled expression: the closure, its source text and position."""
-    __slots__ = ("fn", "text", "pos", "kind")
+    """A compiled expression: the closure, its source text and position.
 
-    def __init__(self, fn: Fn, text: str, pos: Pos, kind: str):
+    ``names`` is every name the expression reads (for dependency checks);
+    ``filter(st, s, cards)``, on card tests, returns the cards that pass, in
+    one call for a whole hand."""
+    __slots__ = ("fn", "text", "pos", "kind", "names", "filter")
+
+    def __init__(self, fn: Fn, text: str, pos: Pos, kind: str, names=frozenset(), filter=None):
         self.fn, self.text, self.pos, self.kind = fn, text, pos, kind
+        self.names = names
+        self.filter = filter or (lambda st, s, cards: [c for c in cards if fn(st, s, c)])
 
     def __call__(self, st, s=None, c=None):
         return self.fn(st, s, c)
@@ -179,12 +185,13 @@ class _Compiler:
         attr = str(name)
         if k not in ("card", "any"):
             self.fail(name, f"'.{attr}' applies to a card, not to a {k}")
+        direct = _is_bound_card(base)
         if attr == "suit":
-            return (lambda st, s, c: f(st, s, c).suit), "suit"
+            return ((lambda st, s, c: c.suit) if direct else (lambda st, s, c: f(st, s, c).suit)), "suit"
         if attr == "rank":
-            return (lambda st, s, c: f(st, s, c).rank), "rank"
+            return ((lambda st, s, c: c.rank) if direct else (lambda st, s, c: f(st, s, c).rank)), "rank"
         if attr == "colour":
-            return (lambda st, s, c: f(st, s, c).colour), "str"
+            return ((lambda st, s, c: c.colour) if direct else (lambda st, s, c: f(st, s, c).colour)), "str"
         self.fail(name, f"a card has no field '{attr}' (it has .suit, .rank, .colour)")
 
     def c_neg(self, node):
@@ -249,6 +256,13 @@ class _Compiler:
             self.fail(node, "ranks and suits have no order of their own: compare rank(card) instead")
         f = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
              "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
+        if _is_const(fr):
+            v = fr(None, None, None)
+            if op == "==":
+                return (lambda st, s, c: fl(st, s, c) == v), "bool"
+            if op == "!=":
+                return (lambda st, s, c: fl(st, s, c) != v), "bool"
+            return (lambda st, s, c: f(fl(st, s, c), v)), "bool"
         if op == "==":
             return (lambda st, s, c: fl(st, s, c) == fr(st, s, c)), "bool"
         if op == "!=":
@@ -303,8 +317,13 @@ class _Compiler:
                 self.fail(node, f"{name}(SEAT) takes one seat")
             f, k = self.c(args[0])
             self._need(args[0], k, "seat")
+            bound_seat = isinstance(args[0], Tree) and args[0].data == "name" and str(args[0].children[0]) == "seat"
             if name in sc.seat_zones:
+                if bound_seat:
+                    return (lambda st, s, c: st.pzones[name][s]), "zone"
                 return (lambda st, s, c: st.pzones[name][f(st, s, c)]), "zone"
+            if bound_seat:
+                return (lambda st, s, c: st.pvars[name][s]), "num"
             return (lambda st, s, c: st.pvars[name][f(st, s, c)]), "num"
         spec = FUNCTIONS.get(name)
         if spec is None:
@@ -507,7 +526,48 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game") -> Expr:
                                    _parse_message(e, text), code="syntax")) from None
     cp = _Compiler(text, pos, scope, BOUND[kind])
     fn, k = cp.c(tree)
-    return Expr(fn, text, pos, k)
+    names = frozenset(str(t) for t in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME"))
+    return Expr(fn, text, pos, k, names, _card_filter(cp, tree) if kind == "card" else None)
+
+
+def _is_bound_card(node) -> bool:
+    return isinstance(node, Tree) and node.data == "name" and str(node.children[0]) == "card"
+
+
+def _card_filter(cp: _Compiler, tree):
+    """A whole-hand filter for the common shape ``card.FIELD == VALUE`` (or
+    ``!=``), VALUE not depending on the card: VALUE is computed once per call,
+    not once per card. Other shapes use the per-card closure."""
+    if not (isinstance(tree, Tree) and tree.data == "compare" and str(tree.children[1]) in ("==", "!=")):
+        return None
+    left, right = tree.children[0], tree.children[2]
+    if not (isinstance(left, Tree) and left.data == "attr" and _is_bound_card(left.children[0])):
+        return None
+    if any(str(t) == "card" for t in right.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME")) \
+            if isinstance(right, Tree) else False:
+        return None
+    field_ = str(left.children[1])
+    if field_ not in ("suit", "rank", "colour"):
+        return None
+    vf, _ = cp._rank_literal(right, "rank") if field_ == "rank" else cp.c(right)
+    eq = str(tree.children[1]) == "=="
+    if field_ == "suit":
+        if eq:
+            def same_suit(st, s, cards):
+                v = vf(st, s, None)
+                return [c for c in cards if c.suit == v]
+            return same_suit
+
+        def other_suit(st, s, cards):
+            v = vf(st, s, None)
+            return [c for c in cards if c.suit != v]
+        return other_suit
+    get = (lambda c: c.rank) if field_ == "rank" else (lambda c: c.colour)
+
+    def filt(st, s, cards):
+        v = vf(st, s, None)
+        return [c for c in cards if (get(c) == v) == eq]
+    return filt
 
 
 _FLOW_HINT = (" (inside a YAML list [...] or mapping {...} a comma ends the item: "

@@ -47,6 +47,7 @@ class EndRule:
     after: str                 # play | trick
     winner: Expr | None
     pos: Pos
+    zone_only: bool = False    # reads only the seat's own card zones
 
 
 @dataclass
@@ -439,8 +440,13 @@ class _Model:
         for i, e in enumerate(_get(self.d, path) or []):
             p = path + (i,)
             w = self.expr(p + ("when",), "seat")
+            if w is None:
+                continue
+            seat_only = self.scope.seat_zones | {"seat", "count", "any", "all", "rank", "card", "true",
+                                                 "false", "none", "players"} | set(self.scope.orders)
+            zone_only = w.names <= seat_only | set(SUITS) | set(RANKS)
             out.append(EndRule(w, e.get("after", "trick"), self.expr(p + ("winner",), "seat"),
-                               self.doc.pos(p)))
+                               self.doc.pos(p), zone_only))
         return out
 
 

@@ -38,7 +38,7 @@ class RandomAgent(Agent):
         self.rng = random.Random(seed)
 
     def choose(self, state, seat, moves):
-        return moves[self.rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+        return moves[int(self.rng.random() * len(moves))] if len(moves) > 1 else moves[0]
 
 
 class HumanAgent(Agent):
@@ -99,5 +99,9 @@ def play(state: State, agents: list[Agent]) -> State:
     """Run ``state`` to its end with ``agents`` (one per seat)."""
     while state._decision is not None:
         d = state._decision
-        state.apply(agents[d.seat].choose(state, d.seat, d.moves))
+        move = agents[d.seat].choose(state, d.seat, d.moves)
+        if move in d.moves:            # our agents choose from the list; anything else is checked
+            state._play_chosen(move)
+        else:
+            state.apply(move)
     return state

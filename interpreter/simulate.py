@@ -31,7 +31,7 @@ def game_seed(seed, i: int) -> str:
 
 
 def play_one(game: GameDef, players: int, seed, agents: list[str], max_plays: int) -> State:
-    st = State(game, players, seed, max_plays=max_plays, keep_events=False)
+    st = State(game, players, seed, max_plays=max_plays, keep_events=False, check="hand")
     return play(st, make_agents(agents, players, seed))
 
 

@@ -61,7 +61,7 @@ class State:
                  dealer: int | None = None, deck: list[Card] | None = None,
                  deal: dict | None = None, max_plays: int = DEFAULT_MAX_PLAYS,
                  hands: int | None = None, sink: Callable[[dict], None] | None = None,
-                 keep_events: bool = True, deal_file: str = "--deal"):
+                 keep_events: bool = True, deal_file: str = "--deal", check: str = "move"):
         if game.abstract:
             raise RuleError(f"{game.id} is a fragment for other rule files to use (abstract: true), "
                             "not a game that can be played", Pos(game.doc.file, 1, 1))
@@ -76,6 +76,10 @@ class State:
         self.hands_limit = hands
         self.events: list[dict] = [] if keep_events else None
         self._sink = sink
+        self._logging = keep_events or sink is not None
+        if check not in ("move", "hand"):
+            raise ValueError("check is 'move' or 'hand'")
+        self._check_moves = check == "move"
         self._forced_dealer = dealer
         if dealer is not None and not (0 <= dealer < players):
             raise RuleError(f"--dealer {dealer}: seats are 0 to {players - 1}", Pos("--dealer", 1, 1))
@@ -87,6 +91,8 @@ class State:
         self.pzones: dict[str, list[list]] = {z: [[] for _ in range(players)] for z in game.seat_zones}
         self.hand = self.pzones["hand"]
         self._all_zones = list(self.zones.values()) + [z for zs in self.pzones.values() for z in zs]
+        self._zone_owner = {id(z): seat for zs in self.pzones.values() for seat, z in enumerate(zs)}
+        self._touched: set[int] = set()
         self._deck = self._check_deck(deck) if deck is not None else None
         self._deal = self._check_deal(deal, deal_file) if deal is not None else None
         # money
@@ -150,7 +156,15 @@ class State:
                             f"(legal: {' '.join(move_name(m) for m in self._decision.moves)})",
                             Pos("<move>", 1, 1), code="move")
         self._advance(move)
-        self._check_card_count()
+        if self._check_moves:
+            self._check_card_count()
+
+    def _play_chosen(self, move) -> None:
+        """Take a move an agent chose from ``legal_moves()`` (the drivers in
+        agents.py): no parsing nor membership test; invariants as ``apply``."""
+        self._advance(move)
+        if self._check_moves:
+            self._check_card_count()
 
     def returns(self) -> list[int]:
         """Each seat's final score (the rules' standings), once the game is over."""
@@ -192,6 +206,7 @@ class State:
             raise InvariantError("a card was lost or duplicated")
 
     def emit(self, ev: dict) -> None:
+        """Record an event (hot paths test ``self._logging`` before building one)."""
         if self.events is not None:
             self.events.append(ev)
         if self._sink is not None:
@@ -469,6 +484,7 @@ class State:
             pack.extend(rest)
         for h in self.hand:
             h.sort(key=_canon)
+        self._touched.update(range(n))
         ev = {"type": "deal", "hands": [[c.name for c in h] for h in self.hand]}
         if st.rest is not None:
             ev[st.rest] = [c.name for c in self.zones[st.rest]]
@@ -479,6 +495,7 @@ class State:
         pack.clear()
         for seat, cs in enumerate(self._deal["hands"]):
             self.hand[seat][:] = sorted(cs, key=_canon)
+        self._touched.update(range(self.n))
         for z, cs in self._deal.items():
             if z != "hands":
                 self.zones[z][:] = cs
@@ -535,26 +552,31 @@ class State:
         if self.plays > self.max_plays:
             raise _Unfinished()
 
-    def _legal(self, st: Step, seat: int) -> list:
+    def _legal(self, st: Step, seat: int) -> tuple[list, bool]:
+        """The legal cards of ``seat``, in canonical order, and whether his
+        hand meets the first tier of the follow rule (False: he cannot follow)."""
         hand = self.hand[seat]
         if self.led is None:
             if st.lead_test is not None:
-                ok = [c for c in hand if st.lead_test(self, seat, c)]
-                return ok or list(hand)
-            return list(hand)
-        for tier in st.must:
-            ok = [c for c in hand if tier(self, seat, c)]
+                return (st.lead_test.filter(self, seat, hand) or list(hand)), True
+            return list(hand), True
+        for i, tier in enumerate(st.must):
+            ok = tier.filter(self, seat, hand)
             if ok:
                 if st.free is not None:
-                    ok = [c for c in hand if c in ok or st.free(self, seat, c)]
-                return ok
-        return list(hand)
+                    keep, free = set(ok), st.free.fn
+                    ok = [c for c in hand if c in keep or free(self, seat, c)]
+                return ok, i == 0
+        return list(hand), not st.must
 
     def _step_tricks(self, st: Step):
         n = self.n
         leader = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
         trick = self.zones["trick"]
-        first_tier = st.must[0] if st.must else None
+        logging = self._logging
+        keys = [f.fn for f in st.winner_key]
+        end_play = [r for r in st.end if r.after == "play"]
+        end_trick = [r for r in st.end if r.after == "trick"]
         while not self._hand_over:
             if not self.hand[leader]:
                 break
@@ -568,9 +590,10 @@ class State:
                 if not hand:
                     seat = (seat + 1) % n
                     continue
-                if (self.led is not None and st.cannot_follow and first_tier is not None
-                        and not any(first_tier(self, seat, c) for c in hand)):
-                    self.emit({"type": "renounce", "seat": seat, "led": self.led})
+                moves, follows = self._legal(st, seat)
+                if not follows and st.cannot_follow:
+                    if logging:
+                        self.emit({"type": "renounce", "seat": seat, "led": self.led})
                     try:
                         self._effects(st.cannot_follow, seat)
                     except _TrickOver as t:
@@ -582,7 +605,10 @@ class State:
                         break
                     if self._hand_over:
                         return
-                moves = self._legal(st, seat)
+                    moves, _ = self._legal(st, seat)     # the effects may have changed his hand
+                    if not moves:
+                        seat = (seat + 1) % n
+                        continue
                 self.mover = seat
                 c = yield Decision(seat, moves, "play")
                 hand.remove(c)
@@ -591,8 +617,10 @@ class State:
                 if self.led is None:
                     self.led = c.suit
                 self._count_play()
-                self.emit({"type": "play", "seat": seat, "card": c.name})
-                if self._check_end(st, "play", seat):
+                self._touched.add(seat)
+                if logging:
+                    self.emit({"type": "play", "seat": seat, "card": c.name})
+                if end_play and self._check_end(end_play, seat):
                     return
                 seat = (seat + 1) % n
             if broke:
@@ -601,48 +629,63 @@ class State:
                 continue
             if not plays:
                 break
-            keys = st.winner_key
             best_seat, best_key = None, None
             for s, c in plays:
-                k = tuple(f(self, s, c) for f in keys)
+                k = tuple([f(self, s, c) for f in keys])
                 if best_key is None or k > best_key:
                     best_seat, best_key = s, k
             self.tricks_played += 1
             self.stats["tricks"] += 1
             self.won[best_seat] += 1
-            cards = [c.name for c in trick]
-            self.emit({"type": "trick", "winner": best_seat, "cards": cards})
+            if logging:
+                cards = [c.name for c in trick]
+                self.emit({"type": "trick", "winner": best_seat, "cards": cards})
             if st.won_to is not None:
                 per_seat = self.pzones.get(st.won_to)
                 dest = per_seat[best_seat] if per_seat is not None else self.zones[st.won_to]
                 dest.extend(trick)
                 trick.clear()
-                self.emit({"type": "take", "seat": best_seat, "cards": cards, "to": st.won_to})
+                if per_seat is not None:
+                    self._touched.add(best_seat)
+                if logging:
+                    self.emit({"type": "take", "seat": best_seat, "cards": cards, "to": st.won_to})
             else:
                 self.zones["pack"].extend(trick)
                 trick.clear()
             if best_seat != leader:
                 self.stats["lead_changes"] += 1
             self.mover = best_seat
-            self._effects(st.on_trick, best_seat)
+            if st.on_trick:
+                self._effects(st.on_trick, best_seat)
             leader = best_seat
             self.led = None
-            if self._check_end(st, "trick", best_seat):
+            if end_trick and self._check_end(end_trick, best_seat):
                 return
         self.led = None
 
-    def _check_end(self, st: Step, when: str, mover: int) -> bool:
-        for rule in st.end:
-            if rule.after != when:
-                continue
-            for k in range(self.n):
-                s = (mover + k) % self.n
-                if rule.when(self, s):
+    def _check_end(self, rules, mover: int) -> bool:
+        """Check end conditions for every seat from ``mover`` on; a condition
+        that reads only the seat's own card zones is checked only for seats
+        whose zones changed since the last check."""
+        n = self.n
+        touched = self._touched
+        order = None
+        for rule in rules:
+            test = rule.when.fn
+            if rule.zone_only and len(touched) == 1:
+                seats = touched
+            else:
+                order = order or [(mover + k) % n for k in range(n)]
+                seats = order if not rule.zone_only else [x for x in order if x in touched]
+            for s in seats:
+                if test(self, s, None):
                     w = rule.winner(self, s) if rule.winner is not None else None
-                    self.winner = w % self.n if isinstance(w, int) else w
+                    self.winner = w % n if isinstance(w, int) else w
                     self._hand_over = True
                     self.led = None
+                    touched.clear()
                     return True
+        touched.clear()
         return False
 
     def _step_sequence(self, st: Step):
@@ -657,6 +700,7 @@ class State:
         for c in sorted(self.pack_cards, key=lambda c: order.get(c, 0)):
             suits.setdefault(c.suit, []).append(c)
         played: set[Card] = set()
+        end_play = [r for r in st.end if r.after == "play"]
         seat = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
         last: Card | None = None
         start: Card | None = None
@@ -707,6 +751,7 @@ class State:
                                 break
                         if holder is not None:
                             self.hand[holder].remove(required)
+                            self._touched.add(holder)
                             src = "borrow"
                             self.stats["borrows"] += 1
                             self.emit({"type": "borrow", "seat": seat, "from": holder, "card": required.name})
@@ -730,7 +775,8 @@ class State:
             self._count_play()
             self.emit({"type": "play", "seat": seat, "card": c.name, "from": src})
             last, last_seat = c, seat
-            if self._check_end(st, "play", seat):
+            self._touched.add(seat)
+            if end_play and self._check_end(end_play, seat):
                 break
             seat = (seat + 1) % n
         self.led = None
@@ -785,7 +831,11 @@ class State:
                         zone.remove(c)
                         break
         dst.extend(moved)
-        if dst in self.hand:
+        for z in (cards, dst):
+            owner = self._zone_owner.get(id(z))
+            if owner is not None:
+                self._touched.add(owner)
+        if any(dst is h for h in self.hand):
             dst.sort(key=_canon)
         self.stats["takes"] += 1
         self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
