@@ -258,6 +258,17 @@ class _Compiler:
              "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
         if _is_const(fr):
             v = fr(None, None, None)
+            left = node.children[0]
+            if (op in ("==", "!=") and isinstance(left, Tree) and left.data == "call"
+                    and str(left.children[0]) == "count" and len(left.children[1].children) == 1):
+                zarg = left.children[1].children[0]
+                zf, zk = self.c(zarg)                                # count(ZONE) == k: no count closure
+                self._need(zarg, zk, "zone")
+                if op == "==":
+                    return ((lambda st, s, c: not zf(st, s, c)) if v == 0
+                            else (lambda st, s, c: len(zf(st, s, c)) == v)), "bool"
+                return ((lambda st, s, c: bool(zf(st, s, c))) if v == 0
+                        else (lambda st, s, c: len(zf(st, s, c)) != v)), "bool"
             if op == "==":
                 return (lambda st, s, c: fl(st, s, c) == v), "bool"
             if op == "!=":

@@ -97,11 +97,4 @@ def make_agents(spec: list[str], players: int, seed) -> list[Agent]:
 
 def play(state: State, agents: list[Agent]) -> State:
     """Run ``state`` to its end with ``agents`` (one per seat)."""
-    while state._decision is not None:
-        d = state._decision
-        move = agents[d.seat].choose(state, d.seat, d.moves)
-        if move in d.moves:            # our agents choose from the list; anything else is checked
-            state._play_chosen(move)
-        else:
-            state.apply(move)
-    return state
+    return state.run_with(agents)

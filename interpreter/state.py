@@ -124,6 +124,7 @@ class State:
         self.stats = {"plays": 0, "tricks": 0, "takes": 0, "borrows": 0, "draws": 0,
                       "lead_changes": 0, "declarations": 0}
         self._decision: Decision | None = None
+        self._auto = None            # agents asked inline by run_with()
         self._gen = self._run()
         self._step_pos: Pos | None = None
         self._advance(None)
@@ -158,6 +159,28 @@ class State:
         self._advance(move)
         if self._check_moves:
             self._check_card_count()
+
+    def run_with(self, agents) -> "State":
+        """Play the game to its end with ``agents`` (one per seat), asking them
+        inside the rules' own loop: no suspension per move. Same game, same
+        events as driving it with ``legal_moves``/``apply``."""
+        self._auto = agents
+        while self._decision is not None:
+            d = self._decision
+            self.apply(agents[d.seat].choose(self, d.seat, d.moves))
+        return self
+
+    def _ask(self, seat, moves):
+        c = self._auto[seat].choose(self, seat, moves)
+        if c not in moves:
+            self._illegal(seat, c, moves)
+        if self._check_moves:
+            self._check_card_count()
+        return c
+
+    def _illegal(self, seat, move, moves):
+        raise RuleError(f"{move_name(move)} is not a legal move for seat {seat} "
+                        f"(legal: {' '.join(move_name(m) for m in moves)})", Pos("<move>", 1, 1), code="move")
 
     def _play_chosen(self, move) -> None:
         """Take a move an agent chose from ``legal_moves()`` (the drivers in
@@ -346,6 +369,7 @@ class State:
 
     def _finish(self):
         g = self.g
+        self.stats["plays"] = self.plays
         scores = []
         for s in range(self.n):
             scores.append(g.standings(self, s) if g.standings is not None else 0)
@@ -539,7 +563,10 @@ class State:
                                 and d not in self.declared]
             if len(options) == 1:
                 continue
-            choice = yield Decision(seat, options, "announce")
+            if self._auto is not None:
+                choice = self._ask(seat, options)
+            else:
+                choice = yield Decision(seat, options, "announce")
             if choice != PASS:
                 self.declared[choice] = seat
                 self.stats["declarations"] += 1
@@ -548,7 +575,6 @@ class State:
     def _count_play(self):
         self.plays += 1
         self._hand_plays += 1
-        self.stats["plays"] += 1
         if self.plays > self.max_plays:
             raise _Unfinished()
 
@@ -574,6 +600,7 @@ class State:
         leader = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
         trick = self.zones["trick"]
         logging = self._logging
+        auto = self._auto
         keys = [f.fn for f in st.winner_key]
         end_play = [r for r in st.end if r.after == "play"]
         end_trick = [r for r in st.end if r.after == "trick"]
@@ -610,13 +637,21 @@ class State:
                         seat = (seat + 1) % n
                         continue
                 self.mover = seat
-                c = yield Decision(seat, moves, "play")
+                if auto is not None:
+                    c = auto[seat].choose(self, seat, moves)
+                    if c not in moves:
+                        self._illegal(seat, c, moves)
+                else:
+                    c = yield Decision(seat, moves, "play")
                 hand.remove(c)
                 trick.append(c)
                 plays.append((seat, c))
                 if self.led is None:
                     self.led = c.suit
-                self._count_play()
+                self.plays += 1
+                self._hand_plays += 1
+                if self.plays > self.max_plays:
+                    raise _Unfinished()
                 self._touched.add(seat)
                 if logging:
                     self.emit({"type": "play", "seat": seat, "card": c.name})
@@ -625,7 +660,7 @@ class State:
                 seat = (seat + 1) % n
             if broke:
                 if trick:
-                    self._move_cards(trick, self.zones["pack"], None, "pack")
+                    self._move_cards(trick, self.zones["pack"], None, "pack", src=trick)
                 continue
             if not plays:
                 break
@@ -730,7 +765,10 @@ class State:
                 if not self.hand[seat]:
                     break
                 self.led = None
-                c = yield Decision(seat, list(self.hand[seat]), "play")
+                if self._auto is not None:
+                    c = self._ask(seat, list(self.hand[seat]))
+                else:
+                    c = yield Decision(seat, list(self.hand[seat]), "play")
                 self.hand[seat].remove(c)
                 src = "hand"
                 start = c
@@ -797,8 +835,8 @@ class State:
                 src = a["from"](self, seat)
                 dst = a["to"](self, seat)
                 test = a["cards"]
-                moved = [c for c in src if test is None or test(self, seat, c)]
-                self._move_cards(moved if test is not None else src, dst, seat, a["to_name"])
+                moved = src if test is None else test.filter(self, seat, src)
+                self._move_cards(moved, dst, seat, a["to_name"], src=src)
             elif op == "end_trick":
                 ld = e.args["leader"]
                 raise _TrickOver(ld(self, seat) % self.n if ld is not None else seat)
@@ -816,14 +854,18 @@ class State:
                     else:
                         self.vars[name] = v if op == "set" else self.vars[name] + v
 
-    def _move_cards(self, cards: list, dst: list, seat, to_name: str):
+    def _move_cards(self, cards: list, dst: list, seat, to_name: str, src: list | None = None):
+        """Move ``cards`` into zone ``dst``. ``src`` is the zone they all come
+        from when known (a whole zone moves when ``cards is src``); otherwise
+        each card is looked for in every zone."""
         moved = list(cards)
         if not moved:
             return
-        for zone in self._all_zones:
-            if zone is cards:
-                cards.clear()
-                break
+        if src is not None and cards is src:
+            src.clear()
+        elif src is not None:
+            for c in moved:
+                src.remove(c)
         else:
             for c in moved:
                 for zone in self._all_zones:
@@ -831,14 +873,16 @@ class State:
                         zone.remove(c)
                         break
         dst.extend(moved)
-        for z in (cards, dst):
-            owner = self._zone_owner.get(id(z))
-            if owner is not None:
-                self._touched.add(owner)
-        if any(dst is h for h in self.hand):
-            dst.sort(key=_canon)
+        owner = self._zone_owner.get
+        for z in (src, dst):
+            o = owner(id(z))
+            if o is not None:
+                self._touched.add(o)
+                if z is dst and dst is self.hand[o]:
+                    dst.sort(key=_canon)
         self.stats["takes"] += 1
-        self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
+        if self._logging:
+            self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
 
     def _money_totals(self) -> dict[str, int]:
         tot = {c: 0 for c in self.g.currencies}
