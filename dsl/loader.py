@@ -117,6 +117,11 @@ class _Located:
             raise RuleError(f"the document is nested more than {self.limits.depth} levels deep",
                             self.node_pos(node), code="limit")
         self.positions[path] = self.node_pos(node)
+        if node.tag not in _PLAIN_TAGS:
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise RuleError(f"the YAML tag {tag} is not allowed: a rule file holds plain data "
+                            "(text, numbers, true/false, lists, mappings); quote the value if it is text",
+                            self.node_pos(node), code="yaml")
         if isinstance(node, yaml.MappingNode):
             out: dict[str, Any] = {}
             for knode, vnode in node.value:
@@ -139,6 +144,7 @@ class _Located:
         return _scalar(node)
 
 
+_PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "map", "seq"))
 _CONSTRUCTOR = yaml.SafeLoader("")
 # libyaml's parser when PyYAML was built with it (same nodes and marks, ~15x faster)
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -29,6 +29,8 @@ CASES = [
     (V, "cycle-a.yaml", 1, "cycle-b.yaml:2:10", "extends goes round in a circle: cycle-a -> cycle-b -> cycle-a"),
     (V, "option-conflict-unknown.yaml", 1, "5:17", "conflicts with 'long', which is not an option"),
     (V, "option-broken.yaml", 1, "6:21", "with option 'broken': unknown name 'playerz'"),
+    (V, "python-tag.yaml", 1, "2:8", "the YAML tag !!python/object/apply:os.system is not allowed"),
+    (V, "python-reach.yaml", 1, "10:19", "a card has no field '__class__'"),
     (V, "bad-arithmetic.yaml", 1, "11:17", "53 cards, but the pack has 52"),
     (V, "bad-batches.yaml", 1, "10:14", "the batches 3-3-3 deal 9 cards, but a hand is 12"),
     (V, "source-says-uncorrected.yaml", 1, "12:7",
