@@ -415,3 +415,9 @@ def coverage(sources, as_json, every):
         click.echo(json.dumps(reports, indent=1, ensure_ascii=False))
     else:
         click.echo(format_text(reports, every))
+
+
+# -- reading the rules back: render, compare, site (tools/readers.py) -----------------
+from .readers import render as _render_cmd  # noqa: E402
+
+main.add_command(_render_cmd)
