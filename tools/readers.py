@@ -99,3 +99,18 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
         click.echo(f"({2 * games} games played in {seconds:.1f} s)")
     if html_file:
         click.echo(f"wrote {html_file}", err=True)
+
+
+@click.command()
+@click.argument("outdir", type=click.Path(file_okay=False))
+def site(outdir):
+    """Write a static site of the whole corpus into OUTDIR: an index, a page
+    per rule file (the rules, footnoted), a page per source (the passages
+    cited highlighted, the uncovered ones marked), and the variants of each
+    game compared. It opens from the file system (index.html)."""
+    import time
+    from .site import build
+    t0 = time.perf_counter()
+    pages = build(outdir)
+    click.echo(f"{len(pages)} pages written to {outdir} in {time.perf_counter() - t0:.1f} s; "
+               f"open {Path(outdir) / 'index.html'}")
