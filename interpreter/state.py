@@ -121,7 +121,7 @@ class State:
         self.finished = False
         self.standings: list[dict] = []
         self.hand_results: list[dict] = []
-        self.stats = {"plays": 0, "tricks": 0, "takes": 0, "borrows": 0, "draws": 0,
+        self._counts = {"plays": 0, "tricks": 0, "takes": 0, "borrows": 0, "draws": 0,
                       "lead_changes": 0, "declarations": 0}
         self._decision: Decision | None = None
         self._auto = None            # agents asked inline by run_with()
@@ -130,6 +130,14 @@ class State:
         self._advance(None)
 
     # -- public interface ------------------------------------------------------
+    @property
+    def stats(self) -> dict:
+        """Counters so far: plays, tricks, takes, borrows, draws, lead_changes,
+        declarations."""
+        d = dict(self._counts)
+        d["plays"] = self.plays
+        return d
+
     def current_player(self) -> int | None:
         return None if self._decision is None else self._decision.seat
 
@@ -369,7 +377,6 @@ class State:
 
     def _finish(self):
         g = self.g
-        self.stats["plays"] = self.plays
         scores = []
         for s in range(self.n):
             scores.append(g.standings(self, s) if g.standings is not None else 0)
@@ -569,7 +576,7 @@ class State:
                 choice = yield Decision(seat, options, "announce")
             if choice != PASS:
                 self.declared[choice] = seat
-                self.stats["declarations"] += 1
+                self._counts["declarations"] += 1
                 self.emit({"type": "declare", "seat": seat, "declaration": choice})
 
     def _count_play(self):
@@ -626,7 +633,7 @@ class State:
                     except _TrickOver as t:
                         new = t.leader
                         if new != leader:
-                            self.stats["lead_changes"] += 1
+                            self._counts["lead_changes"] += 1
                         leader = new
                         broke = True
                         break
@@ -670,7 +677,7 @@ class State:
                 if best_key is None or k > best_key:
                     best_seat, best_key = s, k
             self.tricks_played += 1
-            self.stats["tricks"] += 1
+            self._counts["tricks"] += 1
             self.won[best_seat] += 1
             if logging:
                 cards = [c.name for c in trick]
@@ -688,7 +695,7 @@ class State:
                 self.zones["pack"].extend(trick)
                 trick.clear()
             if best_seat != leader:
-                self.stats["lead_changes"] += 1
+                self._counts["lead_changes"] += 1
             self.mover = best_seat
             if st.on_trick:
                 self._effects(st.on_trick, best_seat)
@@ -791,7 +798,7 @@ class State:
                             self.hand[holder].remove(required)
                             self._touched.add(holder)
                             src = "borrow"
-                            self.stats["borrows"] += 1
+                            self._counts["borrows"] += 1
                             self.emit({"type": "borrow", "seat": seat, "from": holder, "card": required.name})
                             self.other = holder
                             self._effects(effects, seat)
@@ -799,7 +806,7 @@ class State:
                     elif zone in self.zones and required in self.zones[zone]:
                         self.zones[zone].remove(required)
                         src = zone
-                        self.stats["draws"] += 1
+                        self._counts["draws"] += 1
                         self.emit({"type": "draw", "seat": seat, "from": zone, "card": required.name})
                         self._effects(effects, seat)
                     if src is not None:
@@ -880,7 +887,7 @@ class State:
                 self._touched.add(o)
                 if z is dst and dst is self.hand[o]:
                     dst.sort(key=_canon)
-        self.stats["takes"] += 1
+        self._counts["takes"] += 1
         if self._logging:
             self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
 

@@ -41,3 +41,16 @@ def moves(log):
         elif t == "hand_end":
             out.append(f"end:{e['winner']}")
     return out
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="Rewrite the golden files (tests/golden/) from the current output.")
+
+
+@pytest.fixture
+def update_golden(request):
+    """True when the golden files are to be rewritten: pytest --update-golden,
+    or ACADEMIE_UPDATE_GOLDEN=1 in the environment."""
+    import os
+    return bool(request.config.getoption("--update-golden") or os.environ.get("ACADEMIE_UPDATE_GOLDEN"))

@@ -498,3 +498,13 @@ class _RowWriter:
             os.remove(self.tmp)
         except OSError:
             pass
+
+
+
+
+# -- reading the rules back: render, compare, site (tools/readers.py) -----------------
+from .readers import compare as _compare_cmd, render as _render_cmd, site as _site_cmd  # noqa: E402
+
+main.add_command(_render_cmd)
+main.add_command(_compare_cmd)
+main.add_command(_site_cmd)

@@ -1,0 +1,121 @@
+"""``academie compare``: the rules side by side with both citations, the
+measures of play with 95% intervals, the HTML page."""
+import json
+import math
+
+import pytest
+
+from academie.compare import load_side, rank_moves, rules_diff, split_ref
+from academie.measures import game_measures, mean_ci, newcombe, wilson
+from academie.dsl.model import load_game
+
+
+def _diff(a, b):
+    return {x["aspect"]: x for x in rules_diff(load_side(a), load_side(b))}
+
+
+def test_enfle_differences_each_with_both_citations():
+    d = _diff("enfle/academie", "enfle/foster")
+
+    def item(aspect, label):
+        return next(x for x in d[aspect]["differences"] if x["label"] == label)
+    pack = item("pack", "pack for 4 players")
+    assert "52 cards" in pack["a"].text and "32 cards" in pack["b"].text
+    assert any("deck of 52 cards" in c.quote for c in pack["a"].cites)
+    assert any("Piquet pack of thirty-two" in c.quote for c in pack["b"].cites)
+    ace = item("orders", "play order")
+    assert "the ace: lowest in A, highest in B" in ace["detail"]
+    assert any(c.source == "enfle-salondesjeux-fr" for c in ace["a"].cites)
+    assert any("the Ace being highest in play" in c.quote for c in ace["b"].cites)
+    direction = item("direction", "direction")
+    assert direction["a"].value == "counterclockwise" and direction["b"].value == "clockwise"
+    assert direction["a"].cites and direction["b"].cites[0].source == "hoyle-1913"
+    deal = item("dealing", "deal for 4 players")
+    assert "12 cards each" in deal["a"].text and "packets of 3-2-3" in deal["b"].text
+    assert deal["a"].cites and any("3-2-3" in c.quote for c in deal["b"].cites)
+    length = item("game", "game length")
+    assert length["a"].cites and length["b"].cites
+    # scoring: the opening endowment differs; the stakes are the same rules, cited differently
+    scoring = d["scoring"]
+    assert any(x["label"] == "money: start 1" for x in scoring["differences"])
+    recited = {r["label"]: r for r in scoring["same_cited_differently"]}
+    assert recited["game standings"]["a"].cites and recited["game standings"]["b"].editorial
+    assert recited["step 'collect'"]["a"].editorial and recited["step 'collect'"]["b"].cites
+    # identical aspects are summarised
+    assert not d["end"]["differences"] and d["end"]["same"]
+
+
+def test_same_game_has_no_difference():
+    d = rules_diff(load_side("hearts/foster"), load_side("hearts/foster"))
+    assert all(not x["differences"] and not x["same_cited_differently"] for x in d)
+
+
+def test_options_by_plus_and_by_flag(run):
+    assert split_ref("polignac/boussac+capot+to-twenty") == ("polignac/boussac", ["capot", "to-twenty"])
+    d = _diff("polignac/boussac", "polignac/boussac+capot")
+    play = [x["label"] for x in d["play"]["differences"]]
+    assert "declaration 'capot'" in play and "step 'announce'" in play
+    code, out, _ = run("compare", "polignac/boussac", "polignac/boussac", "--option-b", "to-twenty", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["b"]["options"] == ["to-twenty"] and data["a"]["options"] == []
+    assert any(x["label"] == "counter 'limit'" for a in data["rules"] for x in a["differences"])
+
+
+def test_rank_moves():
+    assert rank_moves(list("KQJA"), list("AKQJ")) == ["the ace: lowest in A, highest in B"]
+    assert rank_moves(["K", "Q"], ["K", "Q", "J"]) == ["the jack: in B only"]
+
+
+def test_intervals():
+    p, lo, hi = wilson(0, 10)
+    assert p == 0 and lo == 0 and 0.27 < hi < 0.28           # the classic 0/10 Wilson bound 0.2775
+    p, lo, hi = wilson(50, 100)
+    assert lo < 0.5 < hi and abs((0.5 - lo) - (hi - 0.5)) < 1e-9
+    m, lo, hi, se = mean_ci([1, 2, 3, 4, 5])
+    assert m == 3 and math.isclose(se, math.sqrt(2.5 / 5)) and math.isclose(hi - m, 1.959964 * se)
+    d, lo, hi = newcombe(10, 100, 30, 100)
+    assert math.isclose(d, 0.2) and 0 < lo < 0.2 < hi
+
+
+def test_game_measures_cut_into_hands():
+    g = load_game("enfle/academie")
+    m = game_measures(g, 4, "t/0")
+    assert len(m["hands"]) == 4                                  # a game is as many hands as players
+    assert sum(h["plays"] for h in m["hands"]) > 0
+    assert all(h["winner"] is not None for h in m["hands"])     # the first with an empty hand wins
+    assert all(1 <= p <= 4 for p in m["winner_positions"])
+    e = game_measures(load_game("emprunt/lacombe"), 4, "t/0")
+    assert e["hands"][0]["borrows"] > 0 and e["hands"][0]["tricks"] == 0
+
+
+def test_cli_compare_with_games(run, tmp_path):
+    page = tmp_path / "c.html"
+    code, out, err = run("compare", "enfle/academie", "enfle/foster", "--games", "40", "--html", page)
+    assert code == 0, err
+    assert "== Rank of the cards" in out and "the ace: lowest in A, highest in B" in out
+    assert "In play: 40 games each, 4 players" in out and "Wilson" in out and "1.96·SE" in out
+    assert "hands are" in out and "times longer" in out          # B's hands are shorter: significant at 40 games
+    text = page.read_text()
+    assert text.count("data:image/png;base64,") >= 3
+    assert "http://" not in text and "https://" not in text and "<script" not in text
+
+
+def test_cli_compare_json_play(run):
+    code, out, _ = run("compare", "emprunt/lacombe", "enfle/foster", "--games", "30", "--json")
+    assert code == 0
+    play = json.loads(out)["play"]
+    assert play["players"] == 4                                   # the fewest both allow
+    rows = {r["measure"]: r for r in play["means"]}
+    assert rows["borrows"]["a"]["mean"] > 0 and rows["borrows"]["b"]["mean"] == 0
+    assert len(play["win_share_by_position"]) == 4
+
+
+def test_no_common_player_count(run, tmp_path):
+    small = tmp_path / "two.yaml"
+    src = (__import__("pathlib").Path(__file__).parent / "concepts" / "runs.yaml").read_text()
+    small.write_text(src)
+    code, _, err = run("compare", str(small), "enfle/academie", "--games", "5")
+    assert code == 2 and "no number of players suits both" in err
+    code, _, err = run("compare", "enfle/academie", "enfle/foster", "--games", "5", "--players", "8")
+    assert code == 2 and "enfle/foster is for 4 to 6 players, not 8" in err

@@ -1,0 +1,637 @@
+"""A resolved rule file as a list of *statements*: one per rule element, in
+plain words, each with the citations (source id + quote) and editorial notes
+of the element it comes from.
+
+Statements are made by one template per concept of the rule language
+(players, pack, orders, direction, zones, money, counters, declarations, the
+dealer, each kind of step, effects, end conditions, the game) from the rule
+data alone: nothing here knows any game. ``render`` writes them as a rule
+book; ``compare`` matches the statements of two games by ``key`` and compares
+their ``value`` (the rule's data without its citations).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dsl.loader import Doc
+from .dsl.model import GameDef, compile_doc
+from .words import SUIT_PLURAL, article, rank_word, words
+
+# The aspects of a game, in the order of a rule book.
+ASPECTS = [
+    ("players", "Players"),
+    ("pack", "The cards"),
+    ("orders", "Rank of the cards"),
+    ("direction", "Direction of play"),
+    ("dealing", "The deal"),
+    ("play", "The play"),
+    ("end", "What ends a hand"),
+    ("scoring", "Stakes, scoring and payments"),
+    ("game", "The game"),
+]
+ASPECT_TITLES = dict(ASPECTS)
+
+
+@dataclass
+class Cite:
+    source: str | None
+    quote: str
+
+
+@dataclass
+class Editorial:
+    reason: str
+    evidence: str
+
+
+@dataclass
+class Statement:
+    aspect: str
+    key: tuple
+    text: str                       # plain words; expressions not put in words are in `code`
+    value: Any                      # the rule's data, without citations: what compare compares
+    cites: list[Cite] = field(default_factory=list)
+    editorial: list[Editorial] = field(default_factory=list)
+    path: tuple = ()                # where the element is in the document
+    only: str | None = None         # "render" or "compare": a statement for one use only
+    default: bool = False           # the file is silent: this is the rule language's default
+
+    @property
+    def value_json(self) -> str:
+        return json.dumps(self.value, sort_keys=True, ensure_ascii=False, default=str)
+
+    def citation_json(self) -> dict:
+        return {"cites": [{"source": c.source, "quote": c.quote} for c in self.cites],
+                "editorial": [{"reason": e.reason, "evidence": e.evidence} for e in self.editorial]}
+
+
+# -- helpers ----------------------------------------------------------------------
+_META = ("cite", "editorial", "description", "before", "after")
+
+
+def strip(node):
+    """The rule data without citations: what a rule says, not who says it."""
+    if isinstance(node, dict):
+        return {k: strip(v) for k, v in node.items() if k not in _META}
+    if isinstance(node, list):
+        return [strip(v) for v in node]
+    return node
+
+
+def get(d, path):
+    for k in path:
+        if isinstance(d, dict):
+            d = d.get(k)
+        elif isinstance(d, list) and isinstance(k, int) and 0 <= k < len(d):
+            d = d[k]
+        else:
+            return None
+    return d
+
+
+def expr(text, kind: str = "value") -> str:
+    """An expression in words, or in code font when it is not simple."""
+    if text is None:
+        return ""
+    w = words(text, kind)
+    return w if w is not None else f"`{text}`"
+
+
+def cond(text) -> str:
+    return expr(text, "cond")
+
+
+def card_test(text) -> str:
+    return expr(text, "card")
+
+
+def citations(doc: Doc, path: tuple) -> tuple[list[Cite], list[Editorial], tuple]:
+    """The cites and editorial notes of the rule element at ``path``, or of
+    its nearest ancestor that is one; and the element's path."""
+    p = tuple(path)
+    while True:
+        node = get(doc.data, p)
+        if isinstance(node, dict) and ("cite" in node or "editorial" in node):
+            return _cites_of(doc, p, node), _editorial_of(node), p
+        if not p:
+            return [], [], ()
+        p = p[:-1]
+
+
+def _cites_of(doc: Doc, path: tuple, node: dict) -> list[Cite]:
+    raw = node.get("cite")
+    if raw is None:
+        return []
+    items = raw if isinstance(raw, list) else [raw]
+    out = []
+    for i, c in enumerate(items):
+        cpath = path + ("cite",) + ((i,) if isinstance(raw, list) else ())
+        if isinstance(c, str):
+            out.append(Cite(doc.defaults.get(doc.pos(cpath).file), c))
+        elif isinstance(c, dict):
+            out.append(Cite(c.get("source"), str(c.get("quote", ""))))
+    return out
+
+
+def _editorial_of(node: dict) -> list[Editorial]:
+    e = node.get("editorial")
+    if not isinstance(e, dict):
+        return []
+    return [Editorial(" ".join(str(e.get("reason", "")).split()), " ".join(str(e.get("evidence", "")).split()))]
+
+
+def _plural(n, unit: str) -> str:
+    return f"{n} {unit}" + ("" if n == 1 else "s")
+
+
+def _ranks(ranks) -> str:
+    return " ".join(str(r) for r in ranks)
+
+
+def _seat(text) -> str:
+    return expr(text)
+
+
+def _zone(name: str, per_seat: set[str], owner: str = "his") -> str:
+    n = str(name).strip()
+    if n in per_seat:
+        return f"{owner} {n}"
+    if "(" in n:
+        return expr(n)
+    return f"the {n}"
+
+
+# -- the describer ----------------------------------------------------------------
+class Describer:
+    def __init__(self, doc: Doc, game: GameDef | None = None):
+        self.doc, self.d = doc, doc.data
+        self.game = game if game is not None else compile_doc(doc)
+        zones = self.d.get("zones") or {}
+        self.per_seat = {"hand"} | {z for z, v in zones.items() if isinstance(v, dict) and v.get("per_seat")
+                                    and not v.get("money")}
+        self.out: list[Statement] = []
+
+    def add(self, aspect, key, text, value, path, only=None, cite_path=None, extra_cites=(), default=False):
+        cites, eds, _ = citations(self.doc, cite_path if cite_path is not None else path)
+        if default:
+            cites, eds = [], []
+        for p in extra_cites:
+            c2, e2, _ = citations(self.doc, p)
+            cites = cites + [c for c in c2 if c not in cites]
+            eds = eds + [e for e in e2 if e not in eds]
+        self.out.append(Statement(aspect, tuple(key), text, value, cites, eds, tuple(path), only, default))
+
+    def statements(self) -> list[Statement]:
+        self.players()
+        self.pack()
+        self.orders()
+        self.direction()
+        self.zones()
+        self.money()
+        self.vars()
+        self.declarations()
+        self.dealer()
+        self.steps()
+        self.game_()
+        self.attach_nested_cites()
+        order = {a: i for i, (a, _) in enumerate(ASPECTS)}
+        return sorted(self.out, key=lambda s: order[s.aspect])   # stable: keeps file order within
+
+    def attach_nested_cites(self):
+        """Quotes written inside an element but not in a rule element of
+        their own (a deal's ``source_says``) go with the nearest statement."""
+        own = set()
+        for s in self.out:
+            _, _, ep = citations(self.doc, s.path)
+            own.add(ep)
+        for cpath, src, quote in self.doc.cites():
+            node_path = cpath[:cpath.index("cite")]
+            if node_path in own or node_path[:1] == ("options",):
+                continue
+            best = None
+            for s in self.out:
+                if s.default or s.only == "compare":
+                    continue
+                if node_path[:len(s.path)] == s.path and (best is None or len(s.path) > len(best.path)):
+                    best = s
+            if best is not None and Cite(src, quote) not in best.cites:
+                best.cites.append(Cite(src, quote))
+
+    # -- sections ---------------------------------------------------------------------
+    def players(self):
+        p = self.d.get("players")
+        if not isinstance(p, dict):
+            return
+        lo, hi = p.get("min"), p.get("max")
+        text = f"The game is for {lo} players." if lo == hi else f"The game is for {lo} to {hi} players."
+        self.add("players", ("players",), text, {"min": lo, "max": hi}, ("players",))
+
+    def player_counts(self) -> list[int]:
+        return list(range(self.game.min_players, self.game.max_players + 1))
+
+    def pack(self):
+        p = self.d.get("pack")
+        if not isinstance(p, dict):
+            return
+        suits, ranks = p.get("suits", []), p.get("ranks", [])
+        size = len(suits) * len(ranks)
+        text = (f"The pack has {size} cards: the ranks {', '.join(str(r) for r in ranks)} in "
+                f"{_and([SUIT_PLURAL.get(str(s), str(s)) for s in suits])}.")
+        self.add("pack", ("pack", "full"), text, strip({"suits": suits, "ranks": ranks}), ("pack",), only="render")
+        for i, r in enumerate(p.get("remove") or []):
+            when = r.get("when")
+            counts = [n for n in self.player_counts() if self._holds_for(i, n)]
+            left = f" ({_plural(len(self.game.pack(counts[0])), 'card')} are left)" if len(counts) == 1 else ""
+            text = f"When {cond(when)}, remove every card that is {card_test(r.get('cards'))}{left}."
+            self.add("pack", ("pack", "remove", i), text, strip(r), ("pack", "remove", i), only="render")
+        for n in self.player_counts():
+            cards = self.game.pack(n)
+            extra = [("pack", "remove", i) for i in range(len(p.get("remove") or [])) if self._holds_for(i, n)]
+            text = f"With {n} players: {_plural(len(cards), 'card')}, {_describe_cards(cards)}."
+            self.add("pack", ("pack", n), text, sorted(c.name for c in cards), ("pack",), only="compare",
+                     extra_cites=extra)
+
+    def _holds_for(self, i, n) -> bool:
+        try:
+            when, _ = self.game.removals[i]
+        except IndexError:
+            return False
+        from .dsl.model import _Ctx
+        return bool(when(_Ctx(n)))
+
+    def orders(self):
+        for name, o in (self.d.get("orders") or {}).items():
+            ranks = [str(r) for r in o.get("ranks", [])]
+            text = f"In the {name} order the ranks go, highest first: {_ranks(ranks)}."
+            if ranks and ranks[-1] == "A":
+                text += " The ace is the lowest card."
+            elif ranks and ranks[0] == "A":
+                text += " The ace is the highest card."
+            self.add("orders", ("orders", name), text, ranks, ("orders", name))
+
+    def direction(self):
+        d = self.d.get("direction")
+        if not isinstance(d, dict):
+            return
+        v = d.get("value")
+        hint = {"clockwise": " (to the left)", "counterclockwise": " (to the right)"}.get(v, "")
+        self.add("direction", ("direction",), f"Play and deal go {v}{hint}.", v, ("direction",))
+
+    def zones(self):
+        for name, z in (self.d.get("zones") or {}).items():
+            if not isinstance(z, dict):
+                continue
+            if z.get("money"):
+                text = f"The {name} is a place on the table that holds money."
+                aspect = "scoring"
+            elif z.get("per_seat"):
+                text = f"Each player has a {name} pile in front of him."
+                aspect = "pack"
+            else:
+                text = f"The {name} is a place on the table for cards."
+                aspect = "pack"
+            self.add(aspect, ("zones", name), text, strip(z), ("zones", name))
+
+    def money(self):
+        m = self.d.get("money") or {}
+        for name, c in (m.get("currencies") or {}).items():
+            worth = (c or {}).get("worth")
+            text = f"Money is counted in {name}s"
+            if worth:
+                (u, k), = worth.items()
+                text += f"; a {name} is worth {_plural(k, u)}"
+            self.add("scoring", ("money", "currency", name), text + ".", strip(c), ("money", "currencies", name))
+        for i, g in enumerate(m.get("start") or []):
+            give = g.get("give", {})
+            text = (f"At the start of the game each player receives {self.amount(give.get('amount'), give.get('unit'))}."
+                    if give.get("to") == "each" else
+                    f"At the start of the game {_seat(give.get('to'))} receives "
+                    f"{self.amount(give.get('amount'), give.get('unit'))}.")
+            self.add("scoring", ("money", "start", i), text, strip(g), ("money", "start", i))
+
+    def vars(self):
+        for name, v in (self.d.get("vars") or {}).items():
+            v = v or {}
+            who = "for each player" if v.get("per_seat") else "for the table"
+            init = v.get("initial")
+            text = f"A counter, the {name.replace('_', ' ')}, is kept {who}"
+            text += f", starting at {expr(init)}" if init is not None else ", starting at 0"
+            text += ", and reset at each hand." if v.get("reset") == "hand" else "."
+            self.add("scoring", ("vars", name), text, strip(v), ("vars", name))
+
+    def declarations(self):
+        for name, v in (self.d.get("declarations") or {}).items():
+            mx = (v or {}).get("max", 1)
+            text = f"A player may announce {name}" + (" (one player at most)." if mx == 1 else f" ({mx} at most).")
+            self.add("play", ("declarations", name), text, strip(v), ("declarations", name))
+
+    def dealer(self):
+        d = self.d.get("dealer")
+        if not isinstance(d, dict):
+            return
+        if d.get("draw") is not None:
+            dr = d["draw"]
+            low = "lowest" if dr.get("lowest", True) else "highest"
+            order = f" in the {dr['order']} order" if dr.get("order") else ""
+            text = (f"To choose the first dealer, each player draws a card; the {low}{order} deals; "
+                    f"players who tie draw again.")
+        else:
+            text = f"The first dealer is {_seat(d.get('seat'))}."
+        self.add("dealing", ("dealer",), text, strip(d), ("dealer",))
+
+    # -- the hand ---------------------------------------------------------------------
+    def steps(self):
+        hand = self.d.get("hand") or {}
+        names = list(hand)
+        kinds = [(hand[n] or {}).get("kind") for n in names]
+        first_deal = next((i for i, k in enumerate(kinds) if k == "deal"), None)
+        first_play = next((i for i, k in enumerate(kinds) if k in ("tricks", "sequence")), None)
+        for i, name in enumerate(names):
+            s = hand[name] or {}
+            kind = s.get("kind")
+            base = ("hand", name)
+            if first_deal is not None and i < first_deal:
+                phase = "Before the deal"
+            elif first_play is not None and i < first_play:
+                phase = "Before the play"
+            elif first_play is not None:
+                phase = "After the play"
+            else:
+                phase = "At each hand"
+            when = f"if {cond(s['when'])}, " if s.get("when") is not None else ""
+            fn = getattr(self, "step_" + str(kind), None)
+            if fn is not None:
+                fn(name, s, base, phase, when)
+
+    def step_pay(self, name, s, base, phase, when):
+        self.add("scoring", base, f"{phase}, {when}{self.payment(s)}.", strip(s), base)
+
+    def step_effects(self, name, s, base, phase, when):
+        for i, e in enumerate(s.get("do") or []):
+            self.add("scoring", base + ("do", i), f"{phase}, {when}{self.effect(e)}.", strip(e),
+                     base + ("do", i))
+
+    def step_shuffle(self, name, s, base, phase, when):
+        text = "The dealer shuffles the pack"
+        if s.get("cut_by") is not None:
+            text += f", and {_seat(s['cut_by'])} cuts it"
+            if s.get("min_cut", 1) > 1:
+                text += f", leaving at least {s['min_cut']} cards in each packet"
+        elif s.get("cut_by") is None:
+            text += " (it is not cut)"
+        self.add("dealing", base, _cap(when) + text + ".", strip(s), base)
+
+    def deal_at(self, s, n):
+        def by(v):
+            if isinstance(v, dict):
+                return v.get(n, v.get(str(n)))
+            return v
+        per, b, rest = by(s.get("hand")), by(s.get("batches")), by(s.get("rest_count"))
+        if per is None:
+            return None, [], rest
+        b = per if b is None else b
+        batches = ([b] * (per // b) + ([per % b] if per % b else [])) if isinstance(b, int) else list(b)
+        return per, batches, rest
+
+    def _deal_words(self, s, n) -> str:
+        per, batches, rest = self.deal_at(s, n)
+        if per is None:
+            return "no deal is given"
+        text = f"{_plural(per, 'card')} each"
+        if batches and all(x == 1 for x in batches):
+            text += ", one at a time"
+        elif batches:
+            text += f", in packets of {'-'.join(map(str, batches))}"
+        if s.get("rest"):
+            text += (f", {rest} left to the {s['rest']}" if rest is not None
+                     else f", the rest to the {s['rest']}")
+        elif rest:
+            text += f", {rest} left in the pack"
+        return text
+
+    def step_deal(self, name, s, base, phase, when):
+        first = _seat(s.get("first", "dealer + 1"))
+        counts = self.player_counts()
+        if isinstance(s.get("hand"), dict) or isinstance(s.get("batches"), dict) or isinstance(s.get("rest_count"), dict):
+            table = "; ".join(f"with {n} players, {self._deal_words(s, n)}" for n in counts)
+            text = f"The dealer deals, beginning with {first} and going round the table: {table}."
+        else:
+            text = f"The dealer deals {self._deal_words(s, counts[0] if counts else 0)}, beginning with {first}."
+        self.add("dealing", base, _cap(when) + text, strip(s), base, only="render")
+        self.add("dealing", base + ("first",), f"The deal begins with {first}.",
+                 s.get("first", "dealer + 1"), base, only="compare")
+        for n in counts:
+            per, batches, rest = self.deal_at(s, n)
+            self.add("dealing", base + (n,), f"With {n} players: {self._deal_words(s, n)}.",
+                     {"hand": per, "batches": batches, "rest": s.get("rest"), "rest_count": rest}, base,
+                     only="compare")
+
+    def step_turnup(self, name, s, base, phase, when):
+        text = f"The next card of the pack is turned up into the {s.get('to')}"
+        if s.get("sets_trump", True):
+            text += "; its suit is trumps for the hand"
+        if s.get("rest"):
+            text += f"; the rest of the pack goes to the {s['rest']}"
+        self.add("dealing", base, _cap(when) + text + ".", strip(s), base)
+
+    def step_announce(self, name, s, base, phase, when):
+        decls = _or([str(x) for x in s.get("declarations", [])])
+        text = (f"Before the play, beginning with {_seat(s.get('first', 'dealer + 1'))}, each player in turn "
+                f"may announce {decls} or pass")
+        self.add("play", base, _cap(when) + text + ".", strip(s), base)
+
+    def step_tricks(self, name, s, base, phase, when):
+        self.add("play", base + ("leader",),
+                 _cap(when) + f"The cards are played in tricks. {_cap(_seat(s.get('leader', 'dealer + 1')))} "
+                 f"leads to the first trick, and each player in turn plays one card to it.",
+                 s.get("leader", "dealer + 1"), base)
+        f = s.get("follow")
+        must = []
+        if isinstance(f, dict):
+            must = f.get("must") or []
+            parts = []
+            if must:
+                parts.append(f"Each player must play {card_test(must[0])} if he can")
+                for t in must[1:]:
+                    parts.append(f"failing that, {card_test(t)} if he can")
+            else:
+                parts.append("Each player may play any card")
+            if f.get("free") is not None:
+                parts.append(f"{card_test(f['free'])} may always be played")
+            if f.get("lead") is not None:
+                parts.append(f"the leader may lead only {card_test(f['lead'])}")
+            self.add("play", base + ("follow",), "; ".join(parts) + ".", strip(f), base + ("follow",))
+        for i, e in enumerate(s.get("cannot_follow") or []):
+            lack = card_test(must[0]) if must else "the card required"
+            self.add("play", base + ("cannot_follow", i),
+                     f"A player who has no {lack[2:] if lack.startswith('a ') else lack} to play: "
+                     f"{self.effect(e)}.", strip(e), base + ("cannot_follow", i))
+        w = s.get("winner")
+        if isinstance(w, dict):
+            crit = []
+            for k in w.get("key") or []:
+                wt = words(k, "value")
+                if wt is not None and not any(op in str(k) for op in ("==", " in ", "!=", " and ", " or ")):
+                    crit.append(wt)
+                else:
+                    crit.append("being " + card_test(k))
+            text = ("A trick is won by the card that comes first by: " + "; then ".join(crit)
+                    + " (of two cards alike, the one played first).")
+            self.add("play", base + ("winner",), text, strip(w), base + ("winner",))
+        if s.get("won_to") is not None:
+            z = s["won_to"]
+            where = f"his {z} pile" if z in self.per_seat else f"the {z}"
+            self.add("play", base + ("won_to",), f"The winner of a trick puts its cards in {where} and leads to the next.",
+                     z, base)
+        for i, e in enumerate(s.get("on_trick") or []):
+            self.add("play", base + ("on_trick", i), f"After each trick, {self.effect(e)}.", strip(e),
+                     base + ("on_trick", i))
+        self.ends(s, base, "the play ends when the leader has no card left")
+
+    def step_sequence(self, name, s, base, phase, when):
+        text = (f"The cards are played in runs. {_cap(_seat(s.get('leader', 'dealer + 1')))} begins with any card; "
+                f"each next player must play the card that follows the last one in its suit, in the "
+                f"{s.get('order', 'sequence')} order")
+        if s.get("wrap"):
+            text += ", going round the suit until every card of it is played"
+        new = {"last_player": "the player who played the last card of a run",
+               "next_player": "the player after him"}.get(s.get("new_run", "last_player"), s.get("new_run"))
+        text += f". {_cap(new)} begins the next run with any card."
+        self.add("play", base + ("leader",), _cap(when) + text,
+                 strip({k: s.get(k) for k in ("leader", "order", "wrap", "new_run")}), base)
+        places = []
+        for i, ob in enumerate(s.get("obtain") or []):
+            z = ob.get("zone")
+            place = ("from his own hand" if z == "hand" else "from another player's hand" if z == "others"
+                     else f"from the {z}")
+            places.append(place)
+            text = (f"{'If he cannot, he takes it ' if i else 'The card is taken '}{place}"
+                    + ("".join(f"; {self.effect(e)}" for e in ob.get("do") or [])) + ".")
+            self.add("play", base + ("obtain", i), text, strip(ob), base + ("obtain", i))
+        self.ends(s, base, "the play ends when the leader has no card left")
+
+    def ends(self, s, base, default):
+        ends = s.get("end") or []
+        for i, e in enumerate(ends):
+            moment = "at once, after the card is played" if e.get("after", "trick") == "play" else "after the trick"
+            text = f"The hand ends {moment}, when {cond(e.get('when'))}"
+            if e.get("winner") is not None:
+                text += f"; {_seat(e['winner'])} wins the hand"
+            self.add("end", base + ("end", i), text + ".", strip(e), base + ("end", i))
+        if not ends:
+            self.add("end", base + ("end",), _cap(default) + ".", None, base)
+
+    # -- payments and effects ------------------------------------------------------------
+    def amount(self, amount, unit) -> str:
+        if isinstance(amount, int) or (isinstance(amount, str) and amount.isdigit()):
+            return _plural(int(amount), str(unit))
+        return f"{expr(amount)} (in {unit}s)"
+
+    def payment(self, p: dict) -> str:
+        frm, to = p.get("from"), p.get("to")
+        money_zones = {z for z, v in (self.d.get("zones") or {}).items() if isinstance(v, dict) and v.get("money")}
+
+        def holder(h):
+            if h == "each":
+                return "each player"
+            if h in money_zones:
+                return f"the {h}"
+            return _seat(h)
+        amt = self.amount(p.get("amount"), p.get("unit"))
+        if frm == "each":
+            text = f"each player pays {amt} to {holder(to)}"
+        elif to == "each":
+            text = f"{holder(frm)} pays each player {amt}"
+        else:
+            text = f"{holder(frm)} pays {amt} to {holder(to)}"
+        if p.get("where") is not None:
+            text += f" (only players for whom {cond(p['where'])})"
+        if p.get("except") is not None:
+            text += f" (except {_seat(p['except'])})"
+        return text
+
+    def effect(self, e: dict) -> str:
+        if not isinstance(e, dict):
+            return f"`{e}`"
+        pre = f"if {cond(e['when'])}, " if e.get("when") is not None else ""
+        if e.get("at") is not None:
+            pre += f"for {_seat(e['at'])}, "
+        if "take" in e:
+            t = e["take"]
+            what = f"the {_plural_cards(card_test(t['cards']))} in" if t.get("cards") else "the cards in"
+            body = f"he takes {what} {_zone(t.get('from'), self.per_seat)} into {_zone(t.get('to'), self.per_seat)}"
+        elif "end_trick" in e:
+            ld = (e["end_trick"] or {}).get("leader")
+            body = "the trick is over at once" + (f", and {_seat(ld)} leads the next one"
+                                                 .replace("the player leads", "he leads") if ld else "")
+        elif "pay" in e:
+            body = self.payment(e["pay"])
+        elif "set" in e:
+            body = "; ".join(f"the {k.replace('_', ' ')} is set to {expr(v)}" for k, v in e["set"].items())
+        elif "add" in e:
+            body = "; ".join(f"{expr(v)} is added to the {k.replace('_', ' ')}" for k, v in e["add"].items())
+        else:
+            body = f"`{json.dumps(strip(e))}`"
+        return pre + body
+
+    # -- the game --------------------------------------------------------------------------
+    def game_(self):
+        g = self.d.get("game") or {}
+        if g.get("hands") is not None:
+            text = f"A game is a fixed number of hands: {expr(g['hands'])}."
+        elif g.get("until") is not None:
+            text = f"Hands are played until {cond(g['until'])}."
+        else:
+            text = "A game is a single hand."
+        self.add("game", ("game", "length"), text, {"hands": g.get("hands"), "until": g.get("until")}, ("game",),
+                 default=not (g.get("cite") or g.get("editorial")))
+        if g.get("next_dealer") is not None:
+            self.add("game", ("game", "next_dealer"),
+                     f"After each hand the deal passes to {_seat(g['next_dealer']).replace('the dealer', 'the last dealer')}.",
+                     g["next_dealer"], ("game",))
+        if g.get("hand_winner") is not None:
+            self.add("game", ("game", "hand_winner"),
+                     f"When no end condition has named the winner of a hand, it is {_seat(g['hand_winner'])}.",
+                     g["hand_winner"], ("game",))
+        for i, e in enumerate(g.get("end") or []):
+            self.add("game", ("game", "end", i), f"At the end of the game, {self.effect(e)}.", strip(e),
+                     ("game", "end", i))
+        st = g.get("standings")
+        if isinstance(st, dict):
+            self.add("scoring", ("game", "standings"),
+                     f"At the end, the players are ranked by {expr(st.get('score'))}, greatest first; "
+                     f"the first is the winner.", strip(st), ("game", "standings"))
+
+
+def describe(doc: Doc, game: GameDef | None = None) -> list[Statement]:
+    return Describer(doc, game).statements()
+
+
+def _and(items):
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+
+
+def _or(items):
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1] if items else ""
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:] if s else s
+
+
+def _plural_cards(test: str) -> str:
+    from .words import _plural_of
+    return _plural_of(test)
+
+
+def _describe_cards(cards) -> str:
+    """"ranks 7 to A in every suit" when every suit has the same ranks, else by suit."""
+    by_suit: dict[str, list[str]] = {}
+    for c in cards:
+        by_suit.setdefault(c.suit, []).append(c.rank)
+    rank_sets = {tuple(v) for v in by_suit.values()}
+    if len(rank_sets) == 1 and len(by_suit) == 4:
+        return f"the ranks {', '.join(next(iter(rank_sets)))} in every suit"
+    return "; ".join(f"{SUIT_PLURAL[s]}: {', '.join(rs)}" for s, rs in by_suit.items())

@@ -1,0 +1,116 @@
+"""The commands that read the rules back to a person: ``render``,
+``compare`` and ``site``. Registered on the ``academie`` group by cli.py."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .dsl.errors import Pos, RuleError
+
+
+def _option_flag(f):
+    return click.option("--option", "-o", "options", multiple=True, metavar="NAME",
+                        help="Switch on a named option of the rule file (repeatable).")(f)
+
+
+@click.command()
+@click.argument("rules")
+@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
+              help="Markdown, or one self-contained HTML page.")
+@_option_flag
+@click.option("--output", "-O", type=click.Path(dir_okay=False), help="Write here instead of standard output.")
+def render(rules, fmt, options, output):
+    """Write RULES back as rules a person can follow, in the order of a rule
+    book (players and cards, the deal, the play, the end, the scoring); every
+    statement is footnoted with its source passage, editorial choices are
+    marked [editorial]."""
+    from .render import render as run
+    text = run(rules, options, fmt)
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@click.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--option", "-o", "options", multiple=True, metavar="NAME",
+              help="Switch on an option for both games (repeatable).")
+@click.option("--option-a", "options_a", multiple=True, metavar="NAME", help="Switch on an option of A only.")
+@click.option("--option-b", "options_b", multiple=True, metavar="NAME", help="Switch on an option of B only.")
+@click.option("--games", "-n", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Also play this many games of each, on the same seeds, and compare the play.")
+@click.option("--players", "-p", type=int, help="Number of players (default: the fewest both allow).")
+@click.option("--seed", "-s", default="0", show_default=True, help="Base seed; game i of each uses seed SEED/i.")
+@click.option("--agents", "-a", default="random", show_default=True, metavar="A1,A2,…",
+              help="Agents by seat (first, random).")
+@click.option("--max-plays", type=click.IntRange(min=1), default=50_000, show_default=True,
+              help="Play limit per game.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False),
+              help="Also write one self-contained HTML page, with plots when --games is given.")
+def compare(a, b, options, options_a, options_b, games, players, seed, agents, max_plays, as_json, html_file):
+    """Compare two games A and B (corpus ids or paths) aspect by aspect:
+    players, pack, orders, direction, deal, play, end of a hand, scoring,
+    the game; each difference with the citations of both sides.
+
+    \b
+    Options: A+NAME switches option NAME on for that game only
+    (polignac/boussac+capot), as do --option-a/--option-b; --option is
+    for both. With --games N, N games of each are played on the same seeds
+    and the measures are compared with 95% intervals.
+    """
+    import time
+    from .compare import (common_players, format_play, format_rules, load_side, play_measures, rules_diff,
+                          rules_json)
+    ags = agents.split(",")
+    if "human" in ags:
+        raise click.BadParameter("compare plays without a human", param_hint="--agents")
+    sa = load_side(a, tuple(options) + tuple(options_a))
+    sb = load_side(b, tuple(options) + tuple(options_b))
+    diff = rules_diff(sa, sb)
+    played = None
+    seconds = None
+    if games:
+        n = common_players(sa.game, sb.game, players)
+        seed_v = int(seed) if seed.lstrip("-").isdigit() else seed
+        t0 = time.perf_counter()
+        played = play_measures(sa, sb, n, games, seed_v, ags, max_plays)
+        seconds = time.perf_counter() - t0
+    if html_file:
+        from .compare_html import page
+        Path(html_file).write_text(page(sa, sb, diff, played), encoding="utf-8")
+    if as_json:
+        out = {"a": {"id": sa.game.id, "title": sa.game.title, "options": sa.options},
+               "b": {"id": sb.game.id, "title": sb.game.title, "options": sb.options},
+               "rules": rules_json(diff)}
+        if played:
+            out["play"] = {k: played[k] for k in ("players", "games", "seed", "agents", "max_plays")}
+            out["play"].update(played["report"], seconds=round(seconds, 2))
+        click.echo(json.dumps(out, ensure_ascii=False, indent=1, default=str))
+        return
+    click.echo(format_rules(sa, sb, diff))
+    if played:
+        click.echo("")
+        click.echo(format_play(played))
+        click.echo(f"({2 * games} games played in {seconds:.1f} s)")
+    if html_file:
+        click.echo(f"wrote {html_file}", err=True)
+
+
+@click.command()
+@click.argument("outdir", type=click.Path(file_okay=False))
+def site(outdir):
+    """Write a static site of the whole corpus into OUTDIR: an index, a page
+    per rule file (the rules, footnoted), a page per source (the passages
+    cited highlighted, the uncovered ones marked), and the variants of each
+    game compared. It opens from the file system (index.html)."""
+    import time
+    from .site import build
+    t0 = time.perf_counter()
+    pages = build(outdir)
+    click.echo(f"{len(pages)} pages written to {outdir} in {time.perf_counter() - t0:.1f} s; "
+               f"open {Path(outdir) / 'index.html'}")

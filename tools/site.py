@@ -1,0 +1,148 @@
+"""``academie site OUTDIR``: a static site of the whole corpus, opened from
+the file system (every link relative, every page self-contained, no script).
+
+* ``index.html``: the games and variants, the sources, the comparisons;
+* ``rules-ID.html``: a rule file rendered as rules, each statement footnoted,
+  each footnote linking to the source's page;
+* ``source-ID.html``: a source text, the passages the rule files cite
+  highlighted (spans of ``citations``), the sentences nobody cites marked
+  (``coverage``);
+* ``compare-ID-ID.html``: the variants of each game (rule files with the
+  same first path part) compared, in the rules only.
+"""
+from __future__ import annotations
+
+import html
+import itertools
+from pathlib import Path
+
+from markupsafe import Markup
+
+from .compare import load_side, rules_diff
+from .compare_html import body as compare_body
+from .coverage import corpus_quotes, coverage
+from .dsl.loader import corpus_ids, resolve, source_ids
+from .citations import sentences
+from .render import CSS, context, env, rules_html, source_title
+from .validate import source_text
+
+
+def page_name(kind: str, ident: str) -> str:
+    return f"{kind}-{ident.replace('/', '--')}.html"
+
+
+def _write(out: Path, name: str, title: str, body: str) -> None:
+    nav = [("index.html", "All games and sources")]
+    text = env().get_template("page.html.j2").render(title=title, css=CSS, nav=nav, body=Markup(body))
+    (out / name).write_text(text, encoding="utf-8")
+
+
+def build(outdir: str | Path) -> list[str]:
+    """Write the site; return the names of the pages written."""
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    ids = corpus_ids()
+    sids = sorted(source_ids())
+    links = {s: page_name("source", s) for s in sids}
+    pages = []
+    games = []
+    for cid in ids:
+        doc = resolve(cid)
+        ctx = context(doc)
+        name = page_name("rules", cid)
+        _write(out, name, ctx["title"], str(rules_html(ctx, links)))
+        pages.append(name)
+        games.append((cid, ctx["title"], doc.data.get("players") or {}, doc.sources(), name))
+    # comparisons: the variants of each game
+    by_game: dict[str, list[str]] = {}
+    for cid in ids:
+        by_game.setdefault(cid.split("/")[0], []).append(cid)
+    comparisons = []
+    for game, variants in sorted(by_game.items()):
+        for a, b in itertools.combinations(variants, 2):
+            sa, sb = load_side(a), load_side(b)
+            name = page_name("compare", f"{a}-{b}")
+            _write(out, name, f"{a} and {b}", compare_body(sa, sb, rules_diff(sa, sb)))
+            pages.append(name)
+            comparisons.append((a, b, name))
+    # sources
+    cited = corpus_quotes()
+    reports = {r["source"]: r for r in coverage(sids)}
+    for sid in sids:
+        name = links[sid]
+        _write(out, name, source_title(sid), _source_body(sid, cited.get(sid, []), reports.get(sid, {}), games))
+        pages.append(name)
+    _write(out, "index.html", "academie: the corpus", _index(games, sids, comparisons, reports))
+    pages.append("index.html")
+    return pages
+
+
+def _index(games, sids, comparisons, reports) -> str:
+    e = html.escape
+    rows = ["<h1>academie: the corpus</h1>",
+            "<p>Historical card-game rules as cited, executable data. Each game below is written back as rules, "
+            "every statement footnoted with its source passage.</p>", "<h2>Games and variants</h2>",
+            "<table><tr><th>rule file</th><th>title</th><th>players</th><th>sources</th></tr>"]
+    for cid, title, players, srcs, name in games:
+        rows.append(f'<tr><td><a href="{name}">{e(cid)}</a></td><td>{e(title)}</td>'
+                    f'<td>{players.get("min")}–{players.get("max")}</td><td>'
+                    + ", ".join(f'<a href="{page_name("source", s)}">{e(s)}</a>' for s in srcs) + "</td></tr>")
+    rows.append("</table>")
+    if comparisons:
+        rows.append("<h2>Variants compared</h2><ul>")
+        rows += [f'<li><a href="{n}">{e(a)} and {e(b)}</a></li>' for a, b, n in comparisons]
+        rows.append("</ul>")
+    rows.append("<h2>Sources</h2><table><tr><th>source</th><th>title</th><th>sentences cited</th></tr>")
+    for sid in sids:
+        r = reports.get(sid, {})
+        share = f'{r["covered"]} of {r["sentences"]}' if "sentences" in r else "n/a"
+        rows.append(f'<tr><td><a href="{page_name("source", sid)}">{e(sid)}</a></td><td>{e(source_title(sid))}</td>'
+                    f"<td>{share}</td></tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def _source_body(sid, cited, report, games) -> str:
+    e = html.escape
+    text = source_text(sid)
+    parts = [f"<h1>{e(source_title(sid))}</h1>", f"<p class='small'>source <code>{e(sid)}</code>. "
+             "<mark>Highlighted</mark>: passages the rule files cite (hover for where). "
+             "<span class='uncovered'>Marked</span>: sentences no rule file cites. "
+             "<span class='notrule'>Grey</span>: sentences the source's metadata says state no rule.</p>"]
+    users = [(cid, name) for cid, _, _, srcs, name in games if sid in srcs]
+    if users:
+        parts.append("<p>Cited by: " + ", ".join(f'<a href="{n}">{e(c)}</a>' for c, n in users) + "</p>")
+    if "sentences" in report:
+        parts.append(f"<p>{report['covered']} of {report['sentences']} sentences cited.</p>")
+    if text is None:
+        parts.append("<p>(no readable text)</p>")
+        return "\n".join(parts)
+    raw = text.text
+    # characters -> what covers them
+    cls = [""] * len(raw)
+    units = sentences(raw)
+    for u, ru in zip(units, report.get("units", [])):
+        if ru["status"] in ("uncovered", "not_rule"):
+            for i in range(u.span.start, u.span.end):
+                cls[i] = "uncovered" if ru["status"] == "uncovered" else "notrule"
+    where_at: dict[int, set] = {}
+    for where, span in cited:
+        for i in range(span.start, span.end):
+            cls[i] = "mark"
+            where_at.setdefault(i, set()).add(where)
+    out, i = [], 0
+    while i < len(raw):
+        j = i
+        while j < len(raw) and cls[j] == cls[i] and where_at.get(j) == where_at.get(i):
+            j += 1
+        seg = e(raw[i:j])
+        if cls[i] == "mark":
+            title = "; ".join(sorted(where_at.get(i, ())))
+            out.append(f'<mark title="cited by {e(title)}">{seg}</mark>')
+        elif cls[i]:
+            out.append(f'<span class="{cls[i]}">{seg}</span>')
+        else:
+            out.append(seg)
+        i = j
+    parts.append('<div style="white-space:pre-wrap">' + "".join(out) + "</div>")
+    return "\n".join(parts)

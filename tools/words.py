@@ -1,0 +1,340 @@
+"""Expressions of the rule language turned into plain words, where they are
+simple enough; otherwise ``None`` (the caller then shows the expression in
+code font).
+
+The translation is by construct of the grammar (``dsl/expr.lark``), never by
+game: a name of the rule file (a zone, a counter, a currency, an order) is
+said as itself ("the stock", "the points"). ``dealer + 1`` is "the player
+after the dealer (in the direction of play)", ``card.suit == led`` "a card of
+the suit led".
+"""
+from __future__ import annotations
+
+from lark import Token, Tree
+from lark.exceptions import LarkError
+
+from .dsl.compiler import parser
+
+RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "2": "two", "3": "three", "4": "four",
+              "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten"}
+RANK_PLURAL = {"six": "sixes"}
+SUIT_WORDS = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+SUIT_PLURAL = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SEAT_NAMES = {"dealer": "the dealer", "leader": "the leader of the trick", "winner": "the winner of the hand",
+              "mover": "the player who moved last", "seat": "the player", "other": "the other player"}
+NAMES = {"players": "the number of players", "led": "the suit led", "trump": "the trump suit",
+         "hand_no": "the number of the hand", "tricks_played": "the number of tricks played",
+         "true": "always", "false": "never", "none": "no one", "trick": "the trick", "pack": "the pack"}
+CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+       ">=": "is at least"}
+ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by (rounded down)", "%": "modulo"}
+
+
+def rank_word(r) -> str:
+    return RANK_WORDS.get(str(r), str(r))
+
+
+def rank_plural(r) -> str:
+    w = rank_word(r)
+    return RANK_PLURAL.get(w, w + "s")
+
+
+def card_words(name: str) -> str:
+    """``AH`` -> "the ace of hearts"."""
+    return f"the {rank_word(name[:-1])} of {SUIT_PLURAL.get(name[-1], name[-1])}"
+
+
+def article(phrase: str) -> str:
+    return ("an " if phrase[:1].lower() in "aeiou" else "a ") + phrase
+
+
+def words(text, kind: str = "value") -> str | None:
+    """``text`` (an expression) in words, or None when it is not simple.
+    ``kind``: ``value`` (a number, a seat, a zone) or ``card`` (a card test,
+    said as a noun phrase: "a card of the suit led") or ``cond`` (a condition)."""
+    if isinstance(text, bool):
+        text = "true" if text else "false"
+    try:
+        tree = parser().parse(str(text))
+    except LarkError:
+        return None
+    try:
+        return _Words().say(tree, kind)
+    except _Unsaid:
+        return None
+
+
+class _Unsaid(Exception):
+    pass
+
+
+def _tok(t) -> str:
+    return str(t.value if isinstance(t, Token) else t)
+
+
+class _Words:
+    def say(self, t, kind="value") -> str:
+        if kind == "card":
+            return self.card_test(t)
+        if kind == "cond":
+            return self.cond(t)
+        return self.value(t)
+
+    # -- values -----------------------------------------------------------------
+    def value(self, t) -> str:
+        if isinstance(t, Token):
+            return _tok(t)
+        d = t.data
+        if d == "number":
+            return _tok(t.children[0])
+        if d == "string":
+            return _tok(t.children[0]).strip("\"'")
+        if d == "card":
+            return card_words(_tok(t.children[0]))
+        if d == "name":
+            n = _tok(t.children[0])
+            if n in SEAT_NAMES:
+                return SEAT_NAMES[n]
+            if n in NAMES:
+                return NAMES[n]
+            if n in SUIT_PLURAL:
+                return SUIT_PLURAL[n]
+            if n in RANK_WORDS:
+                return article(rank_word(n))
+            if n == "card":
+                return "the card"
+            return "the " + n.replace("_", " ")
+        if d == "binop":
+            a, op, b = t.children
+            o = _tok(op)
+            if o in "+-" and self._is_seat(a) and b.data == "number":
+                k = int(_tok(b.children[0]))
+                who = self.value(a)
+                if k == 0:
+                    return who
+                after = "after" if o == "+" else "before"
+                if k == 1:
+                    return f"the player {after} {who} (in the direction of play)"
+                return f"the player {k} places {after} {who} (in the direction of play)"
+            if o == "-" and a.data == "number" and _tok(a.children[0]) == "0":
+                return "minus " + self.value(b)
+            return f"{self.value(a)} {ARITH[o]} {self.value(b)}"
+        if d == "neg":
+            return "minus " + self.value(t.children[0])
+        if d == "call":
+            return self.call(t)
+        if d == "list":
+            items = [self.value(c) for c in self._args(t)]
+            return _join(items, "and")
+        if d == "attr":
+            obj, name = t.children
+            if obj.data == "name" and _tok(obj.children[0]) == "card":
+                return {"suit": "its suit", "rank": "its rank", "colour": "its colour"}.get(_tok(name), _tok(name))
+            raise _Unsaid
+        if d == "cond":
+            c, a, b = t.children
+            return f"{self.value(a)} if {self.cond(c)}, otherwise {self.value(b)}"
+        if d in ("compare", "in_op", "not_in_op", "and_op", "or_op", "not_op"):
+            return self.cond(t)
+        raise _Unsaid
+
+    def _is_seat(self, t) -> bool:
+        if t.data == "name":
+            return _tok(t.children[0]) in SEAT_NAMES
+        if t.data == "binop":
+            return self._is_seat(t.children[0])
+        if t.data == "call":
+            return _tok(t.children[0]) in ("top_seat", "declarer", "holder")
+        return False
+
+    def _args(self, t) -> list:
+        for c in t.children:
+            if isinstance(c, Tree) and c.data == "args":
+                return list(c.children)
+        return []
+
+    def call(self, t) -> str:
+        f = _tok(t.children[0])
+        a = self._args(t)
+        if f in ("count", "any", "all") and a:
+            zone = self.value(a[0])
+            if len(a) == 1:
+                return f"the number of cards in {zone}"
+            test = self.card_test(a[1])
+            noun = _plural_of(test)
+            if f == "count" and test.startswith("the "):
+                return f"1 if {zone} holds {test}, else 0"
+            if f == "count":
+                return f"the number of {noun} in {zone}"
+            return (f"{zone} holds {test}" if f == "any" else f"every card in {zone} is {test}")
+        if f in ("count", "any", "all"):
+            raise _Unsaid
+        if len(a) == 1 and a[0].data == "name" and _tok(a[0].children[0]) == "seat" and f not in _FUNCS:
+            return f"the player's {f.replace('_', ' ')}"          # a per-seat zone or counter
+        if len(a) == 1 and f not in _FUNCS:
+            return f"the {f.replace('_', ' ')} of {self.value(a[0])}"
+        if f == "rank":
+            if len(a) == 2:
+                return f"the rank of {self.value(a[0])} in the {self.value(a[1])[4:]} order"
+            return f"the rank of {self.value(a[0])}"
+        if f == "balance" and len(a) == 2:
+            holder = self.value(a[0])
+            unit = _tok(a[1].children[0]) + "s" if a[1].data == "name" else self.value(a[1])
+            if holder == "the player":
+                return f"the player's {unit}"
+            if a[0].data == "name" and _tok(a[0].children[0]) not in SEAT_NAMES:
+                return f"the {unit} in {holder}"
+            return f"the {unit} held by {holder}"
+        if f == "tricks_won" and a:
+            who = self.value(a[0])
+            return f"the number of tricks won by {who}"
+        if f == "top_seat" and a:
+            return f"the player with the greatest {_strip_players(self.value(a[0]))}"
+        if f in ("max_seats", "min_seats") and a:
+            return f"the {'greatest' if f == 'max_seats' else 'least'} {_strip_players(self.value(a[0]))} of any player"
+        if f == "sum_seats" and a:
+            return f"the sum over the players of {self.value(a[0])}"
+        if f == "count_seats" and a:
+            return f"the number of players for whom {self.cond(a[0])}"
+        if f in ("min", "max") and a:
+            return f"the {'least' if f == 'min' else 'greatest'} of {_join([self.value(x) for x in a], 'and')}"
+        if f == "abs" and a:
+            return f"the size of {self.value(a[0])}"
+        if f == "declared" and a:
+            return f"{self.value(a[0])[4:]} has been announced"
+        if f == "declarer" and a:
+            return f"the player who announced {self.value(a[0])[4:]}"
+        if f == "holder" and a:
+            return f"the player holding {self.value(a[0])}"
+        raise _Unsaid
+
+    # -- conditions -------------------------------------------------------------
+    def cond(self, t) -> str:
+        d = t.data if isinstance(t, Tree) else None
+        if d == "and_op":
+            return f"{self.cond(t.children[0])} and {self.cond(t.children[1])}"
+        if d == "or_op":
+            return f"{self.cond(t.children[0])} or {self.cond(t.children[1])}"
+        if d == "not_op":
+            c = t.children[0]
+            if c.data == "call" and _tok(c.children[0]) == "declared" and self._args(c):
+                return f"no one has announced {self.value(self._args(c)[0])[4:]}"
+            return f"it is not so that {self.cond(c)}"
+        if d == "compare":
+            a, op, b = t.children
+            o = _tok(op)
+            if d == "compare" and o == "==" and isinstance(b, Tree) and b.data == "number" \
+                    and _tok(b.children[0]) == "0" and a.data == "call" and _tok(a.children[0]) == "count" \
+                    and len(self._args(a)) == 1:
+                return f"{self.value(self._args(a)[0])} is empty"
+            return f"{self.value(a)} {CMP[o]} {self.value(b)}"
+        if d in ("in_op", "not_in_op"):
+            a, b = t.children
+            neg = d == "not_in_op"
+            if b.data == "list":
+                return f"{self.value(a)} is {'not ' if neg else ''}one of {_join([self.value(x) for x in self._args(b)], 'or')}"
+            return f"{self.value(a)} is {'not ' if neg else ''}in {self.value(b)}"
+        if d == "name" and _tok(t.children[0]) in ("true", "false"):
+            return "always" if _tok(t.children[0]) == "true" else "never"
+        return self.value(t)
+
+    # -- card tests, as noun phrases ----------------------------------------------
+    def card_test(self, t) -> str:
+        d = t.data
+        if d == "compare" and _tok(t.children[1]) == "==":
+            a, _, b = t.children
+            if a.data == "name" and _tok(a.children[0]) == "card" and b.data == "card":
+                return card_words(_tok(b.children[0]))
+            if a.data == "attr" and _tok(a.children[0].children[0]) == "card":
+                field = _tok(a.children[1])
+                v = self._literal(b)
+                if field == "suit":
+                    if v == "led":
+                        return "a card of the suit led"
+                    if v == "trump":
+                        return "a trump"
+                    if v in SUIT_WORDS:
+                        return article(SUIT_WORDS[v])
+                if field == "rank" and v in RANK_WORDS:
+                    return article(rank_word(v))
+                if field == "colour" and v:
+                    return article(v + " card")
+        if d == "in_op":
+            a, b = t.children
+            if a.data == "attr" and _tok(a.children[0].children[0]) == "card" and b.data == "list":
+                field = _tok(a.children[1])
+                vals = [self._literal(x) for x in self._args(b)]
+                if field == "rank" and all(v in RANK_WORDS for v in vals):
+                    return _join([article(rank_word(v)) for v in vals], "or")
+                if field == "suit" and all(v in SUIT_WORDS for v in vals):
+                    return _join([article(SUIT_WORDS[v]) for v in vals], "or")
+        if d == "and_op":
+            return self.card_conjunction(t)
+        if d == "or_op":
+            return f"{self.card_test(t.children[0])} or {self.card_test(t.children[1])}"
+        if d == "not_op":
+            return f"a card other than {self.card_test(t.children[0])}"
+        return "a card for which " + self.cond(t)
+
+    def card_conjunction(self, t) -> str:
+        """``card.rank == 2 and card.colour == "black"`` -> "a black two"."""
+        parts, stack = [], [t]
+        while stack:
+            x = stack.pop()
+            if x.data == "and_op":
+                stack.extend(reversed(x.children))
+            else:
+                parts.append(x)
+        fields: dict[str, str] = {}
+        for x in parts:
+            if not (x.data == "compare" and _tok(x.children[1]) == "==" and x.children[0].data == "attr"
+                    and _tok(x.children[0].children[0].children[0]) == "card"):
+                raise _Unsaid
+            f, v = _tok(x.children[0].children[1]), self._literal(x.children[2])
+            if v is None or f in fields:
+                raise _Unsaid
+            fields[f] = v
+        noun = rank_word(fields["rank"]) if "rank" in fields else "card"
+        if "colour" in fields:
+            noun = f"{fields['colour']} {noun}"
+        suit = fields.get("suit")
+        if suit is not None:
+            noun += {"led": " of the suit led", "trump": " of trumps"}.get(suit, " of " + SUIT_PLURAL.get(suit, suit))
+        return article(noun)
+
+    def _literal(self, t) -> str | None:
+        if t.data in ("name", "number", "card"):
+            return _tok(t.children[0])
+        if t.data == "string":
+            return _tok(t.children[0]).strip("\"'")
+        return None
+
+
+_FUNCS = {"count", "any", "all", "rank", "balance", "tricks_won", "top_seat", "count_seats", "sum_seats",
+          "max_seats", "min_seats", "min", "max", "abs", "declared", "declarer", "holder"}
+
+
+def _plural_of(test: str) -> str:
+    """"a heart" -> "hearts"; "a card of the suit led" -> "cards of the suit led"."""
+    for art in ("a ", "an "):
+        if test.startswith(art):
+            head, _, rest = test[len(art):].partition(" ")
+            plural = {"six": "sixes"}.get(head, head + "s")
+            return (plural + (" " + rest if rest else "")).strip()
+    if test.startswith("the "):
+        return "copies of " + test
+    return "cards that are " + test
+
+
+def _strip_players(v: str) -> str:
+    v = v.replace(" won by the player", " won").replace(" in the player's ", " in his ")
+    for pre in ("the player's ", "the "):
+        if v.startswith(pre):
+            return v[len(pre):]
+    return v
+
+
+def _join(items: list[str], conj: str) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {conj} " + items[-1]
