@@ -611,8 +611,10 @@ class State:
         keys = [f.fn for f in st.winner_key]
         end_play = [r for r in st.end if r.after == "play"]
         end_trick = [r for r in st.end if r.after == "trick"]
+        hands, touched, legal = self.hand, self._touched, self._legal
+        cannot_follow = st.cannot_follow
         while not self._hand_over:
-            if not self.hand[leader]:
+            if not hands[leader]:
                 break
             self.leader = leader
             self.led = None
@@ -620,12 +622,12 @@ class State:
             seat = leader
             broke = False
             for _ in range(n):
-                hand = self.hand[seat]
+                hand = hands[seat]
                 if not hand:
                     seat = (seat + 1) % n
                     continue
-                moves, follows = self._legal(st, seat)
-                if not follows and st.cannot_follow:
+                moves, follows = legal(st, seat)
+                if not follows and cannot_follow:
                     if logging:
                         self.emit({"type": "renounce", "seat": seat, "led": self.led})
                     try:
@@ -659,7 +661,7 @@ class State:
                 self._hand_plays += 1
                 if self.plays > self.max_plays:
                     raise _Unfinished()
-                self._touched.add(seat)
+                touched.add(seat)
                 if logging:
                     self.emit({"type": "play", "seat": seat, "card": c.name})
                 if end_play and self._check_end(end_play, seat):
