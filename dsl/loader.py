@@ -61,7 +61,7 @@ class Doc:
     def cites(self):
         """Every citation: (path of the cite, source id or None, quote). A bare
         quote belongs to the default source of the file that wrote it."""
-        for path, node in _walk(self.data, ()):
+        for path, node in walk(self.data):
             if not isinstance(node, dict) or "cite" not in node:
                 continue
             raw = node["cite"]
@@ -78,14 +78,15 @@ class Doc:
         return sorted({s for _, s, _ in self.cites() if s})
 
 
-def _walk(node, path):
+def walk(node, path: tuple = ()):
+    """Every node of a document with its path, depth first."""
     yield path, node
     if isinstance(node, dict):
         for k, v in node.items():
-            yield from _walk(v, path + (k,))
+            yield from walk(v, path + (k,))
     elif isinstance(node, list):
         for i, v in enumerate(node):
-            yield from _walk(v, path + (i,))
+            yield from walk(v, path + (i,))
 
 
 # -- YAML with positions ------------------------------------------------------

@@ -25,7 +25,7 @@ import yaml
 
 from .citations import Text
 from .dsl.errors import Diagnostic, Pos, RuleError
-from .dsl.loader import Limits, check_schema, find_rules, load_yaml, resolve, source_ids, sources_root
+from .dsl.loader import Limits, check_schema, find_rules, load_yaml, resolve, source_ids, sources_root, walk
 from .dsl.model import GameDef, compile_doc
 
 SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=\S+")
@@ -53,17 +53,6 @@ def source_text(sid: str) -> Text | None:
         return Text((sources_root() / str(name)).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError):
         return None
-
-
-# -- walking a document -----------------------------------------------------------------
-def walk(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
-    yield path, node
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from walk(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from walk(v, path + (i,))
 
 
 @dataclass
