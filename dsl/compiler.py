@@ -60,11 +60,12 @@ class Expr:
     ``names`` is every name the expression reads (for dependency checks);
     ``filter(st, s, cards)``, on card tests, returns the cards that pass, in
     one call for a whole hand."""
-    __slots__ = ("fn", "text", "pos", "kind", "names", "filter")
+    __slots__ = ("fn", "text", "pos", "kind", "names", "filter", "shape")
 
-    def __init__(self, fn: Fn, text: str, pos: Pos, kind: str, names=frozenset(), filter=None):
+    def __init__(self, fn: Fn, text: str, pos: Pos, kind: str, names=frozenset(), filter=None, shape=None):
         self.fn, self.text, self.pos, self.kind = fn, text, pos, kind
         self.names = names
+        self.shape = shape          # a normal form of a few common shapes, for the engine's fast paths
         self.filter = filter or (lambda st, s, cards: [c for c in cards if fn(st, s, c)])
 
     def __call__(self, st, s=None, c=None):
@@ -538,7 +539,24 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game") -> Expr:
     cp = _Compiler(text, pos, scope, BOUND[kind])
     fn, k = cp.c(tree)
     names = frozenset(str(t) for t in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME"))
-    return Expr(fn, text, pos, k, names, _card_filter(cp, tree) if kind == "card" else None)
+    return Expr(fn, text, pos, k, names, _card_filter(cp, tree) if kind == "card" else None, _shape(tree))
+
+
+def _shape(tree) -> str | None:
+    """``card.suit == led`` (either way round) is recognised, whatever its spacing."""
+    if isinstance(tree, Tree) and tree.data == "compare" and str(tree.children[1]) == "==":
+        sides = {_plain(tree.children[0]), _plain(tree.children[2])}
+        if sides == {"card.suit", "led"}:
+            return "card.suit == led"
+    return None
+
+
+def _plain(node) -> str | None:
+    if isinstance(node, Tree) and node.data == "name":
+        return str(node.children[0])
+    if isinstance(node, Tree) and node.data == "attr" and _is_bound_card(node.children[0]):
+        return "card." + str(node.children[1])
+    return None
 
 
 def _is_bound_card(node) -> bool:

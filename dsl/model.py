@@ -79,6 +79,8 @@ class Step:
     lead_test: Expr | None = None
     cannot_follow: list[Effect] = field(default_factory=list)
     winner_key: list[Expr] = field(default_factory=list)
+    key_pure: bool = False      # the winner keys read only the card, led and trump
+    key_tables: dict = field(default_factory=dict, repr=False)   # (led, trump) -> {card: key}
     won_to: str | None = None
     on_trick: list[Effect] = field(default_factory=list)
     end: list[EndRule] = field(default_factory=list)
@@ -329,7 +331,9 @@ class _Model:
                        where=self.expr(path + ("where",), "seat"),
                        exclude=self.expr(path + ("except",), "seat"), pos=self.doc.pos(path))
 
-    def effects(self, path) -> list[Effect]:
+    def effects(self, path, end_trick: bool = False) -> list[Effect]:
+        """Compile a list of effects; ``end_trick`` is allowed only where a
+        trick is being played and its effects can end it (cannot_follow)."""
         out = []
         for i, e in enumerate(_get(self.d, path) or []):
             p = path + (i,)
@@ -343,6 +347,8 @@ class _Model:
                 continue
             op = ops[0]
             a = e[op]
+            if op == "end_trick" and not end_trick:
+                self.err(p + (op,), "end_trick can only be used in cannot_follow, where a trick is in play")
             if op == "take":
                 args = {"from": self.zone_ref(p + ("take", "from"), a["from"]),
                         "to": self.zone_ref(p + ("take", "to"), a["to"]),
@@ -406,9 +412,12 @@ class _Model:
             st.must = [e for i in range(len(f.get("must", []))) if (e := self.expr(base + ("follow", "must", i), "card"))]
             st.free = self.expr(base + ("follow", "free"), "card")
             st.lead_test = self.expr(base + ("follow", "lead"), "card")
-            st.cannot_follow = self.effects(base + ("cannot_follow",))
+            st.cannot_follow = self.effects(base + ("cannot_follow",), end_trick=True)
             st.winner_key = [e for i in range(len(s["winner"]["key"]))
                              if (e := self.expr(base + ("winner", "key", i), "card"))]
+            pure = {"card", "led", "trump", "rank", "suit", "colour", "true", "false", "none"} \
+                | set(SUITS) | set(RANKS) | set(self.scope.orders)
+            st.key_pure = all(e.names <= pure for e in st.winner_key)
             st.won_to = s.get("won_to")
             if st.won_to is not None and st.won_to not in self.seat_zones and st.won_to not in self.shared:
                 self.err(base + ("won_to",), f"'{st.won_to}' is not a zone (declare it under zones:, "

@@ -32,11 +32,6 @@ class _Unfinished(Exception):
     pass
 
 
-class _TrickOver(Exception):
-    def __init__(self, leader):
-        self.leader = leader
-
-
 class Decision:
     __slots__ = ("seat", "moves", "kind")
 
@@ -609,10 +604,16 @@ class State:
         logging = self._logging
         auto = self._auto
         keys = [f.fn for f in st.winner_key]
+        # keys that read only the card, led and trump are tabulated per (led, trump)
+        key_tables = st.key_tables if st.key_pure else None
         end_play = [r for r in st.end if r.after == "play"]
         end_trick = [r for r in st.end if r.after == "trick"]
         hands, touched, legal = self.hand, self._touched, self._legal
+        # one end condition after play, reading only the seat's own zones: test the mover directly
+        mover_only = end_play[0].when.fn if len(end_play) == 1 and end_play[0].zone_only else None
         cannot_follow = st.cannot_follow
+        suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
+        free = st.free.fn if st.free is not None else None
         while not self._hand_over:
             if not hands[leader]:
                 break
@@ -626,14 +627,22 @@ class State:
                 if not hand:
                     seat = (seat + 1) % n
                     continue
-                moves, follows = legal(st, seat)
+                if suit_led and self.led is not None:
+                    led = self.led
+                    moves = [c for c in hand if c.suit == led]
+                    follows = bool(moves)
+                    if not moves:
+                        moves = list(hand) if len(st.must) == 1 else legal(st, seat)[0]
+                    elif free is not None:
+                        keep = set(moves)
+                        moves = [c for c in hand if c in keep or free(self, seat, c)]
+                else:
+                    moves, follows = legal(st, seat)
                 if not follows and cannot_follow:
                     if logging:
                         self.emit({"type": "renounce", "seat": seat, "led": self.led})
-                    try:
-                        self._effects(st.cannot_follow, seat)
-                    except _TrickOver as t:
-                        new = t.leader
+                    new = self._effects(cannot_follow, seat)
+                    if new is not None:                  # the trick is over; he (or another) leads
                         if new != leader:
                             self._counts["lead_changes"] += 1
                         leader = new
@@ -661,11 +670,18 @@ class State:
                 self._hand_plays += 1
                 if self.plays > self.max_plays:
                     raise _Unfinished()
-                touched.add(seat)
                 if logging:
                     self.emit({"type": "play", "seat": seat, "card": c.name})
-                if end_play and self._check_end(end_play, seat):
-                    return
+                if end_play:
+                    if not touched and mover_only is not None:   # only the mover's zones changed
+                        if mover_only(self, seat, None):
+                            touched.add(seat)
+                            self._check_end(end_play, seat)
+                            return
+                    else:
+                        touched.add(seat)
+                        if self._check_end(end_play, seat):
+                            return
                 seat = (seat + 1) % n
             if broke:
                 if trick:
@@ -674,10 +690,21 @@ class State:
             if not plays:
                 break
             best_seat, best_key = None, None
-            for s, c in plays:
-                k = tuple([f(self, s, c) for f in keys])
-                if best_key is None or k > best_key:
-                    best_seat, best_key = s, k
+            if key_tables is not None:
+                table = key_tables.get((self.led, self.trump))
+                if table is None:
+                    table = key_tables[(self.led, self.trump)] = {}
+                for s, c in plays:
+                    k = table.get(c)
+                    if k is None:
+                        k = table[c] = tuple([f(self, s, c) for f in keys])
+                    if best_key is None or k > best_key:
+                        best_seat, best_key = s, k
+            else:
+                for s, c in plays:
+                    k = tuple([f(self, s, c) for f in keys])
+                    if best_key is None or k > best_key:
+                        best_seat, best_key = s, k
             self.tricks_played += 1
             self._counts["tricks"] += 1
             self.won[best_seat] += 1
@@ -830,6 +857,9 @@ class State:
 
     # -- effects and money -----------------------------------------------------------
     def _effects(self, effects: list[Effect], seat):
+        """Run ``effects`` for ``seat``. Returns the seat that leads next if
+        an ``end_trick`` effect ended the trick (the effects after it are not
+        run), else None."""
         for e in effects:
             if e.at is not None:
                 seat = e.at(self, seat)
@@ -841,14 +871,14 @@ class State:
             op = e.op
             if op == "take":
                 a = e.args
-                src = a["from"](self, seat)
-                dst = a["to"](self, seat)
+                src = a["from"].fn(self, seat, None)
+                dst = a["to"].fn(self, seat, None)
                 test = a["cards"]
                 moved = src if test is None else test.filter(self, seat, src)
                 self._move_cards(moved, dst, seat, a["to_name"], src=src)
             elif op == "end_trick":
                 ld = e.args["leader"]
-                raise _TrickOver(ld(self, seat) % self.n if ld is not None else seat)
+                return ld.fn(self, seat, None) % self.n if ld is not None else seat
             elif op == "pay":
                 self._pay(e.args["payment"], seat)
             else:

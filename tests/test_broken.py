@@ -31,6 +31,7 @@ CASES = [
     (V, "option-broken.yaml", 1, "6:21", "with option 'broken': unknown name 'playerz'"),
     (V, "python-tag.yaml", 1, "2:8", "the YAML tag !!python/object/apply:os.system is not allowed"),
     (V, "python-reach.yaml", 1, "10:19", "a card has no field '__class__'"),
+    (V, "end-trick-outside.yaml", 1, "8:20", "end_trick can only be used in cannot_follow"),
     (V, "bad-arithmetic.yaml", 1, "11:17", "53 cards, but the pack has 52"),
     (V, "bad-batches.yaml", 1, "10:14", "the batches 3-3-3 deal 9 cards, but a hand is 12"),
     (V, "source-says-uncorrected.yaml", 1, "12:7",
