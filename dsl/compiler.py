@@ -265,6 +265,11 @@ class _Compiler:
                 zarg = left.children[1].children[0]
                 zf, zk = self.c(zarg)                                # count(ZONE) == k: no count closure
                 self._need(zarg, zk, "zone")
+                if (v == 0 and op == "==" and isinstance(zarg, Tree) and zarg.data == "call"
+                        and str(zarg.children[0]) in self.scope.seat_zones and len(zarg.children) > 1
+                        and _plain(zarg.children[1].children[0]) == "seat"):
+                    zname = str(zarg.children[0])                    # count(NAME(seat)) == 0
+                    return (lambda st, s, c: not st.pzones[zname][s]), "bool"
                 if op == "==":
                     return ((lambda st, s, c: not zf(st, s, c)) if v == 0
                             else (lambda st, s, c: len(zf(st, s, c)) == v)), "bool"

@@ -603,6 +603,7 @@ class State:
         trick = self.zones["trick"]
         logging = self._logging
         auto = self._auto
+        choosers = [a.choose for a in auto] if auto is not None else None
         keys = [f.fn for f in st.winner_key]
         # keys that read only the card, led and trump are tabulated per (led, trump)
         key_tables = st.key_tables if st.key_pure else None
@@ -656,7 +657,7 @@ class State:
                         continue
                 self.mover = seat
                 if auto is not None:
-                    c = auto[seat].choose(self, seat, moves)
+                    c = choosers[seat](self, seat, moves)
                     if c not in moves:
                         self._illegal(seat, c, moves)
                 else:
