@@ -26,6 +26,7 @@ class Agent:
 
 class FirstAgent(Agent):
     name = "first"
+    picks_from_moves = True          # returns one of the moves it is given, always
 
     def choose(self, state, seat, moves):
         return moves[0]
@@ -33,6 +34,7 @@ class FirstAgent(Agent):
 
 class RandomAgent(Agent):
     name = "random"
+    picks_from_moves = True
 
     def __init__(self, seed):
         self.rng = random.Random(seed)

@@ -604,6 +604,8 @@ class State:
         logging = self._logging
         auto = self._auto
         choosers = [a.choose for a in auto] if auto is not None else None
+        # the built-in first and random agents pick from the list they are given
+        check_choice = auto is None or not all(getattr(a, "picks_from_moves", False) for a in auto)
         keys = [f.fn for f in st.winner_key]
         # keys that read only the card, led and trump are tabulated per (led, trump)
         key_tables = st.key_tables if st.key_pure else None
@@ -614,6 +616,7 @@ class State:
         mover_only = end_play[0].when.fn if len(end_play) == 1 and end_play[0].zone_only else None
         cannot_follow = st.cannot_follow
         suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
+        lead_any = st.lead_test is None
         free = st.free.fn if st.free is not None else None
         while not self._hand_over:
             if not hands[leader]:
@@ -637,6 +640,8 @@ class State:
                     elif free is not None:
                         keep = set(moves)
                         moves = [c for c in hand if c in keep or free(self, seat, c)]
+                elif self.led is None and lead_any:
+                    moves, follows = list(hand), True
                 else:
                     moves, follows = legal(st, seat)
                 if not follows and cannot_follow:
@@ -658,7 +663,7 @@ class State:
                 self.mover = seat
                 if auto is not None:
                     c = choosers[seat](self, seat, moves)
-                    if c not in moves:
+                    if check_choice and c not in moves:
                         self._illegal(seat, c, moves)
                 else:
                     c = yield Decision(seat, moves, "play")
