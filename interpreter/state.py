@@ -185,13 +185,6 @@ class State:
         raise RuleError(f"{move_name(move)} is not a legal move for seat {seat} "
                         f"(legal: {' '.join(move_name(m) for m in moves)})", Pos("<move>", 1, 1), code="move")
 
-    def _play_chosen(self, move) -> None:
-        """Take a move an agent chose from ``legal_moves()`` (the drivers in
-        agents.py): no parsing nor membership test; invariants as ``apply``."""
-        self._advance(move)
-        if self._check_moves:
-            self._check_card_count()
-
     def returns(self) -> list[int]:
         """Each seat's final score (the rules' standings), once the game is over."""
         by_seat = {r["seat"]: r["score"] for r in self.standings}
