@@ -77,3 +77,18 @@ def test_a_draw_for_dealer_that_can_never_decide_is_an_error_not_a_hang(tmp_path
     code, out, err = run("play", p, "-p", 2)
     assert code == 2
     assert "undecided.yaml" in err and "the draw for dealer never decides" in err
+
+
+def test_play_narrates_live_and_hides_the_others_hands_from_a_human(run):
+    import click.testing
+    from academie.cli import main
+    answers = "\n".join(["1"] * 300) + "\n"
+    r = click.testing.CliRunner().invoke(main, ["play", "enfle/academie", "-p", "4", "-s", "2", "--hands", "1",
+                                                "--agents", "human,random,random,random"], input=answers)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    deal = out[out.index("Deal:"):out.index("stock:")]
+    assert "seat 1: 12 cards" in deal and "seat 0: 12 cards" not in deal     # his own hand, not the others'
+    # the others' plays are shown before he is asked
+    first_prompt = out.index("your move:")
+    assert "seat 1 plays" in out[:first_prompt] and "seat 3 plays" in out[:first_prompt]

@@ -173,15 +173,19 @@ def _summary(st: State) -> dict:
             "balances": {str(h): b for h, b in st.bal.items()}}
 
 
-def _narrate(ev: dict, n: int) -> str | None:
+def _narrate(ev: dict, n: int, hidden: set = frozenset()) -> str | None:
+    """One line (or a few) of the game's narrative; the dealt hands of the
+    ``hidden`` seats are shown only by their number of cards."""
     t = ev["type"]
     if t == "dealer":
         return f"Seat {ev['seat']} draws the lowest card and deals first."
     if t == "hand_start":
         return f"\n== Hand {ev['hand']} (dealer: seat {ev['dealer']})"
     if t == "deal":
-        lines = ["Deal:"] + [f"  seat {i}: {' '.join(_p(c) for c in h)}" for i, h in enumerate(ev["hands"])]
-        lines += [f"  {k}: {' '.join(_p(c) for c in v)}" for k, v in ev.items() if k not in ("type", "hands")]
+        lines = ["Deal:"] + [f"  seat {i}: " + (f"{len(h)} cards" if i in hidden else ' '.join(_p(c) for c in h))
+                             for i, h in enumerate(ev["hands"])]
+        lines += [f"  {k}: " + (f"{len(v)} cards" if hidden else ' '.join(_p(c) for c in v))
+                  for k, v in ev.items() if k not in ("type", "hands")]
         return "\n".join(lines)
     if t == "turnup":
         return f"Turn-up: {_p(ev['card'])}" + (f" (trumps: {ev['trump']})" if ev.get("trump") else "")
@@ -290,8 +294,19 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
     deck_cards = _check_deck(_read_deck(deck, limits), game.pack(n), deck, n) if deck else None
     deal = _read_deal(deal_file, limits) if deal_file else None
     ags = _agents(agents, n, seed_v)
+    names = (agents or "random").split(",")
+    humans = {i for i, name in enumerate(names * n if len(names) == 1 else names) if name == "human"}
+    sink = None
+    if not as_json:                     # narrate as the game goes, so that a human sees the table
+        click.echo(f"{game.title} ({game.id}), {n} players, seed {seed}")
+        hidden = set(range(n)) - humans if humans else set()
+
+        def sink(ev):
+            line = _narrate(ev, n, hidden)
+            if line is not None:
+                click.echo(line)
     st = State(game, n, seed_v, dealer=dealer, deck=deck_cards, deal=deal, max_plays=max_plays, hands=hands,
-               deal_file=deal_file)
+               deal_file=deal_file, sink=sink)
     play_out(st, ags)
     if log_file:
         tmp = Path(log_file + ".part")
@@ -301,12 +316,6 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
         os.replace(tmp, log_file)
     if as_json:
         click.echo(json.dumps(_summary(st), ensure_ascii=False))
-    else:
-        click.echo(f"{game.title} ({game.id}), {n} players, seed {seed}")
-        for ev in st.events:
-            line = _narrate(ev, n)
-            if line is not None:
-                click.echo(line)
     if st.unfinished:
         click.echo("unfinished: the play limit was reached (raise it with --max-plays)", err=True)
 
