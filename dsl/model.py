@@ -135,17 +135,26 @@ class GameDef:
             p = self._packs[players] = sorted(cards, key=lambda c: c.canon)
         return list(p)
 
-    def deal_counts(self, players: int) -> list[tuple[Step, int, list[int], int | None]]:
-        """For each deal step: (step, cards per hand, batches, expected rest)."""
-        out = []
-        for st in self.steps:
-            if st.kind != "deal":
-                continue
-            per = st.hand.get(players, st.hand.get(0))
-            b = st.batches.get(players, st.batches.get(0, per))
-            batches = [b] * (per // b) + ([per % b] if per % b else []) if isinstance(b, int) else list(b)
-            out.append((st, per, batches, st.rest_count.get(players, st.rest_count.get(0))))
-        return out
+    def deal_counts(self, players: int) -> list[tuple[Step, int | None, list[int], int | None]]:
+        """For each deal step: (step, cards per hand or None if the table has
+        no entry for this many players, batches, expected rest)."""
+        return [(st, *deal_plan(st, players)) for st in self.steps if st.kind == "deal"]
+
+
+def deal_plan(st: Step, players: int) -> tuple[int | None, list[int], int | None]:
+    """A deal step for ``players``: cards per hand (None: no entry), the
+    batches of each round, the number of cards the rules say are left over."""
+    per = st.hand.get(players, st.hand.get(0))
+    rest = st.rest_count.get(players, st.rest_count.get(0))
+    if per is None:
+        return None, [], rest
+    b = st.batches.get(players, st.batches.get(0, per))
+    if isinstance(b, int):
+        b = max(b, 1)
+        batches = [b] * (per // b) + ([per % b] if per % b else [])
+    else:
+        batches = list(b)
+    return per, batches, rest
 
 
 class _Ctx:
@@ -227,9 +236,17 @@ class _Model:
         suits = [str(s) for s in pack.get("suits", [])]
         ranks = [str(r) for r in pack.get("ranks", [])]
         removals = []
+        static = {"players", "card", "suit", "rank", "colour", "true", "false", "none"} \
+            | set(SUITS) | set(RANKS) | set(orders)
         for i, r in enumerate(pack.get("remove", []) or []):
             w = self.expr(("pack", "remove", i, "when"))
             t = self.expr(("pack", "remove", i, "cards"), "card")
+            for e, key in ((w, "when"), (t, "cards")):
+                if e is not None and not e.names <= static:
+                    self.err(("pack", "remove", i, key), "the pack is made before any game is played: a removal "
+                             f"can only depend on the number of players and the card, not on "
+                             f"{', '.join(sorted(e.names - static))}")
+                    w = t = None
             if w and t:
                 removals.append((w, t))
         if not pack and not d.get("abstract"):

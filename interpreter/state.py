@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 from ..dsl.cards import Card, card as _card, parse_card
 from ..dsl.errors import Pos, RuleError
-from ..dsl.model import Effect, GameDef, Payment, Step
+from ..dsl.model import Effect, GameDef, Payment, Step, deal_plan
 
 DEFAULT_MAX_PLAYS = 50_000
 PASS = "pass"
@@ -480,9 +480,9 @@ class State:
 
     def _step_deal(self, st: Step):
         n = self.n
-        per = st.hand.get(n, st.hand.get(0))
-        b = st.batches.get(n, st.batches.get(0, per))
-        batches = [b] * (per // b) + ([per % b] if per % b else []) if isinstance(b, int) else list(b)
+        per, batches, _ = deal_plan(st, n)
+        if per is None:
+            raise RuleError(f"the deal says nothing for {n} players", st.pos, code="deal")
         first = st.first(self) % n if st.first is not None else (self.dealer + 1) % n
         pack = self.zones["pack"]
         need = per * n
