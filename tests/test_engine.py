@@ -92,3 +92,20 @@ def test_play_narrates_live_and_hides_the_others_hands_from_a_human(run):
     # the others' plays are shown before he is asked
     first_prompt = out.index("your move:")
     assert "seat 1 plays" in out[:first_prompt] and "seat 3 plays" in out[:first_prompt]
+
+
+@pytest.mark.parametrize("cid", PLAYABLE)
+def test_driving_by_apply_and_running_inline_give_the_same_game(cid):
+    """The public interface (legal_moves/apply, one suspension per move) and
+    run_with (agents asked inside the rules' loop) play the same game."""
+    from academie.dsl.loader import resolve as _resolve
+    options = list((_resolve(cid).data.get("options") or {}))[:1]
+    game = load_game(cid, options)
+    n = game.max_players
+    a = State(game, n, 11)
+    agents = make_agents(["random"], n, 11)
+    while not a.is_terminal():
+        seat = a.current_player()
+        a.apply(agents[seat].choose(a, seat, a.legal_moves()))
+    b = State(game, n, 11).run_with(make_agents(["random"], n, 11))
+    assert a.events == b.events and not a.unfinished
