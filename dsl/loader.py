@@ -394,7 +394,7 @@ def _merge(b, p, path, ppath, ppos, pos):
                 if (ppath + (k, "@key")) in ppos:
                     pos[path + (k, "@key")] = ppos[ppath + (k, "@key")]
             else:
-                out[k] = v
+                out[k] = strip_nulls(v)      # a null deletes; where there is nothing to delete it vanishes
                 _copy(pos, ppos, path + (k,), ppath + (k,))
         if ppath in ppos:
             pos[path] = ppos[ppath]
@@ -402,6 +402,14 @@ def _merge(b, p, path, ppath, ppos, pos):
     _drop(pos, path)
     _copy(pos, ppos, path, ppath)
     return p
+
+
+def strip_nulls(v):
+    """A document without the null entries of its named mappings (a null deletes an
+    inherited entry; with nothing to delete it means nothing)."""
+    if isinstance(v, dict) and not _is_element(v):
+        return {k: strip_nulls(x) for k, x in v.items() if x is not None}
+    return v
 
 
 def _place_steps(data: dict, positions: dict) -> None:

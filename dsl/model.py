@@ -13,7 +13,7 @@ from typing import Any
 from .cards import RANKS, SUITS, Card, card as _card
 from .compiler import Expr, Scope, compile_expr
 from .errors import Diagnostic, Pos, RuleError
-from .loader import Doc, Limits, resolve, source_ids
+from .loader import Doc, Limits, resolve, source_ids, strip_nulls
 
 BUILTIN_SEAT_ZONES = ("hand",)
 BUILTIN_ZONES = ("trick",)
@@ -166,7 +166,7 @@ class _Ctx:
 # -- the compiler ---------------------------------------------------------------
 class _Model:
     def __init__(self, doc: Doc):
-        self.doc, self.d = doc, doc.data
+        self.doc, self.d = doc, strip_nulls(doc.data)
         self.errors: list[Diagnostic] = []
 
     def pos(self, *path) -> Pos:
