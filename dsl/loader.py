@@ -407,8 +407,10 @@ def _merge(b, p, path, ppath, ppos, pos):
 def strip_nulls(v):
     """A document without the null entries of its named mappings (a null deletes an
     inherited entry; with nothing to delete it means nothing)."""
-    if isinstance(v, dict) and not _is_element(v):
+    if isinstance(v, dict):
         return {k: strip_nulls(x) for k, x in v.items() if x is not None}
+    if isinstance(v, list):
+        return [strip_nulls(x) for x in v]
     return v
 
 
