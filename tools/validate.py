@@ -36,13 +36,18 @@ DEFAULT_PLAYOUT_LIMIT = 20_000
 # -- sources ------------------------------------------------------------------------
 @lru_cache(maxsize=None)
 def source_meta(sid: str) -> dict:
-    """A source's metadata (sources/ID.yaml), {} if unreadable."""
+    """A source's metadata (sources/ID.yaml); a file that cannot be read is a
+    located error, not an empty record."""
     p = sources_root() / f"{sid}.yaml"
     try:
-        meta = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
-        return {}
-    return meta if isinstance(meta, dict) else {}
+        raw = p.read_bytes()
+    except OSError as e:
+        raise RuleError(f"cannot read the source's metadata: {e.strerror}", Pos(str(p), 0, 0), code="io") from None
+    meta, _ = load_yaml(raw, str(p))
+    if not isinstance(meta, dict):
+        raise RuleError("a source's metadata is a mapping (id:, title:, text:, …)", Pos(str(p), 1, 1),
+                        code="structure")
+    return meta
 
 
 @lru_cache(maxsize=None)
