@@ -660,6 +660,10 @@ class State:
                         self._illegal(seat, c, moves)
                 else:
                     c = yield Decision(seat, moves, "play")
+                    if self._auto is not None:       # run_with() took over: ask its agents inline from now on
+                        auto = self._auto
+                        choosers = [a.choose for a in auto]
+                        check_choice = not all(getattr(a, "picks_from_moves", False) for a in auto)
                 hand.remove(c)
                 trick.append(c)
                 plays.append((seat, c))
