@@ -553,6 +553,15 @@ def _shape(tree) -> str | None:
         sides = {_plain(tree.children[0]), _plain(tree.children[2])}
         if sides == {"card.suit", "led"}:
             return "card.suit == led"
+        left, right = tree.children[0], tree.children[2]       # count(hand(seat)) == 0
+        if (isinstance(right, Tree) and right.data == "number" and str(right.children[0]) == "0"
+                and isinstance(left, Tree) and left.data == "call" and str(left.children[0]) == "count"
+                and len(left.children[1].children) == 1):
+            z = left.children[1].children[0]
+            if (isinstance(z, Tree) and z.data == "call" and str(z.children[0]) == "hand"
+                    and len(z.children) > 1 and len(z.children[1].children) == 1
+                    and _plain(z.children[1].children[0]) == "seat"):
+                return "count(hand(seat)) == 0"
     return None
 
 

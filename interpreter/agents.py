@@ -38,9 +38,11 @@ class RandomAgent(Agent):
 
     def __init__(self, seed):
         self.rng = random.Random(seed)
+        self._random = self.rng.random
 
     def choose(self, state, seat, moves):
-        return moves[int(self.rng.random() * len(moves))] if len(moves) > 1 else moves[0]
+        k = len(moves)
+        return moves[int(self._random() * k)] if k > 1 else moves[0]
 
 
 class HumanAgent(Agent):

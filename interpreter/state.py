@@ -14,6 +14,7 @@ the opening endowment; the game stops at ``max_plays`` as "unfinished".
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import Any, Callable, Iterator
 
 from ..dsl.cards import Card, card as _card, parse_card
@@ -400,7 +401,8 @@ class State:
             cards = list(self.pack_cards)
             self.rng.shuffle(cards)
             drawn = {s: cards[i] for i, s in enumerate(seats)}
-            self.emit({"type": "draw_for_dealer", "cards": {str(s): drawn[s].name for s in seats}})
+            if self._logging:
+                self.emit({"type": "draw_for_dealer", "cards": {str(s): drawn[s].name for s in seats}})
             vals = {s: order.get(drawn[s], 0) if order else drawn[s].canon for s in seats}
             best = (min if lowest else max)(vals.values())
             seats = [s for s in seats if vals[s] == best]
@@ -427,7 +429,8 @@ class State:
         dealt = first and self._deal is not None
         if stacked:
             self.zones["pack"][:] = self._deck
-        self.emit({"type": "hand_start", "hand": self.hand_no, "dealer": self.dealer})
+        if self._logging:
+            self.emit({"type": "hand_start", "hand": self.hand_no, "dealer": self.dealer})
         for st in g.steps:
             self._step_pos = st.pos
             if st.when is not None and not st.when(self):
@@ -445,8 +448,9 @@ class State:
         self._step_pos = None
         if self.winner is None and g.hand_winner is not None:
             self.winner = g.hand_winner(self)
-        self.emit({"type": "hand_end", "hand": self.hand_no, "winner": self.winner,
-                   "plays": self._hand_plays, "tricks": self.tricks_played})
+        if self._logging:
+            self.emit({"type": "hand_end", "hand": self.hand_no, "winner": self.winner,
+                       "plays": self._hand_plays, "tricks": self.tricks_played})
         self.hand_results.append({"hand": self.hand_no, "winner": self.winner, "plays": self._hand_plays,
                                   "tricks": self.tricks_played})
         self.check_invariants()
@@ -472,7 +476,8 @@ class State:
     def _step_shuffle(self, st: Step):
         pack = self.zones["pack"]
         self.rng.shuffle(pack)
-        self.emit({"type": "shuffle", "seat": self.dealer})
+        if self._logging:
+            self.emit({"type": "shuffle", "seat": self.dealer})
         if st.cut_by is not None and len(pack) > 2 * st.min_cut:
             at = self.rng.randint(st.min_cut, len(pack) - st.min_cut)
             pack[:] = pack[at:] + pack[:at]
@@ -504,10 +509,11 @@ class State:
         for h in self.hand:
             h.sort(key=_canon)
         self._touched.update(range(n))
-        ev = {"type": "deal", "hands": [[c.name for c in h] for h in self.hand]}
-        if st.rest is not None:
-            ev[st.rest] = [c.name for c in self.zones[st.rest]]
-        self.emit(ev)
+        if self._logging:
+            ev = {"type": "deal", "hands": [[c.name for c in h] for h in self.hand]}
+            if st.rest is not None:
+                ev[st.rest] = [c.name for c in self.zones[st.rest]]
+            self.emit(ev)
 
     def _place_deal(self, st: Step):
         pack = self.zones["pack"]
@@ -607,39 +613,47 @@ class State:
         hands, touched, legal = self.hand, self._touched, self._legal
         # one end condition after play, reading only the seat's own zones: test the mover directly
         mover_only = end_play[0].when.fn if len(end_play) == 1 and end_play[0].zone_only else None
+        # ... and of the shape ``count(hand(seat)) == 0``: test the mover's hand itself, no call
+        empty_hand_ends = mover_only is not None and end_play[0].when.shape == "count(hand(seat)) == 0"
         cannot_follow = st.cannot_follow
         suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
         lead_any = st.lead_test is None
         free = st.free.fn if st.free is not None else None
+        nxt = [(s + 1) % n for s in range(n)]   # the seat after each seat
+        max_plays = self.max_plays
         while not self._hand_over:
             if not hands[leader]:
                 break
             self.leader = leader
-            self.led = None
+            # ``led`` is kept in a local and written to self.led when the first card
+            # is played: nothing else sets it during a trick
+            self.led = led = None
             plays: list[tuple[int, Card]] = []
             seat = leader
             broke = False
             for _ in range(n):
                 hand = hands[seat]
                 if not hand:
-                    seat = (seat + 1) % n
+                    seat = nxt[seat]
                     continue
-                if suit_led and self.led is not None:
-                    led = self.led
+                if led is None:
+                    if lead_any:
+                        moves, follows = hand[:], True
+                    else:
+                        moves, follows = legal(st, seat)
+                elif suit_led:
                     moves = [c for c in hand if c.suit == led]
                     follows = bool(moves)
                     if not moves:
-                        moves = list(hand) if len(st.must) == 1 else legal(st, seat)[0]
+                        moves = hand[:] if len(st.must) == 1 else legal(st, seat)[0]
                     elif free is not None:
                         keep = set(moves)
                         moves = [c for c in hand if c in keep or free(self, seat, c)]
-                elif self.led is None and lead_any:
-                    moves, follows = list(hand), True
                 else:
                     moves, follows = legal(st, seat)
                 if not follows and cannot_follow:
                     if logging:
-                        self.emit({"type": "renounce", "seat": seat, "led": self.led})
+                        self.emit({"type": "renounce", "seat": seat, "led": led})
                     new = self._effects(cannot_follow, seat)
                     if new is not None:                  # the trick is over; he (or another) leads
                         if new != leader:
@@ -651,7 +665,7 @@ class State:
                         return
                     moves, _ = self._legal(st, seat)     # the effects may have changed his hand
                     if not moves:
-                        seat = (seat + 1) % n
+                        seat = nxt[seat]
                         continue
                 self.mover = seat
                 if auto is not None:
@@ -660,20 +674,24 @@ class State:
                         self._illegal(seat, c, moves)
                 else:
                     c = yield Decision(seat, moves, "play")
+                    if self._auto is not None:       # run_with() took over: ask its agents inline from now on
+                        auto = self._auto
+                        choosers = [a.choose for a in auto]
+                        check_choice = not all(getattr(a, "picks_from_moves", False) for a in auto)
                 hand.remove(c)
                 trick.append(c)
                 plays.append((seat, c))
-                if self.led is None:
-                    self.led = c.suit
+                if led is None:
+                    self.led = led = c.suit
                 self.plays += 1
                 self._hand_plays += 1
-                if self.plays > self.max_plays:
+                if self.plays > max_plays:
                     raise _Unfinished()
                 if logging:
                     self.emit({"type": "play", "seat": seat, "card": c.name})
                 if end_play:
                     if not touched and mover_only is not None:   # only the mover's zones changed
-                        if mover_only(self, seat, None):
+                        if (not hand) if empty_hand_ends else mover_only(self, seat, None):
                             touched.add(seat)
                             self._check_end(end_play, seat)
                             return
@@ -681,7 +699,7 @@ class State:
                         touched.add(seat)
                         if self._check_end(end_play, seat):
                             return
-                seat = (seat + 1) % n
+                seat = nxt[seat]
             if broke:
                 if trick:
                     self._move_cards(trick, self.zones["pack"], None, "pack", src=trick)
@@ -962,7 +980,8 @@ class State:
             return
         self.bal[frm][unit] -= amount
         self.bal[to][unit] += amount
-        self.emit({"type": "pay", "from": frm, "to": to, "amount": amount, "unit": unit})
+        if self._logging:
+            self.emit({"type": "pay", "from": frm, "to": to, "amount": amount, "unit": unit})
 
     def _holder(self, h):
         if isinstance(h, int):
@@ -972,5 +991,5 @@ class State:
         raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
 
 
-def _canon(c: Card) -> int:
-    return c.canon
+# the canonical order's sort key, read in C (no Python call per card)
+_canon = attrgetter("canon")

@@ -109,3 +109,11 @@ def test_driving_by_apply_and_running_inline_give_the_same_game(cid):
         a.apply(agents[seat].choose(a, seat, a.legal_moves()))
     b = State(game, n, 11).run_with(make_agents(["random"], n, 11))
     assert a.events == b.events and not a.unfinished
+
+
+def test_empty_hand_end_shape_is_recognised():
+    """The end condition count(hand(seat)) == 0 is given a shape (the trick loop then
+    tests the mover's hand itself)."""
+    game = load_game("enfle/academie")
+    ends = [r.when for st in game.steps for r in (getattr(st, "end", None) or [])]
+    assert [e.shape for e in ends] == ["count(hand(seat)) == 0"]
