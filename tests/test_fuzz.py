@@ -75,15 +75,9 @@ def test_any_document_compiles_or_fails_with_a_location(data):
         assert all(d.pos.file == "doc.yaml" for d in err.diagnostics)
 
 
-def _leaves(node, path=()):
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _leaves(v, path + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _leaves(v, path + (i,))
-    else:
-        yield path
+def _leaves(node):
+    from academie.dsl.loader import walk
+    return [p for p, v in walk(node) if not isinstance(v, (dict, list))]
 
 
 def _set(node, path, value):
