@@ -128,11 +128,33 @@ class _Compiler:
         v = _card(str(node.children[0]))
         return (lambda st, s, c: v), "card"
 
+    def const(self, node) -> bool:
+        """Whether ``node`` is a literal: its value is known when the file is
+        loaded (a number, string, card, suit, rank, true/false/none, or a list
+        or negation of those). Decided on the syntax, never by running it."""
+        if isinstance(node, Tree):
+            if node.data in ("number", "string", "card"):
+                return True
+            if node.data == "name":
+                n = str(node.children[0])
+                sc = self.scope
+                if n in self.bound or n in _SEAT_VALUES or n in _PLAIN_VALUES or n in ("seat", "card"):
+                    return False
+                if n in sc.zones or n in sc.vars or n in sc.pools or n in sc.seat_zones or n in sc.seat_vars:
+                    return False
+                return True      # true/false/none, a suit, a rank, or the name of a currency, order, declaration
+            if node.data == "list":
+                return all(self.const(ch) for ch in (node.children[0].children if node.children else []))
+            if node.data == "neg":
+                return self.const(node.children[0])
+        return False
+
     def c_list(self, node):
-        items = [self.c(ch) for ch in (node.children[0].children if node.children else [])]
+        children = node.children[0].children if node.children else []
+        items = [self.c(ch) for ch in children]
         fns = [f for f, _ in items]
         kinds = {k for _, k in items}
-        if all(_is_const(f) for f in fns):
+        if all(self.const(ch) for ch in children):
             v = frozenset(f(None, None, None) for f in fns)
             return (lambda st, s, c: v), "list:" + ("|".join(sorted(kinds)))
         return (lambda st, s, c: frozenset(f(st, s, c) for f in fns)), "list"
@@ -235,7 +257,7 @@ class _Compiler:
             vals = []
             for ch in node.children[0].children:
                 f, k = self._rank_literal(ch, "rank")
-                if k != "rank" or not _is_const(f):
+                if k != "rank" or not self.const(ch):
                     self.fail(ch, "a list of ranks must hold ranks only (A K Q J 10 … 2)")
                 vals.append(f(None, None, None))
             v = frozenset(vals)
@@ -257,7 +279,7 @@ class _Compiler:
             self.fail(node, "ranks and suits have no order of their own: compare rank(card) instead")
         f = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
              "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
-        if _is_const(fr):
+        if self.const(node.children[-1]):
             v = fr(None, None, None)
             left = node.children[0]
             if (op in ("==", "!=") and isinstance(left, Tree) and left.data == "call"
@@ -367,14 +389,6 @@ class _Compiler:
 
 def _getter(attr):
     return lambda st, s, c: getattr(st, attr)
-
-
-def _is_const(f) -> bool:
-    try:
-        f(None, None, None)
-        return True
-    except Exception:
-        return False
 
 
 def _suggest(name, known) -> str:

@@ -133,3 +133,18 @@ def test_options_change_the_game_and_conflicts_are_refused():
     assert max(short.pvars["score"]) >= 3 and short.hand_no < long_.hand_no
     with pytest.raises(RuleError, match="options 'short' and 'long' cannot be used together"):
         game("variant", "short", "long")
+
+
+def test_seat_and_card_are_never_taken_for_constants():
+    """A comparison with `seat` or `card` on the right reads them when it runs
+    (they are not literals, though they are unset when the file is loaded)."""
+    from academie.dsl.compiler import Scope, compile_expr
+    from academie.dsl.errors import Pos
+    from academie.dsl.cards import card as c
+
+    class St:
+        n, dealer = 4, 1
+    assert compile_expr("dealer == seat", Pos("f", 1, 1), Scope(), "seat")(St, 1) is True
+    assert compile_expr("dealer != seat", Pos("f", 1, 1), Scope(), "seat")(St, 2) is True
+    assert compile_expr("AH == card", Pos("f", 1, 1), Scope(), "card")(St, 0, c("AH")) is True
+    assert compile_expr("card.rank in [A, 10]", Pos("f", 1, 1), Scope(), "card")(St, 0, c("10S")) is True
