@@ -39,6 +39,9 @@ class RandomAgent(Agent):
     def __init__(self, seed):
         self.rng = random.Random(seed)
         self._random = self.rng.random
+        # how it chooses, for a loop that draws for it: moves[int(uniform() * len(moves))]
+        # if there is more than one move, else the one move
+        self.uniform = self._random
 
     def choose(self, state, seat, moves):
         k = len(moves)

@@ -14,6 +14,7 @@ the opening endowment; the game stops at ``max_plays`` as "unfinished".
 from __future__ import annotations
 
 import random
+import re
 from operator import attrgetter
 from typing import Any, Callable, Iterator
 
@@ -88,7 +89,9 @@ class State:
         self.hand = self.pzones["hand"]
         self._all_zones = list(self.zones.values()) + [z for zs in self.pzones.values() for z in zs]
         self._zone_owner = {id(z): seat for zs in self.pzones.values() for seat, z in enumerate(zs)}
+        self._hand_ids = frozenset(id(h) for h in self.hand)
         self._touched: set[int] = set()
+        self._runners: dict[int, Callable] = {}     # id(list of effects) -> its function
         self._deck = self._check_deck(deck) if deck is not None else None
         self._deal = self._check_deal(deal, deal_file) if deal is not None else None
         # money
@@ -112,6 +115,7 @@ class State:
         self.declared: dict[str, int] = {}
         # bookkeeping
         self.plays = 0
+        self._plays_at_hand = 0
         self.unfinished = False
         self.truncated = False
         self.finished = False
@@ -133,6 +137,11 @@ class State:
         d = dict(self._counts)
         d["plays"] = self.plays
         return d
+
+    @property
+    def _hand_plays(self) -> int:
+        """Plays made in the hand in progress (or the last one)."""
+        return self.plays - self._plays_at_hand
 
     def current_player(self) -> int | None:
         return None if self._decision is None else self._decision.seat
@@ -418,7 +427,7 @@ class State:
         self.tricks_played = 0
         self.won = [0] * self.n
         self.declared = {}
-        self._hand_plays = 0
+        self._plays_at_hand = self.plays
         self._hand_over = False
         for name, (per_seat, init, reset) in g.vars.items():
             if reset == "hand":
@@ -575,7 +584,6 @@ class State:
 
     def _count_play(self):
         self.plays += 1
-        self._hand_plays += 1
         if self.plays > self.max_plays:
             raise _Unfinished()
 
@@ -596,160 +604,220 @@ class State:
                 return ok, i == 0
         return list(hand), not st.must
 
+    def _agents_inline(self):
+        """How the agents of run_with() are asked inside the loop: (choose
+        methods, the uniform draws of agents that pick uniformly with their own
+        ``random()``, or None, whether a choice must be checked)."""
+        auto = self._auto
+        if auto is None:
+            return None, None, True
+        choosers = [a.choose for a in auto]
+        uniform = [getattr(a, "uniform", None) for a in auto]
+        if None in uniform:
+            uniform = None
+        # the built-in first and random agents pick from the list they are given
+        check_choice = not all(getattr(a, "picks_from_moves", False) for a in auto)
+        return choosers, uniform, check_choice
+
     def _step_tricks(self, st: Step):
         n = self.n
         leader = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
         trick = self.zones["trick"]
         logging = self._logging
-        auto = self._auto
-        choosers = [a.choose for a in auto] if auto is not None else None
-        # the built-in first and random agents pick from the list they are given
-        check_choice = auto is None or not all(getattr(a, "picks_from_moves", False) for a in auto)
+        choosers, uniform, check_choice = self._agents_inline()
         keys = [f.fn for f in st.winner_key]
         # keys that read only the card, led and trump are tabulated per (led, trump)
+        # and the best is kept as the cards are played
         key_tables = st.key_tables if st.key_pure else None
         end_play = [r for r in st.end if r.after == "play"]
         end_trick = [r for r in st.end if r.after == "trick"]
         hands, touched, legal = self.hand, self._touched, self._legal
         # one end condition after play, reading only the seat's own zones: test the mover directly
         mover_only = end_play[0].when.fn if len(end_play) == 1 and end_play[0].zone_only else None
-        # ... and of the shape ``count(hand(seat)) == 0``: test the mover's hand itself, no call
+        # ... and of the shape ``count(hand(seat)) == 0``: test the hands themselves, no call
         empty_hand_ends = mover_only is not None and end_play[0].when.shape == "count(hand(seat)) == 0"
         cannot_follow = st.cannot_follow
+        renounce = (self._runners.get(id(cannot_follow)) or self._runner(cannot_follow)) if cannot_follow else None
         suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
+        one_tier = len(st.must) == 1
         lead_any = st.lead_test is None
         free = st.free.fn if st.free is not None else None
         nxt = [(s + 1) % n for s in range(n)]   # the seat after each seat
         max_plays = self.max_plays
-        while not self._hand_over:
-            if not hands[leader]:
-                break
-            self.leader = leader
-            # ``led`` is kept in a local and written to self.led when the first card
-            # is played: nothing else sets it during a trick
-            self.led = led = None
-            plays: list[tuple[int, Card]] = []
-            seat = leader
-            broke = False
-            for _ in range(n):
-                hand = hands[seat]
-                if not hand:
-                    seat = nxt[seat]
-                    continue
-                if led is None:
-                    if lead_any:
-                        moves, follows = hand[:], True
-                    else:
-                        moves, follows = legal(st, seat)
-                elif suit_led:
-                    moves = [c for c in hand if c.suit == led]
-                    follows = bool(moves)
-                    if not moves:
-                        moves = hand[:] if len(st.must) == 1 else legal(st, seat)[0]
-                    elif free is not None:
-                        keep = set(moves)
-                        moves = [c for c in hand if c in keep or free(self, seat, c)]
-                else:
-                    moves, follows = legal(st, seat)
-                if not follows and cannot_follow:
-                    if logging:
-                        self.emit({"type": "renounce", "seat": seat, "led": led})
-                    new = self._effects(cannot_follow, seat)
-                    if new is not None:                  # the trick is over; he (or another) leads
-                        if new != leader:
-                            self._counts["lead_changes"] += 1
-                        leader = new
-                        broke = True
-                        break
-                    if self._hand_over:
-                        return
-                    moves, _ = self._legal(st, seat)     # the effects may have changed his hand
-                    if not moves:
+        counts = self._counts
+        won = self.won
+        won_seat = self.pzones.get(st.won_to) if st.won_to is not None else None
+        won_zone = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
+        pack = self.zones["pack"]
+        played = self.plays         # kept in a local, written back before anything else can read it
+        try:
+            while not self._hand_over:
+                if not hands[leader]:
+                    break
+                self.leader = leader
+                # ``led`` is kept in a local and written to self.led when the first card
+                # is played: nothing else sets it during a trick
+                self.led = led = None
+                plays: list[tuple[int, Card]] = []
+                table = best_seat = best_key = None
+                seat = leader
+                broke = False
+                for _ in range(n):
+                    hand = hands[seat]
+                    if not hand:
                         seat = nxt[seat]
                         continue
-                self.mover = seat
-                if auto is not None:
-                    c = choosers[seat](self, seat, moves)
-                    if check_choice and c not in moves:
-                        self._illegal(seat, c, moves)
-                else:
-                    c = yield Decision(seat, moves, "play")
-                    if self._auto is not None:       # run_with() took over: ask its agents inline from now on
-                        auto = self._auto
-                        choosers = [a.choose for a in auto]
-                        check_choice = not all(getattr(a, "picks_from_moves", False) for a in auto)
-                hand.remove(c)
-                trick.append(c)
-                plays.append((seat, c))
-                if led is None:
-                    self.led = led = c.suit
-                self.plays += 1
-                self._hand_plays += 1
-                if self.plays > max_plays:
-                    raise _Unfinished()
-                if logging:
-                    self.emit({"type": "play", "seat": seat, "card": c.name})
-                if end_play:
-                    if not touched and mover_only is not None:   # only the mover's zones changed
-                        if (not hand) if empty_hand_ends else mover_only(self, seat, None):
-                            touched.add(seat)
-                            self._check_end(end_play, seat)
-                            return
+                    c = None
+                    if led is None:
+                        if lead_any:
+                            if uniform is not None:      # an agent drawing uniformly from the hand
+                                k = len(hand)
+                                c = hand.pop(int(uniform[seat]() * k) if k > 1 else 0)
+                            else:
+                                moves, follows = hand[:], True
+                        else:
+                            moves, follows = legal(st, seat)
+                    elif suit_led:
+                        moves = [c for c in hand if c.suit == led]
+                        if moves:
+                            follows = True
+                            if free is not None:
+                                keep = set(moves)
+                                moves = [c for c in hand if c in keep or free(self, seat, c)]
+                        else:
+                            follows = False
+                            if renounce is None:
+                                moves = hand[:] if one_tier else legal(st, seat)[0]
+                        c = None
                     else:
-                        touched.add(seat)
-                        if self._check_end(end_play, seat):
-                            return
-                seat = nxt[seat]
-            if broke:
-                if trick:
-                    self._move_cards(trick, self.zones["pack"], None, "pack", src=trick)
-                continue
-            if not plays:
-                break
-            best_seat, best_key = None, None
-            if key_tables is not None:
-                table = key_tables.get((self.led, self.trump))
+                        moves, follows = legal(st, seat)
+                    if c is None:
+                        if not follows and renounce is not None:
+                            if logging:
+                                self.emit({"type": "renounce", "seat": seat, "led": led})
+                            self.plays = played
+                            new = renounce(seat)
+                            if new is not None:              # the trick is over; he (or another) leads
+                                if new != leader:
+                                    counts["lead_changes"] += 1
+                                leader = new
+                                broke = True
+                                break
+                            if self._hand_over:
+                                return
+                            moves, _ = legal(st, seat)       # the effects may have changed his hand
+                            if not moves:
+                                seat = nxt[seat]
+                                continue
+                        self.mover = seat
+                        if uniform is not None:              # an agent drawing uniformly: draw here
+                            k = len(moves)
+                            c = moves[int(uniform[seat]() * k)] if k > 1 else moves[0]
+                        elif choosers is not None:
+                            self.plays = played
+                            c = choosers[seat](self, seat, moves)
+                            if check_choice and c not in moves:
+                                self._illegal(seat, c, moves)
+                        else:
+                            self.plays = played
+                            c = yield Decision(seat, moves, "play")
+                            if self._auto is not None:   # run_with() took over: ask its agents inline from now on
+                                choosers, uniform, check_choice = self._agents_inline()
+                        hand.remove(c)
+                    else:
+                        self.mover = seat
+                    trick.append(c)
+                    if led is None:
+                        self.led = led = c.suit
+                        if key_tables is not None:
+                            table = key_tables.get((led, self.trump))
+                            if table is None:
+                                table = key_tables[(led, self.trump)] = {}
+                    if table is not None:
+                        k = table.get(c)
+                        if k is None:
+                            k = table[c] = tuple([f(self, seat, c) for f in keys])
+                        if best_key is None or k > best_key:
+                            best_seat, best_key = seat, k
+                    else:
+                        plays.append((seat, c))
+                    played += 1
+                    if played > max_plays:
+                        raise _Unfinished()
+                    if logging:
+                        self.emit({"type": "play", "seat": seat, "card": c.name})
+                    if end_play:
+                        if empty_hand_ends:
+                            # the mover's hand, then any other hand changed since the last check
+                            if not hand:
+                                touched.add(seat)
+                                self.plays = played
+                                self._check_end(end_play, seat)
+                                return
+                            if touched:
+                                for s in touched:
+                                    if not hands[s]:
+                                        touched.add(seat)
+                                        self.plays = played
+                                        if self._check_end(end_play, seat):
+                                            return
+                                        break
+                                touched.clear()
+                        elif not touched and mover_only is not None:   # only the mover's zones changed
+                            self.plays = played
+                            if mover_only(self, seat, None):
+                                touched.add(seat)
+                                self._check_end(end_play, seat)
+                                return
+                        else:
+                            touched.add(seat)
+                            self.plays = played
+                            if self._check_end(end_play, seat):
+                                return
+                    seat = nxt[seat]
+                if broke:
+                    if trick:
+                        self._move_cards(trick, pack, None, "pack", src=trick)
+                    continue
                 if table is None:
-                    table = key_tables[(self.led, self.trump)] = {}
-                for s, c in plays:
-                    k = table.get(c)
-                    if k is None:
-                        k = table[c] = tuple([f(self, s, c) for f in keys])
-                    if best_key is None or k > best_key:
-                        best_seat, best_key = s, k
-            else:
-                for s, c in plays:
-                    k = tuple([f(self, s, c) for f in keys])
-                    if best_key is None or k > best_key:
-                        best_seat, best_key = s, k
-            self.tricks_played += 1
-            self._counts["tricks"] += 1
-            self.won[best_seat] += 1
-            if logging:
-                cards = [c.name for c in trick]
-                self.emit({"type": "trick", "winner": best_seat, "cards": cards})
-            if st.won_to is not None:
-                per_seat = self.pzones.get(st.won_to)
-                dest = per_seat[best_seat] if per_seat is not None else self.zones[st.won_to]
-                dest.extend(trick)
-                trick.clear()
-                if per_seat is not None:
-                    self._touched.add(best_seat)
+                    if not plays:
+                        break
+                    self.plays = played
+                    for s, c in plays:
+                        k = tuple([f(self, s, c) for f in keys])
+                        if best_key is None or k > best_key:
+                            best_seat, best_key = s, k
+                self.tricks_played += 1
+                counts["tricks"] += 1
+                won[best_seat] += 1
                 if logging:
-                    self.emit({"type": "take", "seat": best_seat, "cards": cards, "to": st.won_to})
-            else:
-                self.zones["pack"].extend(trick)
-                trick.clear()
-            if best_seat != leader:
-                self._counts["lead_changes"] += 1
-            self.mover = best_seat
-            if st.on_trick:
-                self._effects(st.on_trick, best_seat)
-            leader = best_seat
+                    cards = [c.name for c in trick]
+                    self.emit({"type": "trick", "winner": best_seat, "cards": cards})
+                if won_seat is not None or won_zone is not None:
+                    (won_seat[best_seat] if won_seat is not None else won_zone).extend(trick)
+                    trick.clear()
+                    if won_seat is not None:
+                        touched.add(best_seat)
+                    if logging:
+                        self.emit({"type": "take", "seat": best_seat, "cards": cards, "to": st.won_to})
+                else:
+                    pack.extend(trick)
+                    trick.clear()
+                if best_seat != leader:
+                    counts["lead_changes"] += 1
+                self.mover = best_seat
+                leader = best_seat
+                if st.on_trick:
+                    self.plays = played
+                    self._effects(st.on_trick, best_seat)
+                self.led = None
+                if end_trick:
+                    self.plays = played
+                    if self._check_end(end_trick, best_seat):
+                        return
             self.led = None
-            if end_trick and self._check_end(end_trick, best_seat):
-                return
-        self.led = None
+        finally:
+            self.plays = played
 
     def _check_end(self, rules, mover: int) -> bool:
         """Check end conditions for every seat from ``mover`` on; a condition
@@ -877,29 +945,93 @@ class State:
         """Run ``effects`` for ``seat``. Returns the seat that leads next if
         an ``end_trick`` effect ended the trick (the effects after it are not
         run), else None."""
-        for e in effects:
-            if e.at is not None:
-                seat = e.at(self, seat)
-                if not isinstance(seat, int):
-                    raise RuleError(f"at: {e.at.text} names no seat here (it is {seat!r})", e.at.pos,
-                                    code="runtime")
-            if e.when is not None and not e.when(self, seat):
-                continue
-            op = e.op
-            if op == "take":
-                a = e.args
-                src = a["from"].fn(self, seat, None)
-                dst = a["to"].fn(self, seat, None)
-                test = a["cards"]
-                moved = src if test is None else test.filter(self, seat, src)
-                self._move_cards(moved, dst, seat, a["to_name"], src=src)
-            elif op == "end_trick":
-                ld = e.args["leader"]
-                return ld.fn(self, seat, None) % self.n if ld is not None else seat
-            elif op == "pay":
-                self._pay(e.args["payment"], seat)
+        run = self._runners.get(id(effects))
+        if run is None:
+            run = self._runner(effects)
+        return run(seat)
+
+    def _runner(self, effects: list[Effect]) -> Callable[[Any], int | None]:
+        """``effects`` as one function of the seat, built once per game: each
+        effect becomes a closure over this state, so that running them looks
+        nothing up by name."""
+        fns = [self._effect_fn(e) for e in effects]
+        if not fns:
+            def run(seat):
+                return None
+        elif len(fns) == 1:
+            run = fns[0]
+        elif len(fns) == 2 and effects[1].op == "end_trick" and effects[1].when is None and effects[1].at is None:
+            first, last = fns
+
+            def run(seat):
+                r = first(seat)
+                return r if r is not None else last(seat)
+        else:
+            def run(seat):
+                for f in fns:
+                    r = f(seat)
+                    if r is not None:
+                        return r
+                return None
+        self._runners[id(effects)] = run
+        return run
+
+    def _effect_fn(self, e: Effect) -> Callable[[Any], int | None]:
+        op, a = e.op, e.args
+        if op == "take":
+            fsrc, fdst, test, to_name = a["from"].fn, a["to"].fn, a["cards"], a["to_name"]
+            move = self._move_cards
+            src_zone = self.zones.get(a["from"].text.strip())     # ``trick``: a shared zone, whole
+            m = re.fullmatch(r"\s*(\w+)\(\s*seat\s*\)\s*", a["to"].text)
+            dst_zones = self.pzones.get(m.group(1)) if m else None  # ``hand(seat)``: the seat's own zone
+            if test is None and src_zone is not None and dst_zones is not None:
+                # the whole of a shared zone to a zone of the seat's: no lookups
+                touched, counts, sort = self._touched, self._counts, dst_zones is self.hand
+
+                def f(seat):
+                    if not src_zone:
+                        return None
+                    dst = dst_zones[seat]
+                    moved = src_zone[:] if self._logging else None
+                    dst.extend(src_zone)
+                    src_zone.clear()
+                    touched.add(seat)
+                    if sort:
+                        dst.sort(key=_canon)
+                    counts["takes"] += 1
+                    if moved is not None:
+                        self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
+                    return None
+            elif test is None:
+                def f(seat):
+                    src = fsrc(self, seat, None)
+                    move(src, fdst(self, seat, None), seat, to_name, src)
             else:
-                for name, (per_seat, expr) in e.args.items():
+                filt = test.filter
+
+                def f(seat):
+                    src = fsrc(self, seat, None)
+                    move(filt(self, seat, src), fdst(self, seat, None), seat, to_name, src)
+        elif op == "end_trick":
+            ld, n = a["leader"], self.n
+            if ld is None:
+                def f(seat):
+                    return seat
+            else:
+                fld = ld.fn
+
+                def f(seat):
+                    return fld(self, seat, None) % n
+        elif op == "pay":
+            payment = a["payment"]
+
+            def f(seat):
+                self._pay(payment, seat)
+        else:
+            items = list(a.items())
+
+            def f(seat):
+                for name, (per_seat, expr) in items:
                     v = expr(self, seat)
                     if per_seat:
                         target = self.pvars[name]
@@ -909,33 +1041,56 @@ class State:
                             target[seat] += v
                     else:
                         self.vars[name] = v if op == "set" else self.vars[name] + v
+        if e.when is not None:
+            inner, when = f, e.when
+
+            def f(seat):
+                if when(self, seat):
+                    return inner(seat)
+                return None
+        if e.at is not None:
+            inner2, at = f, e.at
+
+            def f(seat):
+                seat = at(self, seat)
+                if not isinstance(seat, int):
+                    raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos,
+                                    code="runtime")
+                return inner2(seat)
+        return f
 
     def _move_cards(self, cards: list, dst: list, seat, to_name: str, src: list | None = None):
         """Move ``cards`` into zone ``dst``. ``src`` is the zone they all come
         from when known (a whole zone moves when ``cards is src``); otherwise
         each card is looked for in every zone."""
-        moved = list(cards)
-        if not moved:
+        if not cards:
             return
-        if src is not None and cards is src:
+        if src is not None and cards is src and src is not dst:
+            moved = src[:] if self._logging else None
+            dst.extend(src)
             src.clear()
-        elif src is not None:
-            for c in moved:
-                src.remove(c)
         else:
-            for c in moved:
-                for zone in self._all_zones:
-                    if c in zone:
-                        zone.remove(c)
-                        break
-        dst.extend(moved)
-        owner = self._zone_owner.get
-        for z in (src, dst):
-            o = owner(id(z))
-            if o is not None:
-                self._touched.add(o)
-                if z is dst and dst is self.hand[o]:
-                    dst.sort(key=_canon)
+            moved = list(cards)
+            if src is not None and cards is src:
+                src.clear()
+            elif src is not None:
+                for c in moved:
+                    src.remove(c)
+            else:
+                for c in moved:
+                    for zone in self._all_zones:
+                        if c in zone:
+                            zone.remove(c)
+                            break
+            dst.extend(moved)
+        owner = self._zone_owner
+        if id(src) in owner:
+            self._touched.add(owner[id(src)])
+        o = owner.get(id(dst))
+        if o is not None:
+            self._touched.add(o)
+            if id(dst) in self._hand_ids:
+                dst.sort(key=_canon)
         self._counts["takes"] += 1
         if self._logging:
             self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
