@@ -14,8 +14,9 @@ the opening endowment; the game stops at ``max_plays`` as "unfinished".
 from __future__ import annotations
 
 import random
+from itertools import chain
 import re
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Callable, Iterator
 
 from ..dsl.cards import Card, card as _card, parse_card
@@ -91,7 +92,8 @@ class State:
         self._zone_owner = {id(z): seat for zs in self.pzones.values() for seat, z in enumerate(zs)}
         self._hand_ids = frozenset(id(h) for h in self.hand)
         self._touched: set[int] = set()
-        self._runners: dict[int, Callable] = {}     # id(list of effects) -> its function
+        self._runners: dict[int, Callable] = {}
+        self._deal_plans: dict[int, tuple] = {}     # id(deal step) -> what _deal_plan() gives     # id(list of effects) -> its function
         self._deck = self._check_deck(deck) if deck is not None else None
         self._deal = self._check_deal(deal, deal_file) if deal is not None else None
         # money
@@ -202,11 +204,9 @@ class State:
 
     def check_invariants(self) -> None:
         """Every card in exactly one zone; each currency's total unchanged."""
-        seen: set = set()
-        count = 0
-        for z in self._all_zones:
-            count += len(z)
-            seen.update(z)
+        zones = self._all_zones
+        count = sum(map(len, zones))
+        seen = set(chain.from_iterable(zones))
         if count != len(self.pack_cards) or seen != self._pack_set:
             raise InvariantError(f"cards: {count} in zones, {len(seen)} distinct, pack of {len(self.pack_cards)}")
         if self._totals is not None:
@@ -490,39 +490,55 @@ class State:
         if st.cut_by is not None and len(pack) > 2 * st.min_cut:
             at = self.rng.randint(st.min_cut, len(pack) - st.min_cut)
             pack[:] = pack[at:] + pack[:at]
-            self.emit({"type": "cut", "seat": st.cut_by(self) % self.n, "at": at})
+            if self._logging:
+                self.emit({"type": "cut", "seat": st.cut_by(self) % self.n, "at": at})
 
     def _step_deal(self, st: Step):
         n = self.n
-        per, batches, _ = deal_plan(st, n)
-        if per is None:
-            raise RuleError(f"the deal says nothing for {n} players", st.pos, code="deal")
+        plan = self._deal_plans.get(id(st))
+        if plan is None:
+            plan = self._deal_plans[id(st)] = self._deal_plan(st)
+        need, take = plan
         first = st.first(self) % n if st.first is not None else (self.dealer + 1) % n
         pack = self.zones["pack"]
-        need = per * n
         if len(pack) < need:
             raise RuleError(f"the deal needs {need} cards for {n} players but {len(pack)} are left",
                             st.pos, code="deal")
-        i = 0
-        for size in batches:
-            for k in range(n):
-                seat = (first + k) % n
-                self.hand[seat].extend(pack[i:i + size])
-                i += size
-        rest = pack[i:]
+        hands = self.hand
+        for k in range(n):          # the k-th seat from the first gets the cards at its places in the pack
+            h = hands[(first + k) % n]
+            h.extend(take[k](pack))
+            h.sort(key=_canon)
+        rest = pack[need:]
         del pack[:]
         if st.rest is not None:
             self.zones[st.rest].extend(rest)
         else:
             pack.extend(rest)
-        for h in self.hand:
-            h.sort(key=_canon)
         self._touched.update(range(n))
         if self._logging:
-            ev = {"type": "deal", "hands": [[c.name for c in h] for h in self.hand]}
+            ev = {"type": "deal", "hands": [[c.name for c in h] for h in hands]}
             if st.rest is not None:
                 ev[st.rest] = [c.name for c in self.zones[st.rest]]
             self.emit(ev)
+
+    def _deal_plan(self, st: Step):
+        """For a deal step and this many players: the number of cards dealt,
+        and for the k-th seat from the first a function giving the cards the
+        batches put in its hand (from their places in the pack)."""
+        n = self.n
+        per, batches, _ = deal_plan(st, n)
+        if per is None:
+            raise RuleError(f"the deal says nothing for {n} players", st.pos, code="deal")
+        places: list[list[int]] = [[] for _ in range(n)]
+        i = 0
+        for size in batches:
+            for k in range(n):
+                places[k].extend(range(i, i + size))
+                i += size
+        take = [itemgetter(*pl) if len(pl) > 1 else (lambda p, pl=tuple(pl): [p[j] for j in pl])
+                for pl in places]
+        return i, take
 
     def _place_deal(self, st: Step):
         pack = self.zones["pack"]
@@ -1096,45 +1112,52 @@ class State:
             self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
 
     def _money_totals(self) -> dict[str, int]:
-        tot = {c: 0 for c in self.g.currencies}
-        for h in self.bal.values():
-            for c, v in h.items():
-                tot[c] += v
-        return tot
+        holders = self.bal.values()
+        return {c: sum([h[c] for h in holders]) for c in self.g.currencies}
 
     def _pay(self, p: Payment, seat, bank: bool = False):
         """Make payment ``p``. With ``from: each`` (or ``to: each``) every seat
         in play order from the dealer's next pays (or is paid), ``seat`` bound
         to it in every expression; otherwise one payment, ``seat`` bound to the
         seat the rule is about (the player who borrowed, renounced …)."""
-        order = [(self.dealer + 1 + k) % self.n for k in range(self.n)]
+        n = self.n
+        first = self.dealer + 1
+        order = [(first + k) % n for k in range(n)]
+        amount = p.amount.fn
         if bank:
-            for t in (order if p.payee is None else [p.payee(self, seat)]):
-                amt = p.amount(self, t)
+            for t in (order if p.payee is None else [p.payee.fn(self, seat, None)]):
+                amt = amount(self, t, None)
                 self.bal[self._holder(t)][p.unit] += amt
                 self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": p.unit})
             return
         if p.payer is not None and p.payee is not None:
-            if p.where is None or p.where(self, seat):
-                self._transfer(p.payer(self, seat), p.payee(self, seat), p.amount(self, seat), p.unit)
+            if p.where is None or p.where.fn(self, seat, None):
+                self._transfer(p.payer.fn(self, seat, None), p.payee.fn(self, seat, None),
+                               amount(self, seat, None), p.unit)
             return
+        payer = p.payer.fn if p.payer is not None else None
+        payee = p.payee.fn if p.payee is not None else None
+        where = p.where.fn if p.where is not None else None
+        exclude = p.exclude.fn if p.exclude is not None else None
+        unit, transfer = p.unit, self._transfer
         for s in order:
-            if p.where is not None and not p.where(self, s):
+            if where is not None and not where(self, s, None):
                 continue
-            if p.exclude is not None and p.exclude(self, s) == s:
+            if exclude is not None and exclude(self, s, None) == s:
                 continue
-            frm = s if p.payer is None else p.payer(self, s)
-            to = s if p.payee is None else p.payee(self, s)
-            self._transfer(frm, to, p.amount(self, s), p.unit)
+            transfer(s if payer is None else payer(self, s, None), s if payee is None else payee(self, s, None),
+                     amount(self, s, None), unit)
 
     def _transfer(self, frm, to, amount: int, unit: str) -> None:
         if frm is None or to is None or amount <= 0:
             return
-        frm, to = self._holder(frm), self._holder(to)
+        bal = self.bal
+        frm = frm % self.n if type(frm) is int else self._holder(frm)
+        to = to % self.n if type(to) is int else self._holder(to)
         if frm == to:
             return
-        self.bal[frm][unit] -= amount
-        self.bal[to][unit] += amount
+        bal[frm][unit] -= amount
+        bal[to][unit] += amount
         if self._logging:
             self.emit({"type": "pay", "from": frm, "to": to, "amount": amount, "unit": unit})
 
