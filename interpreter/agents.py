@@ -36,8 +36,10 @@ class RandomAgent(Agent):
     name = "random"
     picks_from_moves = True
 
-    def __init__(self, seed):
-        self.rng = random.Random(seed)
+    def __init__(self, seed=None, rng: random.Random | None = None):
+        """Its own generator seeded with ``seed``, or the generator ``rng``
+        it shares with other agents."""
+        self.rng = rng if rng is not None else random.Random(seed)
         self._random = self.rng.random
         # how it chooses, for a loop that draws for it: moves[int(uniform() * len(moves))]
         # if there is more than one move, else the one move
@@ -82,19 +84,21 @@ class HumanAgent(Agent):
 
 
 def make_agents(spec: list[str], players: int, seed) -> list[Agent]:
-    """Agents by name, one per seat; a single name serves every seat. Each
-    random agent has its own generator, seeded from the game seed and its seat,
-    so the agents' choices never disturb the shuffle."""
+    """Agents by name, one per seat; a single name serves every seat. The
+    random agents of a game share one generator of their own, seeded from the
+    game seed, so that their choices never disturb the shuffle (and a game
+    seeds two generators, not one per seat)."""
     if len(spec) == 1:
         spec = spec * players
     if len(spec) != players:
         raise ValueError(f"{len(spec)} agents for {players} players")
     out = []
+    shared = random.Random(f"{seed}:agents") if "random" in spec else None
     for seat, name in enumerate(spec):
         if name == "first":
             out.append(FirstAgent())
         elif name == "random":
-            out.append(RandomAgent(f"{seed}:agent:{seat}"))
+            out.append(RandomAgent(rng=shared))
         elif name == "human":
             out.append(HumanAgent())
         else:

@@ -969,19 +969,37 @@ class State:
     def _runner(self, effects: list[Effect]) -> Callable[[Any], int | None]:
         """``effects`` as one function of the seat, built once per game: each
         effect becomes a closure over this state, so that running them looks
-        nothing up by name."""
+        nothing up by name. Only ``end_trick`` gives a seat back; the effects
+        after an unconditional one are never run."""
         fns = [self._effect_fn(e) for e in effects]
-        if not fns:
+        ends = [i for i, e in enumerate(effects) if e.op == "end_trick"]
+        if ends and all(effects[i].when is None and effects[i].at is None for i in ends):
+            body, end = fns[:ends[0]], effects[ends[0]]
+            ld = end.args["leader"]
+            if ld is None or ld.text.strip() == "seat":       # the seat in hand leads: no call
+                if len(body) == 1:
+                    only = body[0]
+
+                    def run(seat):
+                        only(seat)
+                        return seat
+                else:
+                    def run(seat):
+                        for f in body:
+                            f(seat)
+                        return seat
+            else:
+                last = fns[ends[0]]
+
+                def run(seat):
+                    for f in body:
+                        f(seat)
+                    return last(seat)
+        elif not fns:
             def run(seat):
                 return None
         elif len(fns) == 1:
             run = fns[0]
-        elif len(fns) == 2 and effects[1].op == "end_trick" and effects[1].when is None and effects[1].at is None:
-            first, last = fns
-
-            def run(seat):
-                r = first(seat)
-                return r if r is not None else last(seat)
         else:
             def run(seat):
                 for f in fns:
