@@ -81,6 +81,7 @@ class Step:
     winner_key: list[Expr] = field(default_factory=list)
     key_pure: bool = False      # the winner keys read only the card, led and trump
     key_tables: dict = field(default_factory=dict, repr=False)   # (led, trump) -> {card: key}
+    deal_plans: dict = field(default_factory=dict, repr=False)   # players -> the interpreter's deal plan
     won_to: str | None = None
     on_trick: list[Effect] = field(default_factory=list)
     end: list[EndRule] = field(default_factory=list)

@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..dsl.errors import RuleError
 from ..dsl.model import GameDef
-from .agents import make_agents, play
+from .agents import make_agents
 from .state import State
 
 BACKENDS = ("local", "dask")
@@ -31,8 +31,8 @@ def game_seed(seed, i: int) -> str:
 
 
 def play_one(game: GameDef, players: int, seed, agents: list[str], max_plays: int) -> State:
-    st = State(game, players, seed, max_plays=max_plays, keep_events=False, check="hand")
-    return play(st, make_agents(agents, players, seed))
+    return State(game, players, seed, max_plays=max_plays, keep_events=False, check="hand",
+                 agents=make_agents(agents, players, seed))
 
 
 class Tally:

@@ -53,13 +53,18 @@ class State:
     the first hand. ``deal``: the first hand's deal itself ({"hands": [...],
     zone: [...]}). ``dealer``: the first dealer's seat (else the rules choose).
     ``hands``: stop after this many hands (else the rules say when).
+    ``agents``: one per seat; the whole game is then played here, the agents
+    asked inside the rules' loop from the first move on (as ``run_with``).
     """
+    # the short trick loop for agents that draw uniformly (off: the general loop, for tests)
+    _draw_inline = True
 
     def __init__(self, game: GameDef, players: int, seed: int | str = 0, *,
                  dealer: int | None = None, deck: list[Card] | None = None,
                  deal: dict | None = None, max_plays: int = DEFAULT_MAX_PLAYS,
                  hands: int | None = None, sink: Callable[[dict], None] | None = None,
-                 keep_events: bool = True, deal_file: str = "--deal", check: str = "move"):
+                 keep_events: bool = True, deal_file: str = "--deal", check: str = "move",
+                 agents=None):
         if game.abstract:
             raise RuleError(f"{game.id} is a fragment for other rule files to use (abstract: true), "
                             "not a game that can be played", Pos(game.doc.file, 1, 1))
@@ -92,8 +97,7 @@ class State:
         self._zone_owner = {id(z): seat for zs in self.pzones.values() for seat, z in enumerate(zs)}
         self._hand_ids = frozenset(id(h) for h in self.hand)
         self._touched: set[int] = set()
-        self._runners: dict[int, Callable] = {}
-        self._deal_plans: dict[int, tuple] = {}     # id(deal step) -> what _deal_plan() gives     # id(list of effects) -> its function
+        self._runners: dict[int, Callable] = {}     # id(list of effects) -> its function
         self._deck = self._check_deck(deck) if deck is not None else None
         self._deal = self._check_deal(deal, deal_file) if deal is not None else None
         # money
@@ -126,7 +130,7 @@ class State:
         self._counts = {"plays": 0, "tricks": 0, "takes": 0, "borrows": 0, "draws": 0,
                       "lead_changes": 0, "declarations": 0}
         self._decision: Decision | None = None
-        self._auto = None            # agents asked inline by run_with()
+        self._auto = agents          # agents asked inline (run_with(), or given here: the game is played now)
         self._gen = self._run()
         self._step_pos: Pos | None = None
         self._advance(None)
@@ -495,9 +499,9 @@ class State:
 
     def _step_deal(self, st: Step):
         n = self.n
-        plan = self._deal_plans.get(id(st))
+        plan = st.deal_plans.get(n)
         if plan is None:
-            plan = self._deal_plans[id(st)] = self._deal_plan(st)
+            plan = st.deal_plans[n] = self._deal_plan(st)
         need, take = plan
         first = st.first(self) % n if st.first is not None else (self.dealer + 1) % n
         pack = self.zones["pack"]
@@ -536,8 +540,7 @@ class State:
             for k in range(n):
                 places[k].extend(range(i, i + size))
                 i += size
-        take = [itemgetter(*pl) if len(pl) > 1 else (lambda p, pl=tuple(pl): [p[j] for j in pl])
-                for pl in places]
+        take = [itemgetter(*pl) if len(pl) > 1 else itemgetter(slice(pl[0], pl[0] + 1)) for pl in places]
         return i, take
 
     def _place_deal(self, st: Step):
@@ -636,11 +639,16 @@ class State:
         return choosers, uniform, check_choice
 
     def _step_tricks(self, st: Step):
+        choosers, uniform, check_choice = self._agents_inline()
+        if (uniform is not None and self._draw_inline and not self._logging and st.lead_test is None
+                and st.key_pure and len(st.must) == 1 and st.must[0].shape == "card.suit == led"
+                and st.free is None):
+            self._tricks_drawn(st, uniform)          # nothing to ask nor to record: the short loop
+            return
         n = self.n
         leader = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
         trick = self.zones["trick"]
         logging = self._logging
-        choosers, uniform, check_choice = self._agents_inline()
         keys = [f.fn for f in st.winner_key]
         # keys that read only the card, led and trump are tabulated per (led, trump)
         # and the best is kept as the cards are played
@@ -835,6 +843,157 @@ class State:
         finally:
             self.plays = played
 
+    def _tricks_drawn(self, st: Step, uniform: list) -> None:
+        """The trick loop when nothing needs to be asked or recorded: every
+        agent draws uniformly (``uniform``, asked inline), no events are kept,
+        any card may be led, the follow rule is the one tier ``card.suit ==
+        led`` and the winner keys are tabulated per (led, trump). The same
+        game as ``_step_tricks`` plays, with the choices those settings make
+        needless left out of the loop (tests compare the two)."""
+        n = self.n
+        leader = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
+        trick = self.zones["trick"]
+        keys = [f.fn for f in st.winner_key]
+        key_tables = st.key_tables
+        end_play = [r for r in st.end if r.after == "play"]
+        end_trick = [r for r in st.end if r.after == "trick"]
+        hands, touched, legal = self.hand, self._touched, self._legal
+        empty_hand_ends = (len(end_play) == 1 and end_play[0].zone_only
+                           and end_play[0].when.shape == "count(hand(seat)) == 0")
+        cannot_follow = st.cannot_follow
+        renounce = (self._runners.get(id(cannot_follow)) or self._runner(cannot_follow)) if cannot_follow else None
+        # the renounce takes the whole of a shared zone into a zone of his and he leads: done here
+        whole = getattr(renounce, "whole", None)
+        w_src, w_dst, w_sort = whole if whole is not None else (None, None, False)
+        nxt = [(s + 1) % n for s in range(n)]
+        max_plays = self.max_plays
+        counts = self._counts
+        won = self.won
+        won_seat = self.pzones.get(st.won_to) if st.won_to is not None else None
+        won_zone = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
+        pack = self.zones["pack"]
+        played = self.plays
+        try:
+            while not self._hand_over:
+                if not hands[leader]:
+                    break
+                self.leader = leader
+                self.led = led = None
+                table = best_seat = best_key = None
+                seat = leader
+                broke = False
+                for _ in range(n):
+                    hand = hands[seat]
+                    if not hand:
+                        seat = nxt[seat]
+                        continue
+                    if led is None:                      # the lead: any card of the hand
+                        k = len(hand)
+                        c = hand.pop(int(uniform[seat]() * k) if k > 1 else 0)
+                        self.led = led = c.suit
+                        table = key_tables.get((led, self.trump))
+                        if table is None:
+                            table = key_tables[(led, self.trump)] = {}
+                    else:
+                        moves = [c for c in hand if c.suit == led]
+                        if not moves:
+                            if whole is not None:            # he takes the whole of a zone and leads
+                                if w_src:
+                                    dst = w_dst[seat]
+                                    dst.extend(w_src)
+                                    w_src.clear()
+                                    touched.add(seat)
+                                    if w_sort:
+                                        dst.sort(key=_canon)
+                                    counts["takes"] += 1
+                                if seat != leader:
+                                    counts["lead_changes"] += 1
+                                leader = seat
+                                broke = True
+                                break
+                            if renounce is not None:
+                                self.plays = played
+                                new = renounce(seat)
+                                if new is not None:          # the trick is over; he (or another) leads
+                                    if new != leader:
+                                        counts["lead_changes"] += 1
+                                    leader = new
+                                    broke = True
+                                    break
+                                if self._hand_over:
+                                    return
+                                moves = legal(st, seat)[0]   # the effects may have changed his hand
+                                if not moves:
+                                    seat = nxt[seat]
+                                    continue
+                            else:
+                                moves = hand
+                        k = len(moves)
+                        c = moves[int(uniform[seat]() * k)] if k > 1 else moves[0]
+                        hand.remove(c)
+                    self.mover = seat
+                    trick.append(c)
+                    k = table.get(c)
+                    if k is None:
+                        k = table[c] = tuple([f(self, seat, c) for f in keys])
+                    if best_key is None or k > best_key:
+                        best_seat, best_key = seat, k
+                    played += 1
+                    if played > max_plays:
+                        raise _Unfinished()
+                    if empty_hand_ends:
+                        # the mover's hand, then any other hand changed since the last check
+                        if not hand:
+                            touched.add(seat)
+                            self.plays = played
+                            self._check_end(end_play, seat)
+                            return
+                        if touched:
+                            for s in touched:
+                                if not hands[s]:
+                                    touched.add(seat)
+                                    self.plays = played
+                                    if self._check_end(end_play, seat):
+                                        return
+                                    break
+                            touched.clear()
+                    elif end_play:
+                        touched.add(seat)
+                        self.plays = played
+                        if self._check_end(end_play, seat):
+                            return
+                    seat = nxt[seat]
+                if broke:
+                    if trick:
+                        self._move_cards(trick, pack, None, "pack", src=trick)
+                    continue
+                if best_seat is None:
+                    break
+                self.tricks_played += 1
+                counts["tricks"] += 1
+                won[best_seat] += 1
+                if won_seat is not None:
+                    won_seat[best_seat].extend(trick)
+                    touched.add(best_seat)
+                else:
+                    (won_zone if won_zone is not None else pack).extend(trick)
+                trick.clear()
+                if best_seat != leader:
+                    counts["lead_changes"] += 1
+                self.mover = best_seat
+                leader = best_seat
+                if st.on_trick:
+                    self.plays = played
+                    self._effects(st.on_trick, best_seat)
+                self.led = None
+                if end_trick:
+                    self.plays = played
+                    if self._check_end(end_trick, best_seat):
+                        return
+            self.led = None
+        finally:
+            self.plays = played
+
     def _check_end(self, rules, mover: int) -> bool:
         """Check end conditions for every seat from ``mover`` on; a condition
         that reads only the seat's own card zones is checked only for seats
@@ -983,6 +1142,7 @@ class State:
                     def run(seat):
                         only(seat)
                         return seat
+                    run.whole = getattr(only, "whole", None)  # the move, then the seat leads
                 else:
                     def run(seat):
                         for f in body:
@@ -1036,6 +1196,7 @@ class State:
                     if moved is not None:
                         self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
                     return None
+                f.whole = (src_zone, dst_zones, sort)     # for a loop that does this move itself
             elif test is None:
                 def f(seat):
                     src = fsrc(self, seat, None)
