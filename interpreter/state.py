@@ -14,12 +14,13 @@ the opening endowment; the game stops at ``max_plays`` as "unfinished".
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from itertools import chain
 import re
 from operator import attrgetter, itemgetter
 from typing import Any, Callable, Iterator
 
-from ..dsl.cards import Card, card as _card, parse_card
+from ..dsl.cards import RANKS, SUITS, Card, card as _card, parse_card
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment, Step, deal_plan
 
@@ -865,6 +866,7 @@ class State:
         # the renounce takes the whole of a shared zone into a zone of his and he leads: done here
         whole = getattr(renounce, "whole", None)
         w_src, w_dst, w_sort = whole if whole is not None else (None, None, False)
+        w_into_gap = w_src is trick and w_dst is hands
         nxt = [(s + 1) % n for s in range(n)]
         max_plays = self.max_plays
         counts = self._counts
@@ -891,20 +893,33 @@ class State:
                         k = len(hand)
                         c = hand.pop(int(uniform[seat]() * k) if k > 1 else 0)
                         self.led = led = c.suit
+                        led_lo, led_hi = _SUIT_SPAN[led]
                         table = key_tables.get((led, self.trump))
                         if table is None:
                             table = key_tables[(led, self.trump)] = {}
                     else:
-                        moves = [c for c in hand if c.suit == led]
-                        if not moves:
+                        # a hand is in canonical order, so the cards of a suit lie together:
+                        # hand[i:j], found by bisection
+                        i = bisect_left(hand, led_lo, key=_canon)
+                        j = bisect_left(hand, led_hi, i, key=_canon)
+                        if i < j:
+                            k = j - i
+                            c = hand.pop(i + int(uniform[seat]() * k) if k > 1 else i)
+                        else:
                             if whole is not None:            # he takes the whole of a zone and leads
                                 if w_src:
-                                    dst = w_dst[seat]
-                                    dst.extend(w_src)
+                                    if w_into_gap:
+                                        # the trick holds only cards of the suit led, which his hand
+                                        # lacks: sorted, they go where that suit would be, at i
+                                        trick.sort(key=_canon)
+                                        hand[i:i] = trick
+                                    else:
+                                        dst = w_dst[seat]
+                                        dst.extend(w_src)
+                                        if w_sort:
+                                            dst.sort(key=_canon)
                                     w_src.clear()
                                     touched.add(seat)
-                                    if w_sort:
-                                        dst.sort(key=_canon)
                                     counts["takes"] += 1
                                 if seat != leader:
                                     counts["lead_changes"] += 1
@@ -928,9 +943,9 @@ class State:
                                     continue
                             else:
                                 moves = hand
-                        k = len(moves)
-                        c = moves[int(uniform[seat]() * k)] if k > 1 else moves[0]
-                        hand.remove(c)
+                            k = len(moves)
+                            c = moves[int(uniform[seat]() * k)] if k > 1 else moves[0]
+                            hand.remove(c)
                     self.mover = seat
                     trick.append(c)
                     k = table.get(c)
@@ -1319,6 +1334,17 @@ class State:
         where = p.where.fn if p.where is not None else None
         exclude = p.exclude.fn if p.exclude is not None else None
         unit, transfer = p.unit, self._transfer
+        if where is None and exclude is None and payer is None and _fixed(p.payee, self.bal) and _fixed(p.amount, ()):
+            # each seat pays a set amount to a set money zone (an ante): one evaluation, no calls per seat
+            to, amt, bal = self._holder(payee(self, None, None)), amount(self, None, None), self.bal
+            if amt > 0:
+                for s in order:
+                    if s != to:
+                        bal[s][unit] -= amt
+                        bal[to][unit] += amt
+                        if self._logging:
+                            self.emit({"type": "pay", "from": s, "to": to, "amount": amt, "unit": unit})
+            return
         for s in order:
             if where is not None and not where(self, s, None):
                 continue
@@ -1348,5 +1374,13 @@ class State:
         raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
 
 
+def _fixed(e, holders) -> bool:
+    """``e`` reads nothing that a payment can change: a number, or the name of
+    a money zone."""
+    return e is not None and e.names <= set(h for h in holders if isinstance(h, str))
+
+
 # the canonical order's sort key, read in C (no Python call per card)
 _canon = attrgetter("canon")
+# the canonical order puts the cards of each suit together: suit -> [first, last + 1) of their keys
+_SUIT_SPAN = {s: (i * len(RANKS), (i + 1) * len(RANKS)) for i, s in enumerate(SUITS)}
