@@ -368,10 +368,16 @@ class _Model:
             if op == "end_trick" and not end_trick:
                 self.err(p + (op,), "end_trick can only be used in cannot_follow, where a trick is in play")
             if op == "take":
+                frm, to = str(a["from"]).strip(), str(a["to"]).strip()
+                own = re.fullmatch(r"(\w+)(?:\(\s*seat\s*\))?", to)
                 args = {"from": self.zone_ref(p + ("take", "from"), a["from"]),
                         "to": self.zone_ref(p + ("take", "to"), a["to"]),
-                        "to_name": str(a["to"]).split("(")[0].strip(),
-                        "cards": self.expr(p + ("take", "cards"), "card")}
+                        "to_name": to.split("(")[0].strip(),
+                        "cards": self.expr(p + ("take", "cards"), "card"),
+                        # the shapes "a shared zone, whole" and "a zone of the seat's own":
+                        # the interpreter moves those without evaluating anything
+                        "from_shared": frm if frm in self.shared else None,
+                        "to_own": own.group(1) if own and own.group(1) in self.seat_zones else None}
             elif op == "end_trick":
                 args = {"leader": self.expr(p + ("end_trick", "leader"), "seat")}
             elif op == "pay":

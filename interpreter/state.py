@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from itertools import chain
-import re
 from operator import attrgetter, itemgetter
 from typing import Any, Callable, Iterator
 
@@ -380,6 +379,7 @@ class State:
 
     def _finish(self):
         g = self.g
+        self._runners.clear()     # closures over this state: freed with it, not left to the cycle collector
         scores = []
         for s in range(self.n):
             scores.append(g.standings(self, s) if g.standings is not None else 0)
@@ -1190,9 +1190,8 @@ class State:
         if op == "take":
             fsrc, fdst, test, to_name = a["from"].fn, a["to"].fn, a["cards"], a["to_name"]
             move = self._move_cards
-            src_zone = self.zones.get(a["from"].text.strip())     # ``trick``: a shared zone, whole
-            m = re.fullmatch(r"\s*(\w+)\(\s*seat\s*\)\s*", a["to"].text)
-            dst_zones = self.pzones.get(m.group(1)) if m else None  # ``hand(seat)``: the seat's own zone
+            src_zone = self.zones.get(a["from_shared"])       # ``trick``: a shared zone, whole
+            dst_zones = self.pzones.get(a["to_own"])           # ``hand(seat)``: the seat's own zone
             if test is None and src_zone is not None and dst_zones is not None:
                 # the whole of a shared zone to a zone of the seat's: no lookups
                 touched, counts, sort = self._touched, self._counts, dst_zones is self.hand
