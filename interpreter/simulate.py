@@ -42,27 +42,42 @@ class Tally:
     def __init__(self, players: int):
         self.n = players
         self.games = 0
-        self.wins = [Fraction(0)] * players
+        self.sole = [0] * players                      # games won alone, by seat
+        self.shared: Counter = Counter()               # (seat, winners) -> games won in a tie of that many
         self.unfinished = 0
         self.hand_plays: Counter = Counter()
         self.stats: Counter = Counter()
 
+    @property
+    def wins(self) -> list[Fraction]:
+        """Games won by each seat, a tie of k counting 1/k (exact)."""
+        w = [Fraction(x) for x in self.sole]
+        for (s, k), v in self.shared.items():
+            w[s] += Fraction(v, k)
+        return w
+
     def add(self, st: State) -> None:
         self.games += 1
         self.unfinished += st.unfinished
-        top = [r["seat"] for r in st.standings if r["rank"] == 1]
         if not st.unfinished:
-            share = Fraction(1, len(top))
-            for s in top:
-                self.wins[s] += share
+            top = [r["seat"] for r in st.standings if r["rank"] == 1]
+            if len(top) == 1:
+                self.sole[top[0]] += 1
+            else:
+                for s in top:
+                    self.shared[s, len(top)] += 1
+        hp = self.hand_plays
         for h in st.hand_results:
-            self.hand_plays[h["plays"]] += 1
-        self.stats.update(st.stats)
+            hp[h["plays"]] += 1
+        stats = self.stats
+        for k, v in st.stats.items():
+            stats[k] += v
 
     def merge(self, other: "Tally") -> None:
         self.games += other.games
         self.unfinished += other.unfinished
-        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.sole = [a + b for a, b in zip(self.sole, other.sole)]
+        self.shared.update(other.shared)
         self.hand_plays.update(other.hand_plays)
         self.stats.update(other.stats)
 

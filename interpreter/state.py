@@ -412,8 +412,7 @@ class State:
             raise RuleError(f"the draw for dealer needs a card for each of {self.n} players",
                             self.g.doc.pos(("dealer",)), code="runtime")
         for _ in range(1000):
-            cards = list(self.pack_cards)
-            self.rng.shuffle(cards)
+            cards = self.rng.sample(self.pack_cards, len(seats))    # each draws a card of the pack
             drawn = {s: cards[i] for i, s in enumerate(seats)}
             if self._logging:
                 self.emit({"type": "draw_for_dealer", "cards": {str(s): drawn[s].name for s in seats}})
@@ -1321,7 +1320,8 @@ class State:
             for t in (order if p.payee is None else [p.payee.fn(self, seat, None)]):
                 amt = amount(self, t, None)
                 self.bal[self._holder(t)][p.unit] += amt
-                self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": p.unit})
+                if self._logging:
+                    self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": p.unit})
             return
         if p.payer is not None and p.payee is not None:
             if p.where is None or p.where.fn(self, seat, None):
