@@ -98,6 +98,8 @@ class State:
         self._hand_ids = frozenset(id(h) for h in self.hand)
         self._touched: set[int] = set()
         self._runners: dict[int, Callable] = {}     # id(list of effects) -> its function
+        self._short_cfg: dict[int, tuple] = {}       # id(tricks step) -> what _short_setup() gives
+        self._inline: tuple | None = None            # (the agents, what _agents_inline() gives)
         self._deck = self._check_deck(deck) if deck is not None else None
         self._deal = self._check_deal(deal, deal_file) if deal is not None else None
         # money
@@ -380,6 +382,7 @@ class State:
     def _finish(self):
         g = self.g
         self._runners.clear()     # closures over this state: freed with it, not left to the cycle collector
+        self._short_cfg.clear()
         scores = []
         for s in range(self.n):
             scores.append(g.standings(self, s) if g.standings is not None else 0)
@@ -630,12 +633,15 @@ class State:
         auto = self._auto
         if auto is None:
             return None, None, True
+        if self._inline is not None and self._inline[0] is auto:
+            return self._inline[1]
         choosers = [a.choose for a in auto]
         uniform = [getattr(a, "uniform", None) for a in auto]
         if None in uniform:
             uniform = None
         # the built-in first and random agents pick from the list they are given
         check_choice = not all(getattr(a, "picks_from_moves", False) for a in auto)
+        self._inline = (auto, (choosers, uniform, check_choice))
         return choosers, uniform, check_choice
 
     def _step_tricks(self, st: Step):
@@ -843,6 +849,24 @@ class State:
         finally:
             self.plays = played
 
+    def _short_setup(self, st: Step) -> tuple:
+        """What the short loop needs of a tricks step, worked out once a game."""
+        n = self.n
+        trick = self.zones["trick"]
+        end_play = [r for r in st.end if r.after == "play"]
+        end_trick = [r for r in st.end if r.after == "trick"]
+        empty_hand_ends = (len(end_play) == 1 and end_play[0].zone_only
+                           and end_play[0].when.shape == "count(hand(seat)) == 0")
+        cannot_follow = st.cannot_follow
+        renounce = (self._runners.get(id(cannot_follow)) or self._runner(cannot_follow)) if cannot_follow else None
+        # the renounce takes the whole of a shared zone into a zone of his and he leads: done in the loop
+        whole = getattr(renounce, "whole", None)
+        w_src, w_dst, w_sort = whole if whole is not None else (None, None, False)
+        w_into_gap = w_src is trick and w_dst is self.hand
+        nxt = [(s + 1) % n for s in range(n)]
+        return (trick, [f.fn for f in st.winner_key], st.key_tables, end_play, end_trick, empty_hand_ends,
+                renounce, whole, w_src, w_dst, w_sort, w_into_gap, nxt)
+
     def _tricks_drawn(self, st: Step, uniform: list) -> None:
         """The trick loop when nothing needs to be asked or recorded: every
         agent draws uniformly (``uniform``, asked inline), no events are kept,
@@ -852,21 +876,12 @@ class State:
         needless left out of the loop (tests compare the two)."""
         n = self.n
         leader = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
-        trick = self.zones["trick"]
-        keys = [f.fn for f in st.winner_key]
-        key_tables = st.key_tables
-        end_play = [r for r in st.end if r.after == "play"]
-        end_trick = [r for r in st.end if r.after == "trick"]
+        cfg = self._short_cfg.get(id(st))
+        if cfg is None:
+            cfg = self._short_cfg[id(st)] = self._short_setup(st)
+        (trick, keys, key_tables, end_play, end_trick, empty_hand_ends, renounce,
+         whole, w_src, w_dst, w_sort, w_into_gap, nxt) = cfg
         hands, touched, legal = self.hand, self._touched, self._legal
-        empty_hand_ends = (len(end_play) == 1 and end_play[0].zone_only
-                           and end_play[0].when.shape == "count(hand(seat)) == 0")
-        cannot_follow = st.cannot_follow
-        renounce = (self._runners.get(id(cannot_follow)) or self._runner(cannot_follow)) if cannot_follow else None
-        # the renounce takes the whole of a shared zone into a zone of his and he leads: done here
-        whole = getattr(renounce, "whole", None)
-        w_src, w_dst, w_sort = whole if whole is not None else (None, None, False)
-        w_into_gap = w_src is trick and w_dst is hands
-        nxt = [(s + 1) % n for s in range(n)]
         max_plays = self.max_plays
         counts = self._counts
         won = self.won
