@@ -123,6 +123,7 @@ class GameDef:
     options: list[str]
     abstract: bool = False
     _packs: dict = field(default_factory=dict, repr=False)
+    _pack_sets: dict = field(default_factory=dict, repr=False)
 
     def pack(self, players: int) -> list[Card]:
         """The cards in play for ``players`` players, in canonical order."""
@@ -135,6 +136,13 @@ class GameDef:
                     cards = [c for c in cards if not test(ctx, None, c)]
             p = self._packs[players] = sorted(cards, key=lambda c: c.canon)
         return list(p)
+
+    def pack_set(self, players: int) -> frozenset:
+        """The cards in play for ``players`` players, as a set."""
+        ps = self._pack_sets.get(players)
+        if ps is None:
+            ps = self._pack_sets[players] = frozenset(self.pack(players))
+        return ps
 
     def deal_counts(self, players: int) -> list[tuple[Step, int | None, list[int], int | None]]:
         """For each deal step: (step, cards per hand or None if the table has

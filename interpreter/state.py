@@ -87,15 +87,20 @@ class State:
         if dealer is not None and not (0 <= dealer < players):
             raise RuleError(f"--dealer {dealer}: seats are 0 to {players - 1}", Pos("--dealer", 1, 1))
         self.pack_cards = game.pack(players)
-        self._pack_set = frozenset(self.pack_cards)
+        self._pack_set = game.pack_set(players)
         # zones
         self.zones: dict[str, list] = {z: [] for z in game.zones}
         self.zones["pack"] = list(self.pack_cards)
-        self.pzones: dict[str, list[list]] = {z: [[] for _ in range(players)] for z in game.seat_zones}
+        self.pzones: dict[str, list[list]] = {}
+        self._all_zones = list(self.zones.values())
+        self._zone_owner: dict[int, int] = {}       # id(a seat's zone) -> the seat
+        seats = range(players)
+        for z in game.seat_zones:
+            zs = self.pzones[z] = [[] for _ in seats]
+            self._all_zones += zs
+            self._zone_owner.update(zip(map(id, zs), seats))
         self.hand = self.pzones["hand"]
-        self._all_zones = list(self.zones.values()) + [z for zs in self.pzones.values() for z in zs]
-        self._zone_owner = {id(z): seat for zs in self.pzones.values() for seat, z in enumerate(zs)}
-        self._hand_ids = frozenset(id(h) for h in self.hand)
+        self._hand_ids = frozenset(map(id, self.hand))
         self._touched: set[int] = set()
         self._runners: dict[int, Callable] = {}     # id(list of effects) -> its function
         self._short_cfg: dict[int, tuple] = {}       # id(tricks step) -> what _short_setup() gives
@@ -103,8 +108,8 @@ class State:
         self._deck = self._check_deck(deck) if deck is not None else None
         self._deal = self._check_deal(deal, deal_file) if deal is not None else None
         # money
-        self.bal: dict[Any, dict[str, int]] = {h: {c: 0 for c in game.currencies}
-                                              for h in list(range(players)) + list(game.pools)}
+        zero = dict.fromkeys(game.currencies, 0)
+        self.bal: dict[Any, dict[str, int]] = {h: zero.copy() for h in [*range(players), *game.pools]}
         self._totals: dict[str, int] | None = None
         # counters
         self.vars: dict[str, Any] = {}
