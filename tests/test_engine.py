@@ -9,7 +9,7 @@ import pytest
 from academie.dsl.loader import corpus_ids, resolve
 from academie.dsl.model import load_game
 from academie.interpreter.agents import HumanAgent, make_agents, play
-from academie.interpreter.state import State
+from academie.interpreter.state import InvariantError, State
 
 PLAYABLE = [cid for cid in corpus_ids() if not resolve(cid).data.get("abstract")]
 
@@ -49,6 +49,38 @@ def test_play_limit_reports_unfinished_instead_of_hanging():
     assert ends[0]["reason"] == "unfinished" and ends[0]["winner"] is None
     assert ends[-1]["unfinished"] is True
     st.check_invariants()                   # the cards and chips are all still accounted for
+
+
+def test_a_card_lost_or_doubled_is_caught():
+    game = load_game("enfle/academie")
+    # a card lost: the next move finds the count wrong
+    st = State(game, 4, 1)
+    st.zones["stock"].pop()
+    with pytest.raises(InvariantError, match="a card was lost or duplicated"):
+        st.apply(st.legal_moves()[0])
+    # a card doubled in place of another: the count holds, the end of the hand sees it
+    st = State(game, 4, 1)
+    stock = st.zones["stock"]
+    stock[0] = stock[1]
+    with pytest.raises(InvariantError, match="51 distinct"):
+        st.run_with(make_agents(["random"], 4, 1))
+    assert st.hand_no == 1
+    # in a simulation (check="hand") the end of the game sees it
+    st = State(game, 4, 1, keep_events=False, check="hand")
+    stock = st.zones["stock"]
+    stock[0] = stock[1]
+    with pytest.raises(InvariantError, match="51 distinct"):
+        st.run_with(make_agents(["random"], 4, 1))
+    assert st.hand_no == 4
+
+
+def test_money_made_from_nothing_is_caught():
+    game = load_game("enfle/academie")
+    st = State(game, 4, 1, keep_events=False, check="hand")
+    st.bal[0]["chip"] += 1
+    with pytest.raises(InvariantError, match="money not conserved"):
+        st.run_with(make_agents(["random"], 4, 1))
+    assert st.hand_no == 1
 
 
 def test_human_agent_shows_the_hand_and_takes_a_number_or_a_name():
