@@ -82,6 +82,7 @@ class Step:
     key_pure: bool = False      # the winner keys read only the card, led and trump
     key_tables: dict = field(default_factory=dict, repr=False)   # (led, trump) -> {card: key}
     deal_plans: dict = field(default_factory=dict, repr=False)   # players -> the interpreter's deal plan
+    short_loop: bool | None = field(default=None, repr=False)     # the interpreter's short loop fits it
     won_to: str | None = None
     on_trick: list[Effect] = field(default_factory=list)
     end: list[EndRule] = field(default_factory=list)

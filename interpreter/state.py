@@ -485,13 +485,10 @@ class State:
         self.check_invariants(full=self._check_moves)
 
     def _gather(self):
+        """Every card back to the pack: the shared zones', then each seat's."""
         pack = self.zones["pack"]
-        for name, z in self.zones.items():
-            if name != "pack":
-                pack.extend(z)
-                z.clear()
-        for zs in self.pzones.values():
-            for z in zs:
+        for z in self._all_zones:
+            if z and z is not pack:
                 pack.extend(z)
                 z.clear()
 
@@ -659,9 +656,7 @@ class State:
 
     def _step_tricks(self, st: Step):
         choosers, uniform, check_choice = self._agents_inline()
-        if (uniform is not None and self._draw_inline and not self._logging and st.lead_test is None
-                and st.key_pure and len(st.must) == 1 and st.must[0].shape == "card.suit == led"
-                and st.free is None):
+        if uniform is not None and self._draw_inline and not self._logging and _short_loop_fits(st):
             self._tricks_drawn(st, uniform)          # nothing to ask nor to record: the short loop
             return
         n = self.n
@@ -902,6 +897,7 @@ class State:
         won_zone = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
         pack = self.zones["pack"]
         played = self.plays
+        by_led: dict = {}      # led -> its winner-key table (trump does not change during the step)
         try:
             while not self._hand_over:
                 if not hands[leader]:
@@ -921,9 +917,9 @@ class State:
                         c = hand.pop(int(uniform[seat]() * k) if k > 1 else 0)
                         self.led = led = c.suit
                         led_lo, led_hi = _SUIT_SPAN[led]
-                        table = key_tables.get((led, self.trump))
+                        table = by_led.get(led)
                         if table is None:
-                            table = key_tables[(led, self.trump)] = {}
+                            table = by_led[led] = key_tables.setdefault((led, self.trump), {})
                     else:
                         # a hand is in canonical order, so the cards of a suit lie together:
                         # hand[i:j], found by bisection
@@ -1399,6 +1395,17 @@ class State:
         if h in self.bal:
             return h
         raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
+
+
+def _short_loop_fits(st: Step) -> bool:
+    """The tricks step can be played by the short loop (when the agents draw
+    uniformly and nothing is logged): any card led, one follow tier that is
+    ``card.suit == led``, winner keys that read only the card, led and trump."""
+    fits = st.short_loop
+    if fits is None:
+        fits = st.short_loop = (st.lead_test is None and st.key_pure and len(st.must) == 1
+                                and st.must[0].shape == "card.suit == led" and st.free is None)
+    return fits
 
 
 def _fixed(e, holders) -> bool:
