@@ -39,6 +39,7 @@ class Payment:
     where: Expr | None
     exclude: Expr | None
     pos: Pos
+    ante: bool | None = field(default=None, repr=False)   # each seat pays a set amount to a set money zone
 
 
 @dataclass

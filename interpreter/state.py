@@ -898,6 +898,9 @@ class State:
         pack = self.zones["pack"]
         played = self.plays
         by_led: dict = {}      # led -> its winner-key table (trump does not change during the step)
+        # the one end test is "his hand is empty": a seat that gains cards need not be
+        # tested again (every seat is marked for later steps when the loop ends)
+        mark_gains = not (empty_hand_ends and not end_trick)
         try:
             while not self._hand_over:
                 if not hands[leader]:
@@ -942,7 +945,8 @@ class State:
                                         if w_sort:
                                             dst.sort(key=_canon)
                                     w_src.clear()
-                                    touched.add(seat)
+                                    if mark_gains:
+                                        touched.add(seat)
                                     counts["takes"] += 1
                                 if seat != leader:
                                     counts["lead_changes"] += 1
@@ -1012,7 +1016,8 @@ class State:
                 won[best_seat] += 1
                 if won_seat is not None:
                     won_seat[best_seat].extend(trick)
-                    touched.add(best_seat)
+                    if mark_gains:
+                        touched.add(best_seat)
                 else:
                     (won_zone if won_zone is not None else pack).extend(trick)
                 trick.clear()
@@ -1031,6 +1036,8 @@ class State:
             self.led = None
         finally:
             self.plays = played
+            if not mark_gains:
+                touched.update(range(n))
 
     def _check_end(self, rules, mover: int) -> bool:
         """Check end conditions for every seat from ``mover`` on; a condition
@@ -1337,9 +1344,14 @@ class State:
         to it in every expression; otherwise one payment, ``seat`` bound to the
         seat the rule is about (the player who borrowed, renounced …)."""
         n = self.n
+        amount = p.amount.fn
+        if p.payer is not None and p.payee is not None and not bank:     # one payment
+            if p.where is None or p.where.fn(self, seat, None):
+                self._transfer(p.payer.fn(self, seat, None), p.payee.fn(self, seat, None),
+                               amount(self, seat, None), p.unit)
+            return
         first = self.dealer + 1
         order = [(first + k) % n for k in range(n)]
-        amount = p.amount.fn
         if bank:
             for t in (order if p.payee is None else [p.payee.fn(self, seat, None)]):
                 amt = amount(self, t, None)
@@ -1347,17 +1359,16 @@ class State:
                 if self._logging:
                     self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": p.unit})
             return
-        if p.payer is not None and p.payee is not None:
-            if p.where is None or p.where.fn(self, seat, None):
-                self._transfer(p.payer.fn(self, seat, None), p.payee.fn(self, seat, None),
-                               amount(self, seat, None), p.unit)
-            return
         payer = p.payer.fn if p.payer is not None else None
         payee = p.payee.fn if p.payee is not None else None
         where = p.where.fn if p.where is not None else None
         exclude = p.exclude.fn if p.exclude is not None else None
         unit, transfer = p.unit, self._transfer
-        if where is None and exclude is None and payer is None and _fixed(p.payee, self.bal) and _fixed(p.amount, ()):
+        if p.ante is None:
+            pools = set(self.g.pools)
+            p.ante = (where is None and exclude is None and payer is None and p.payee is not None
+                      and p.payee.names <= pools and not p.amount.names)
+        if p.ante:
             # each seat pays a set amount to a set money zone (an ante): one evaluation, no calls per seat
             to, amt, bal = self._holder(payee(self, None, None)), amount(self, None, None), self.bal
             if amt > 0:
@@ -1406,12 +1417,6 @@ def _short_loop_fits(st: Step) -> bool:
         fits = st.short_loop = (st.lead_test is None and st.key_pure and len(st.must) == 1
                                 and st.must[0].shape == "card.suit == led" and st.free is None)
     return fits
-
-
-def _fixed(e, holders) -> bool:
-    """``e`` reads nothing that a payment can change: a number, or the name of
-    a money zone."""
-    return e is not None and e.names <= set(h for h in holders if isinstance(h, str))
 
 
 # the canonical order's sort key, read in C (no Python call per card)
