@@ -901,12 +901,13 @@ class State:
         # the one end test is "his hand is empty": a seat that gains cards need not be
         # tested again (every seat is marked for later steps when the loop ends)
         mark_gains = not (empty_hand_ends and not end_trick)
+        mover = self.mover
         try:
             while not self._hand_over:
                 if not hands[leader]:
                     break
                 self.leader = leader
-                self.led = led = None
+                led = None          # self.led is set by the lead; nothing reads it before
                 table = best_seat = best_key = None
                 seat = leader
                 broke = False
@@ -923,6 +924,10 @@ class State:
                         table = by_led.get(led)
                         if table is None:
                             table = by_led[led] = key_tables.setdefault((led, self.trump), {})
+                        best_key = table.get(c)
+                        if best_key is None:
+                            best_key = table[c] = tuple([f(self, seat, c) for f in keys])
+                        best_seat = seat
                     else:
                         # a hand is in canonical order, so the cards of a suit lie together:
                         # hand[i:j], found by bisection
@@ -955,6 +960,7 @@ class State:
                                 break
                             if renounce is not None:
                                 self.plays = played
+                                self.mover = mover
                                 new = renounce(seat)
                                 if new is not None:          # the trick is over; he (or another) leads
                                     if new != leader:
@@ -973,13 +979,13 @@ class State:
                             k = len(moves)
                             c = moves[int(uniform[seat]() * k)] if k > 1 else moves[0]
                             hand.remove(c)
-                    self.mover = seat
+                        k = table.get(c)
+                        if k is None:
+                            k = table[c] = tuple([f(self, seat, c) for f in keys])
+                        if k > best_key:
+                            best_seat, best_key = seat, k
+                    mover = seat        # self.mover is written before anything reads it
                     trick.append(c)
-                    k = table.get(c)
-                    if k is None:
-                        k = table[c] = tuple([f(self, seat, c) for f in keys])
-                    if best_key is None or k > best_key:
-                        best_seat, best_key = seat, k
                     played += 1
                     if played > max_plays:
                         raise _Unfinished()
@@ -988,6 +994,7 @@ class State:
                         if not hand:
                             touched.add(seat)
                             self.plays = played
+                            self.mover = mover
                             self._check_end(end_play, seat)
                             return
                         if touched:
@@ -995,6 +1002,7 @@ class State:
                                 if not hands[s]:
                                     touched.add(seat)
                                     self.plays = played
+                                    self.mover = mover
                                     if self._check_end(end_play, seat):
                                         return
                                     break
@@ -1002,6 +1010,7 @@ class State:
                     elif end_play:
                         touched.add(seat)
                         self.plays = played
+                        self.mover = mover
                         if self._check_end(end_play, seat):
                             return
                     seat = nxt[seat]
@@ -1023,7 +1032,7 @@ class State:
                 trick.clear()
                 if best_seat != leader:
                     counts["lead_changes"] += 1
-                self.mover = best_seat
+                self.mover = mover = best_seat
                 leader = best_seat
                 if st.on_trick:
                     self.plays = played
@@ -1036,6 +1045,7 @@ class State:
             self.led = None
         finally:
             self.plays = played
+            self.mover = mover
             if not mark_gains:
                 touched.update(range(n))
 
