@@ -125,6 +125,7 @@ class GameDef:
     options: list[str]
     abstract: bool = False
     _packs: dict = field(default_factory=dict, repr=False)
+    runners: dict = field(default_factory=dict, repr=False)   # id(list of effects) -> the interpreter's function
     _pack_sets: dict = field(default_factory=dict, repr=False)
 
     def pack(self, players: int) -> list[Card]:

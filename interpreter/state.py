@@ -106,7 +106,6 @@ class State:
         self.hand = self.pzones["hand"]
         self._hand_ids = frozenset(map(id, self.hand))
         self._touched: set[int] = set()
-        self._runners: dict[int, Callable] = {}     # id(list of effects) -> its function
         self._short_cfg: dict[int, tuple] = {}       # id(tricks step) -> what _short_setup() gives
         self._inline: tuple | None = None            # (the agents, what _agents_inline() gives)
         self._deck = self._check_deck(deck) if deck is not None else None
@@ -394,23 +393,25 @@ class State:
 
     def _finish(self):
         g = self.g
-        self._runners.clear()     # closures over this state: freed with it, not left to the cycle collector
-        self._short_cfg.clear()
-        scores = []
-        for s in range(self.n):
-            scores.append(g.standings(self, s) if g.standings is not None else 0)
-        order = sorted(range(self.n), key=lambda s: -scores[s])
-        standings, rank = [], 0
+        self._short_cfg.clear()   # holds this state's zones: freed with it, not left to the cycle collector
+        if g.standings is not None:
+            score = g.standings.fn
+            scores = [score(self, s, None) for s in range(self.n)]
+        else:
+            scores = [0] * self.n
+        order = sorted(range(self.n), key=scores.__getitem__, reverse=True)   # stable: ties by seat
+        standings, rank, last = [], 0, None
         for i, s in enumerate(order):
-            if i == 0 or scores[s] != scores[order[i - 1]]:
-                rank = i + 1
-            standings.append({"seat": s, "score": scores[s], "rank": rank})
+            if scores[s] != last:
+                rank, last = i + 1, scores[s]
+            standings.append({"seat": s, "score": last, "rank": rank})
         self.standings = standings
         self.check_invariants()
         self.finished = True
-        self.emit({"type": "game_end", "standings": standings, "unfinished": self.unfinished,
-                   "truncated": self.truncated,
-                   "hands": self.hand_no, "plays": self.plays})
+        if self._logging:
+            self.emit({"type": "game_end", "standings": standings, "unfinished": self.unfinished,
+                       "truncated": self.truncated,
+                       "hands": self.hand_no, "plays": self.plays})
 
     def _init_var(self, name, per_seat, init):
         if per_seat:
@@ -675,7 +676,7 @@ class State:
         # ... and of the shape ``count(hand(seat)) == 0``: test the hands themselves, no call
         empty_hand_ends = mover_only is not None and end_play[0].when.shape == "count(hand(seat)) == 0"
         cannot_follow = st.cannot_follow
-        renounce = (self._runners.get(id(cannot_follow)) or self._runner(cannot_follow)) if cannot_follow else None
+        renounce = self._runner(cannot_follow) if cannot_follow else None
         suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
         one_tier = len(st.must) == 1
         lead_any = st.lead_test is None
@@ -734,7 +735,7 @@ class State:
                             if logging:
                                 self.emit({"type": "renounce", "seat": seat, "led": led})
                             self.plays = played
-                            new = renounce(seat)
+                            new = renounce(self, seat)
                             if new is not None:              # the trick is over; he (or another) leads
                                 if new != leader:
                                     counts["lead_changes"] += 1
@@ -866,10 +867,12 @@ class State:
         empty_hand_ends = (len(end_play) == 1 and end_play[0].zone_only
                            and end_play[0].when.shape == "count(hand(seat)) == 0")
         cannot_follow = st.cannot_follow
-        renounce = (self._runners.get(id(cannot_follow)) or self._runner(cannot_follow)) if cannot_follow else None
+        renounce = self._runner(cannot_follow) if cannot_follow else None
         # the renounce takes the whole of a shared zone into a zone of his and he leads: done in the loop
         whole = getattr(renounce, "whole", None)
-        w_src, w_dst, w_sort = whole if whole is not None else (None, None, False)
+        w_src = self.zones[whole[0]] if whole is not None else None
+        w_dst = self.pzones[whole[1]] if whole is not None else None
+        w_sort = w_dst is self.hand
         w_into_gap = w_src is trick and w_dst is self.hand
         nxt = [(s + 1) % n for s in range(n)]
         return (trick, [f.fn for f in st.winner_key], st.key_tables, end_play, end_trick, empty_hand_ends,
@@ -961,7 +964,7 @@ class State:
                             if renounce is not None:
                                 self.plays = played
                                 self.mover = mover
-                                new = renounce(seat)
+                                new = renounce(self, seat)
                                 if new is not None:          # the trick is over; he (or another) leads
                                     if new != leader:
                                         counts["lead_changes"] += 1
@@ -1175,138 +1178,17 @@ class State:
         """Run ``effects`` for ``seat``. Returns the seat that leads next if
         an ``end_trick`` effect ended the trick (the effects after it are not
         run), else None."""
-        run = self._runners.get(id(effects))
+        return self._runner(effects)(self, seat)
+
+    def _runner(self, effects: list[Effect]) -> Callable[["State", Any], int | None]:
+        """``effects`` as one function of (state, seat), built once per rule
+        file (kept with the game): each effect a closure over its compiled
+        expressions, so that running them looks nothing up by name."""
+        runners = self.g.runners
+        run = runners.get(id(effects))
         if run is None:
-            run = self._runner(effects)
-        return run(seat)
-
-    def _runner(self, effects: list[Effect]) -> Callable[[Any], int | None]:
-        """``effects`` as one function of the seat, built once per game: each
-        effect becomes a closure over this state, so that running them looks
-        nothing up by name. Only ``end_trick`` gives a seat back; the effects
-        after an unconditional one are never run."""
-        fns = [self._effect_fn(e) for e in effects]
-        ends = [i for i, e in enumerate(effects) if e.op == "end_trick"]
-        if ends and all(effects[i].when is None and effects[i].at is None for i in ends):
-            body, end = fns[:ends[0]], effects[ends[0]]
-            ld = end.args["leader"]
-            if ld is None or ld.text.strip() == "seat":       # the seat in hand leads: no call
-                if len(body) == 1:
-                    only = body[0]
-
-                    def run(seat):
-                        only(seat)
-                        return seat
-                    run.whole = getattr(only, "whole", None)  # the move, then the seat leads
-                else:
-                    def run(seat):
-                        for f in body:
-                            f(seat)
-                        return seat
-            else:
-                last = fns[ends[0]]
-
-                def run(seat):
-                    for f in body:
-                        f(seat)
-                    return last(seat)
-        elif not fns:
-            def run(seat):
-                return None
-        elif len(fns) == 1:
-            run = fns[0]
-        else:
-            def run(seat):
-                for f in fns:
-                    r = f(seat)
-                    if r is not None:
-                        return r
-                return None
-        self._runners[id(effects)] = run
+            run = runners[id(effects)] = _runner(effects)
         return run
-
-    def _effect_fn(self, e: Effect) -> Callable[[Any], int | None]:
-        op, a = e.op, e.args
-        if op == "take":
-            fsrc, fdst, test, to_name = a["from"].fn, a["to"].fn, a["cards"], a["to_name"]
-            move = self._move_cards
-            src_zone = self.zones.get(a["from_shared"])       # ``trick``: a shared zone, whole
-            dst_zones = self.pzones.get(a["to_own"])           # ``hand(seat)``: the seat's own zone
-            if test is None and src_zone is not None and dst_zones is not None:
-                # the whole of a shared zone to a zone of the seat's: no lookups
-                touched, counts, sort = self._touched, self._counts, dst_zones is self.hand
-
-                def f(seat):
-                    if not src_zone:
-                        return None
-                    dst = dst_zones[seat]
-                    moved = src_zone[:] if self._logging else None
-                    dst.extend(src_zone)
-                    src_zone.clear()
-                    touched.add(seat)
-                    if sort:
-                        dst.sort(key=_canon)
-                    counts["takes"] += 1
-                    if moved is not None:
-                        self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
-                    return None
-                f.whole = (src_zone, dst_zones, sort)     # for a loop that does this move itself
-            elif test is None:
-                def f(seat):
-                    src = fsrc(self, seat, None)
-                    move(src, fdst(self, seat, None), seat, to_name, src)
-            else:
-                filt = test.filter
-
-                def f(seat):
-                    src = fsrc(self, seat, None)
-                    move(filt(self, seat, src), fdst(self, seat, None), seat, to_name, src)
-        elif op == "end_trick":
-            ld, n = a["leader"], self.n
-            if ld is None:
-                def f(seat):
-                    return seat
-            else:
-                fld = ld.fn
-
-                def f(seat):
-                    return fld(self, seat, None) % n
-        elif op == "pay":
-            payment = a["payment"]
-
-            def f(seat):
-                self._pay(payment, seat)
-        else:
-            items = list(a.items())
-
-            def f(seat):
-                for name, (per_seat, expr) in items:
-                    v = expr(self, seat)
-                    if per_seat:
-                        target = self.pvars[name]
-                        if op == "set":
-                            target[seat] = v
-                        else:
-                            target[seat] += v
-                    else:
-                        self.vars[name] = v if op == "set" else self.vars[name] + v
-        if e.when is not None:
-            inner, when = f, e.when
-
-            def f(seat):
-                if when(self, seat):
-                    return inner(seat)
-                return None
-        if e.at is not None:
-            inner2, at = f, e.at
-
-            def f(seat):
-                seat = at(self, seat)
-                if not isinstance(seat, int):
-                    raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos,
-                                    code="runtime")
-                return inner2(seat)
-        return f
 
     def _move_cards(self, cards: list, dst: list, seat, to_name: str, src: list | None = None):
         """Move ``cards`` into zone ``dst``. ``src`` is the zone they all come
@@ -1416,6 +1298,130 @@ class State:
         if h in self.bal:
             return h
         raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
+
+
+def _runner(effects: list[Effect]) -> Callable[[State, Any], int | None]:
+    """Only ``end_trick`` gives a seat back; the effects after an
+    unconditional one are never run."""
+    fns = [_effect_fn(e) for e in effects]
+    ends = [i for i, e in enumerate(effects) if e.op == "end_trick"]
+    if ends and all(effects[i].when is None and effects[i].at is None for i in ends):
+        body, end = fns[:ends[0]], effects[ends[0]]
+        ld = end.args["leader"]
+        if ld is None or ld.text.strip() == "seat":       # the seat in hand leads: no call
+            if len(body) == 1:
+                only = body[0]
+
+                def run(st, seat):
+                    only(st, seat)
+                    return seat
+                run.whole = getattr(only, "whole", None)  # the move, then the seat leads
+            else:
+                def run(st, seat):
+                    for f in body:
+                        f(st, seat)
+                    return seat
+        else:
+            last = fns[ends[0]]
+
+            def run(st, seat):
+                for f in body:
+                    f(st, seat)
+                return last(st, seat)
+    elif not fns:
+        def run(st, seat):
+            return None
+    elif len(fns) == 1:
+        run = fns[0]
+    else:
+        def run(st, seat):
+            for f in fns:
+                r = f(st, seat)
+                if r is not None:
+                    return r
+            return None
+    return run
+
+
+def _effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
+    op, a = e.op, e.args
+    if op == "take":
+        fsrc, fdst, test, to_name = a["from"].fn, a["to"].fn, a["cards"], a["to_name"]
+        src_name, own = a["from_shared"], a["to_own"]
+        if test is None and src_name is not None and own is not None:
+            # the whole of a shared zone to a zone of the seat's own: no expression to evaluate
+            def f(st, seat):
+                src = st.zones[src_name]
+                if not src:
+                    return None
+                dst = st.pzones[own][seat]
+                moved = src[:] if st._logging else None
+                dst.extend(src)
+                src.clear()
+                st._touched.add(seat)
+                if dst is st.hand[seat]:
+                    dst.sort(key=_canon)
+                st._counts["takes"] += 1
+                if moved is not None:
+                    st.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
+                return None
+            f.whole = (src_name, own)     # for a loop that does this move itself
+        elif test is None:
+            def f(st, seat):
+                src = fsrc(st, seat, None)
+                st._move_cards(src, fdst(st, seat, None), seat, to_name, src)
+        else:
+            filt = test.filter
+
+            def f(st, seat):
+                src = fsrc(st, seat, None)
+                st._move_cards(filt(st, seat, src), fdst(st, seat, None), seat, to_name, src)
+    elif op == "end_trick":
+        ld = a["leader"]
+        if ld is None:
+            def f(st, seat):
+                return seat
+        else:
+            fld = ld.fn
+
+            def f(st, seat):
+                return fld(st, seat, None) % st.n
+    elif op == "pay":
+        payment = a["payment"]
+
+        def f(st, seat):
+            st._pay(payment, seat)
+    else:
+        items = list(a.items())
+
+        def f(st, seat):
+            for name, (per_seat, expr) in items:
+                v = expr(st, seat)
+                if per_seat:
+                    target = st.pvars[name]
+                    if op == "set":
+                        target[seat] = v
+                    else:
+                        target[seat] += v
+                else:
+                    st.vars[name] = v if op == "set" else st.vars[name] + v
+    if e.when is not None:
+        inner, when = f, e.when
+
+        def f(st, seat):
+            if when(st, seat):
+                return inner(st, seat)
+            return None
+    if e.at is not None:
+        inner2, at = f, e.at
+
+        def f(st, seat):
+            seat = at(st, seat)
+            if not isinstance(seat, int):
+                raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos,
+                                code="runtime")
+            return inner2(st, seat)
+    return f
 
 
 def _short_loop_fits(st: Step) -> bool:
