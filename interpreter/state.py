@@ -374,14 +374,14 @@ class State:
                 if self.hands_limit is not None and self.hand_no >= self.hands_limit:
                     self.truncated = True   # stopped by the user, not by the rules:
                     break                   # no final settlement
-                if g.hands is not None and self.hand_no >= g.hands(self):
+                if g.hands is not None and self.hand_no >= g.hands.fn(self, None, None):
                     break
-                if g.until is not None and g.until(self):
+                if g.until is not None and g.until.fn(self, None, None):
                     break
                 if g.hands is None and g.until is None:
                     break
                 if g.next_dealer is not None:
-                    self.dealer = g.next_dealer(self) % self.n
+                    self.dealer = g.next_dealer.fn(self, None, None) % self.n
             if not self.truncated and not self.unfinished:
                 self._effects(g.game_end, None)
         except _Unfinished:
@@ -463,7 +463,7 @@ class State:
             self.emit({"type": "hand_start", "hand": self.hand_no, "dealer": self.dealer})
         for st in g.steps:
             self._step_pos = st.pos
-            if st.when is not None and not st.when(self):
+            if st.when is not None and not st.when.fn(self, None, None):
                 continue
             if st.kind == "shuffle" and (stacked or dealt):
                 continue
@@ -477,7 +477,7 @@ class State:
                 yield from r
         self._step_pos = None
         if self.winner is None and g.hand_winner is not None:
-            self.winner = g.hand_winner(self)
+            self.winner = g.hand_winner.fn(self, None, None)
         if self._logging:
             self.emit({"type": "hand_end", "hand": self.hand_no, "winner": self.winner,
                        "plays": self._hand_plays, "tricks": self.tricks_played})
@@ -517,7 +517,7 @@ class State:
         if plan is None:
             plan = st.deal_plans[n] = self._deal_plan(st)
         need, take = plan
-        first = st.first(self) % n if st.first is not None else (self.dealer + 1) % n
+        first = st.first.fn(self, None, None) % n if st.first is not None else (self.dealer + 1) % n
         pack = self.zones["pack"]
         if len(pack) < need:
             raise RuleError(f"the deal needs {need} cards for {n} players but {len(pack)} are left",
@@ -598,7 +598,7 @@ class State:
         return None
 
     def _step_announce(self, st: Step):
-        first = st.first(self) % self.n if st.first is not None else (self.dealer + 1) % self.n
+        first = st.first.fn(self, None, None) % self.n if st.first is not None else (self.dealer + 1) % self.n
         for k in range(self.n):
             seat = (first + k) % self.n
             options = [PASS] + [d for d in st.declarations
@@ -661,7 +661,7 @@ class State:
             self._tricks_drawn(st, uniform)          # nothing to ask nor to record: the short loop
             return
         n = self.n
-        leader = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
+        leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
         trick = self.zones["trick"]
         logging = self._logging
         keys = [f.fn for f in st.winner_key]
@@ -886,7 +886,7 @@ class State:
         game as ``_step_tricks`` plays, with the choices those settings make
         needless left out of the loop (tests compare the two)."""
         n = self.n
-        leader = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
+        leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
         cfg = self._short_cfg.get(id(st))
         if cfg is None:
             cfg = self._short_cfg[id(st)] = self._short_setup(st)
@@ -913,7 +913,6 @@ class State:
                 led = None          # self.led is set by the lead; nothing reads it before
                 table = best_seat = best_key = None
                 seat = leader
-                broke = False
                 for _ in range(n):
                     hand = hands[seat]
                     if not hand:
@@ -959,7 +958,6 @@ class State:
                                 if seat != leader:
                                     counts["lead_changes"] += 1
                                 leader = seat
-                                broke = True
                                 break
                             if renounce is not None:
                                 self.plays = played
@@ -969,7 +967,6 @@ class State:
                                     if new != leader:
                                         counts["lead_changes"] += 1
                                     leader = new
-                                    broke = True
                                     break
                                 if self._hand_over:
                                     return
@@ -1017,34 +1014,34 @@ class State:
                         if self._check_end(end_play, seat):
                             return
                     seat = nxt[seat]
-                if broke:
-                    if trick:
-                        self._move_cards(trick, pack, None, "pack", src=trick)
+                else:               # everyone has played: the trick is won
+                    if best_seat is None:
+                        break
+                    self.tricks_played += 1
+                    counts["tricks"] += 1
+                    won[best_seat] += 1
+                    if won_seat is not None:
+                        won_seat[best_seat].extend(trick)
+                        if mark_gains:
+                            touched.add(best_seat)
+                    else:
+                        (won_zone if won_zone is not None else pack).extend(trick)
+                    trick.clear()
+                    if best_seat != leader:
+                        counts["lead_changes"] += 1
+                    self.mover = mover = best_seat
+                    leader = best_seat
+                    if st.on_trick:
+                        self.plays = played
+                        self._effects(st.on_trick, best_seat)
+                    self.led = None
+                    if end_trick:
+                        self.plays = played
+                        if self._check_end(end_trick, best_seat):
+                            return
                     continue
-                if best_seat is None:
-                    break
-                self.tricks_played += 1
-                counts["tricks"] += 1
-                won[best_seat] += 1
-                if won_seat is not None:
-                    won_seat[best_seat].extend(trick)
-                    if mark_gains:
-                        touched.add(best_seat)
-                else:
-                    (won_zone if won_zone is not None else pack).extend(trick)
-                trick.clear()
-                if best_seat != leader:
-                    counts["lead_changes"] += 1
-                self.mover = mover = best_seat
-                leader = best_seat
-                if st.on_trick:
-                    self.plays = played
-                    self._effects(st.on_trick, best_seat)
-                self.led = None
-                if end_trick:
-                    self.plays = played
-                    if self._check_end(end_trick, best_seat):
-                        return
+                if trick:           # a renounce broke the trick off
+                    self._move_cards(trick, pack, None, "pack", src=trick)
             self.led = None
         finally:
             self.plays = played
@@ -1090,7 +1087,7 @@ class State:
             suits.setdefault(c.suit, []).append(c)
         played: set[Card] = set()
         end_play = [r for r in st.end if r.after == "play"]
-        seat = st.leader(self) % n if st.leader is not None else (self.dealer + 1) % n
+        seat = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
         last: Card | None = None
         start: Card | None = None
         last_seat = seat
@@ -1228,7 +1225,10 @@ class State:
 
     def _money_totals(self) -> dict[str, int]:
         holders = self.bal.values()
-        return {c: sum([h[c] for h in holders]) for c in self.g.currencies}
+        tot = {}
+        for c in self.g.currencies:
+            tot[c] = sum(map(itemgetter(c), holders))
+        return tot
 
     def _pay(self, p: Payment, seat, bank: bool = False):
         """Make payment ``p``. With ``from: each`` (or ``to: each``) every seat
