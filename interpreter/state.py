@@ -934,9 +934,8 @@ class State:
                         # a hand is in canonical order, so the cards of a suit lie together:
                         # hand[i:j], found by bisection
                         i = bisect_left(hand, led_lo, key=_canon)
-                        j = bisect_left(hand, led_hi, i, key=_canon)
-                        if i < j:
-                            k = j - i
+                        if i < len(hand) and hand[i].suit == led:
+                            k = bisect_left(hand, led_hi, i + 1, key=_canon) - i
                             c = hand.pop(i + int(uniform[seat]() * k) if k > 1 else i)
                         else:
                             if whole is not None:            # he takes the whole of a zone and leads
