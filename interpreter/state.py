@@ -502,11 +502,25 @@ class State:
 
     def _step_shuffle(self, st: Step):
         pack = self.zones["pack"]
-        self.rng.shuffle(pack)
+        getrandbits = self.rng.getrandbits
+        # Fisher-Yates, each place drawn uniformly by rejection from getrandbits: the
+        # algorithm of random.shuffle, without a Python call per card
+        for i in range(len(pack) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            pack[i], pack[j] = pack[j], pack[i]
         if self._logging:
             self.emit({"type": "shuffle", "seat": self.dealer})
         if st.cut_by is not None and len(pack) > 2 * st.min_cut:
-            at = self.rng.randint(st.min_cut, len(pack) - st.min_cut)
+            n = len(pack) - 2 * st.min_cut + 1          # the cut: min_cut … len - min_cut, uniformly
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            at = st.min_cut + j
             pack[:] = pack[at:] + pack[:at]
             if self._logging:
                 self.emit({"type": "cut", "seat": st.cut_by(self) % self.n, "at": at})

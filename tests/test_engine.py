@@ -3,6 +3,7 @@ gives the same game, invariants hold, the play limit stops a game, and a human
 can play at the terminal."""
 import io
 import json
+import random
 
 import pytest
 
@@ -81,6 +82,26 @@ def test_money_made_from_nothing_is_caught():
     with pytest.raises(InvariantError, match="money not conserved"):
         st.run_with(make_agents(["random"], 4, 1))
     assert st.hand_no == 1
+
+
+def test_the_shuffle_and_cut_draw_as_the_standard_library_does():
+    """The shuffle step is random.shuffle's algorithm written out, and the cut
+    random.randint's: the same generator gives the same order (so the pack is
+    a uniform permutation, cut at a uniform place)."""
+    game = load_game("enfle/academie")
+    step = next(s for s in game.steps if s.kind == "shuffle")
+    for seed in range(20):
+        st = State(game, 4, seed)
+        twin = random.Random()
+        twin.setstate(st.rng.getstate())
+        cards = list(st.pack_cards)
+        st.zones["pack"][:] = cards
+        st._step_shuffle(step)
+        expected = list(cards)
+        twin.shuffle(expected)
+        at = twin.randint(step.min_cut, len(expected) - step.min_cut)
+        assert st.zones["pack"] == expected[at:] + expected[:at]
+        assert st.zones["pack"] != cards
 
 
 def test_human_agent_shows_the_hand_and_takes_a_number_or_a_name():
