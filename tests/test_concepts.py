@@ -148,3 +148,40 @@ def test_seat_and_card_are_never_taken_for_constants():
     assert compile_expr("dealer != seat", Pos("f", 1, 1), Scope(), "seat")(St, 2) is True
     assert compile_expr("AH == card", Pos("f", 1, 1), Scope(), "card")(St, 0, c("AH")) is True
     assert compile_expr("card.rank in [A, 10]", Pos("f", 1, 1), Scope(), "card")(St, 0, c("10S")) is True
+
+
+# -- a renouncer takes a whole shared zone (not the trick) and leads -------------------
+DRAW_DEAL = {"hands": [["9S", "10S", "JS", "QS", "KS"], ["9H", "10H", "JH", "QH", "KH"],
+                       ["9D", "10D", "JD", "QD", "KD"]],
+             "stock": ["AS", "AH", "AD", "9C", "10C", "JC", "QC", "KC", "AC"]}
+
+
+def test_a_renouncer_takes_the_whole_stock_and_leads():
+    st = State(game("drawpile"), 3, 0, dealer=0, deal=DRAW_DEAL, hands=1)
+    assert st.current_player() == 1
+    st.apply("9H")                                  # seat 2 holds no heart
+    renounce, take, back = st.events[-3:]
+    assert renounce == {"type": "renounce", "seat": 2, "led": "H"}
+    assert take["type"] == "take" and take["seat"] == 2 and take["to"] == "hand"
+    assert sorted(take["cards"]) == sorted(DRAW_DEAL["stock"])
+    assert back == {"type": "take", "seat": None, "cards": ["9H"], "to": "pack"}
+    assert st.zones["stock"] == [] and names(st.zones["pack"]) == ["9H"]   # the broken trick
+    assert st.current_player() == 2                 # he leads, any card of his hand (in order)
+    assert names(st.legal_moves()) == ["AS", "AH", "9D", "10D", "JD", "QD", "KD", "AD",
+                                       "9C", "10C", "JC", "QC", "KC", "AC"]
+
+
+RACE_DEAL = {"hands": [["9S", "10S", "9H", "10H", "9D"], ["AS", "AH", "KS", "KH", "AD"],
+                       ["JS", "JH", "QS", "QH", "10D"]],
+             "stock": ["JD", "QD", "KD", "9C", "10C", "JC", "QC", "KC", "AC"]}
+
+
+def test_an_end_after_the_trick_as_an_option():
+    # seat 1 leads KS then AS and wins both tricks: with the option he wins the hand then
+    ends = {}
+    for opts in ((), ("race",)):
+        st = State(game("drawpile", *opts), 3, 0, dealer=0, deal=RACE_DEAL, hands=1)
+        first_agents_until_end(st)
+        ends[opts] = [e for e in st.events if e["type"] == "hand_end"][0]
+    assert ends[("race",)] == {"type": "hand_end", "hand": 1, "winner": 1, "plays": 6, "tricks": 2}
+    assert ends[()]["plays"] > 6                    # without it the hand goes on

@@ -1,6 +1,8 @@
 """The short trick loop (agents that draw uniformly, asked inline, no event log)
 plays the same games as the general loop: for every game of the corpus and every
 option, the same seeds give the same hands, standings and counters either way."""
+from pathlib import Path
+
 import pytest
 
 from academie.dsl.loader import corpus_ids, resolve
@@ -8,7 +10,12 @@ from academie.dsl.model import load_game
 from academie.interpreter.simulate import play_one
 from academie.interpreter.state import State
 
+CONCEPTS = Path(__file__).parent / "concepts"
 PLAYABLE = [cid for cid in corpus_ids() if not resolve(cid).data.get("abstract")]
+# the concept files whose trick play takes other branches of the short loop: a renounce
+# trigger that pays (and the player plays on), tricks won to a shared zone, effects after
+# each trick; a renouncer who takes another zone than the trick, an end after the trick
+PLAYABLE += [str(CONCEPTS / f) for f in ("penalty.yaml", "drawpile.yaml")]
 
 
 def _variants():
@@ -25,7 +32,7 @@ def _outcome(game, n, seed):
     return st.standings, st.hand_results, st.stats, st.bal, zones, hands, st.unfinished
 
 
-@pytest.mark.parametrize("cid,opts", list(_variants()), ids=lambda v: "+".join(v) if isinstance(v, tuple) else v)
+@pytest.mark.parametrize("cid,opts", list(_variants()), ids=lambda v: "+".join(v) if isinstance(v, tuple) else Path(v).stem if v.endswith(".yaml") else v)
 def test_short_loop_plays_the_same_games(cid, opts, monkeypatch):
     game = load_game(cid, list(opts))
     used = []
@@ -46,3 +53,16 @@ def test_short_loop_plays_the_same_games(cid, opts, monkeypatch):
     eligible = any(st.lead_test is None and st.key_pure and len(st.must) == 1
                    and st.must[0].shape == "card.suit == led" and st.free is None for st in tricks)
     assert bool(used) == eligible       # the short loop ran exactly where it applies
+
+
+def test_short_loop_stops_at_the_play_limit(monkeypatch):
+    game = load_game("enfle/academie")
+    outcomes = []
+    for short in (True, False):
+        monkeypatch.setattr(State, "_draw_inline", short)
+        st = play_one(game, 4, "limit", ["random"], 30)
+        assert st.unfinished and st.plays == 31
+        assert st.hand_results[-1]["reason"] == "unfinished"
+        st.check_invariants()                   # cards and chips all accounted for
+        outcomes.append((st.hand_results, st.stats, [[c.name for c in h] for h in st.hand]))
+    assert outcomes[0] == outcomes[1]
