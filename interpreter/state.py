@@ -393,7 +393,6 @@ class State:
 
     def _finish(self):
         g = self.g
-        self._short_cfg.clear()   # holds this state's zones: freed with it, not left to the cycle collector
         if g.standings is not None:
             score = g.standings.fn
             scores = [score(self, s, None) for s in range(self.n)]
@@ -568,7 +567,8 @@ class State:
             for k in range(n):
                 places[k].extend(range(i, i + size))
                 i += size
-        take = [itemgetter(*pl) if len(pl) > 1 else itemgetter(slice(pl[0], pl[0] + 1)) for pl in places]
+        take = [itemgetter(*pl) if len(pl) > 1 else itemgetter(slice(pl[0], pl[0] + 1) if pl else slice(0, 0))
+                for pl in places]
         return i, take
 
     def _place_deal(self, st: Step):

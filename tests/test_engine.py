@@ -2,6 +2,7 @@
 gives the same game, invariants hold, the play limit stops a game, and a human
 can play at the terminal."""
 import io
+from pathlib import Path
 import json
 import random
 
@@ -102,6 +103,19 @@ def test_the_shuffle_and_cut_draw_as_the_standard_library_does():
         at = twin.randint(step.min_cut, len(expected) - step.min_cut)
         assert st.zones["pack"] == expected[at:] + expected[:at]
         assert st.zones["pack"] != cards
+
+
+def test_a_deal_of_no_cards_plays_out(tmp_path):
+    # the language allows a hand of 0: everything goes to the rest; nobody can lead
+    src = (Path(__file__).parent / "concepts" / "drawpile.yaml").read_text()
+    src = src.replace("hand: {3: 5, 4: 4}", "hand: {3: 0, 4: 0}").replace("rest_count: {3: 9, 4: 8}",
+                                                                         "rest_count: {3: 24, 4: 24}")
+    f = tmp_path / "nodeal.yaml"
+    f.write_text(src)
+    game = load_game(str(f))
+    st = play(State(game, 3, 1), make_agents(["random"], 3, 1))
+    assert st.finished and st.plays == 0 and len(st.zones["stock"]) == 24
+    assert [h["plays"] for h in st.hand_results] == [0, 0, 0]
 
 
 def test_human_agent_shows_the_hand_and_takes_a_number_or_a_name():
