@@ -42,8 +42,9 @@ class RandomAgent(Agent):
         self.rng = rng if rng is not None else random.Random(seed)
         self._random = self.rng.random
         # how it chooses, for a loop that draws for it: moves[int(uniform() * len(moves))]
-        # if there is more than one move, else the one move
-        self.uniform = self._random
+        # if there is more than one move, else the one move (not so for a subclass that
+        # chooses otherwise: that one is asked)
+        self.uniform = self._random if type(self).choose is RandomAgent.choose else None
 
     def choose(self, state, seat, moves):
         k = len(moves)

@@ -66,3 +66,18 @@ def test_short_loop_stops_at_the_play_limit(monkeypatch):
         st.check_invariants()                   # cards and chips all accounted for
         outcomes.append((st.hand_results, st.stats, [[c.name for c in h] for h in st.hand]))
     assert outcomes[0] == outcomes[1]
+
+
+def test_an_agent_that_chooses_otherwise_is_asked():
+    # a subclass of the random agent with a choice of its own: the loop must not draw for it
+    from academie.interpreter.agents import RandomAgent
+
+    class Lowest(RandomAgent):
+        asked = 0
+
+        def choose(self, state, seat, moves):
+            Lowest.asked += 1
+            return moves[0]
+    game = load_game("enfle/academie")
+    st = State(game, 4, 3, keep_events=False, check="hand", agents=[Lowest(seed=s) for s in range(4)])
+    assert st.finished and Lowest.asked == st.plays
