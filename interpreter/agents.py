@@ -2,8 +2,14 @@
 
 * ``first``: always the first legal move (cards in canonical order; declining
   an optional announcement comes first);
-* ``random``: uniformly at random, from its own seeded generator;
+* ``random``: uniformly at random, from a seeded generator the random agents
+  of a game share;
 * ``human``: shows the hand and the legal moves at the terminal and asks.
+
+An agent may have ``uniform``: a function drawing a float in [0, 1) with which
+it picks ``moves[int(uniform() * len(moves))]`` (the one move if there is
+only one). The interpreter then draws for it inside its loops instead of
+calling ``choose`` (the same choices, fewer calls). Any other agent is asked.
 """
 from __future__ import annotations
 
