@@ -1,6 +1,6 @@
 """``academie simulate`` across processes: speed-up with --workers and memory against the number of games.
 
-    python benchmarks/parallel.py                          # 2000 games, 6 players, workers 1 and 2
+    python benchmarks/parallel.py                          # 10,000 games, 6 players, workers 1 and 2
     python benchmarks/parallel.py --workers 1,2,4 --memory 1000,10000 --json
 
 Each measurement runs the command line in a fresh process; wall time is the best
@@ -44,7 +44,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rules", default="enfle/academie")
     ap.add_argument("-p", "--players", type=int, default=6)
-    ap.add_argument("-n", "--games", type=int, default=2000)
+    ap.add_argument("-n", "--games", type=int, default=10000,
+                    help="games per timed run (default 10000: long enough that the command's start weighs little)")
     ap.add_argument("--workers", default="1,2", help="worker counts to time (default 1,2)")
     ap.add_argument("--memory", default="1000,10000", help="game counts for peak RSS ('' to skip)")
     ap.add_argument("--memory-workers", type=int, default=1, help="--workers for the memory runs (default 1)")
