@@ -137,6 +137,52 @@ def test_option_conflict_is_enforced(run, copy, tmp_path):
     assert code == 0, out
 
 
+TWO_OPTIONS = """options:
+  three:
+    description: three may play
+    editorial: {reason: r, evidence: e}
+    set:
+      players: {min: 3, max: 8, editorial: {reason: r, evidence: e}}
+      hand:
+        deal:
+          kind: deal
+          first: dealer + 1
+          hand: {3: 16, 4: 12, 5: 10, 6: 8, 7: 7, 8: 6}
+          rest: stock
+          rest_count: {3: 4, 4: 4, 5: 2, 6: 4, 7: 3, 8: 4}
+          editorial: {reason: r, evidence: e}
+  ones:
+    description: the cards dealt one at a time
+    editorial: {reason: r, evidence: e}
+    set:
+      hand:
+        deal:
+          kind: deal
+          first: dealer + 1
+          hand: {4: 12, 5: 10, 6: 8, 7: 7, 8: 6}
+          batches: 1
+          rest: stock
+          rest_count: {4: 4, 5: 2, 6: 4, 7: 3, 8: 4}
+          editorial: {reason: r, evidence: e}
+"""
+
+
+def test_two_options_good_alone_but_not_together(run, copy):
+    # "three" lets three play and deals for them; "ones" deals again, for four to eight only:
+    # each is good alone; together three may play and the deal has nothing for them
+    p, _ = copy()
+    p.write_text(p.read_text() + TWO_OPTIONS)
+    code, out, err = run("validate", "--playouts", 1, p)
+    assert code == 1, out
+    assert "with options 'three' and 'ones' together:" in out and "3 players" in out
+    assert "with option 'three':" not in out and "with option 'ones':" not in out
+    # declared in conflict, the two are not tried together
+    p.write_text(p.read_text().replace("    description: the cards dealt one at a time\n",
+                                       "    description: the cards dealt one at a time\n    conflicts: [three]\n"))
+    code, out, err = run("validate", "--playouts", 1, p)
+    assert code == 0, out
+
+
 def test_unfinished_playout_is_a_warning(run, copy):
     p, text = copy("  hands: players\n", "  until: \"false\"\n")
     code, out, err = run("validate", "--playouts", 1, "--max-plays", 200, p)

@@ -220,7 +220,9 @@ def _short(s: str, n: int = 120) -> str:
 
 
 def check_options(file: str, options: dict, doc, limits, report: Report) -> list[tuple[tuple, GameDef]]:
-    """Each declared option alone; each declared conflict must be refused."""
+    """Each declared option alone, then each two that may be used together (both
+    good alone, neither declaring a conflict with the other); each declared
+    conflict must be refused."""
     out = []
     if not isinstance(options, dict):
         return out
@@ -248,6 +250,20 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
         except RuleError as e:
             for d in e.diagnostics:
                 report.add(Diagnostic(d.pos, f"with option '{name}': {d.message}", d.severity, d.code))
+    good = [names[0] for names, _ in out]
+
+    def clash(a, b):
+        return b in ((options.get(a) or {}).get("conflicts") or []) or a in ((options.get(b) or {}).get("conflicts") or [])
+    for i, a in enumerate(good):
+        for b in good[i + 1:]:
+            if clash(a, b):
+                continue
+            try:
+                out.append(((a, b), compile_doc(resolve(file, (a, b), limits))))
+            except RuleError as e:
+                for d in e.diagnostics:
+                    report.add(Diagnostic(d.pos, f"with options '{a}' and '{b}' together: {d.message}",
+                                          d.severity, d.code))
     return out
 
 
