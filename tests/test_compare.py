@@ -119,3 +119,18 @@ def test_no_common_player_count(run, tmp_path):
     assert code == 2 and "no number of players suits both" in err
     code, _, err = run("compare", "enfle/academie", "enfle/foster", "--games", "5", "--players", "8")
     assert code == 2 and "enfle/foster is for 4 to 6 players, not 8" in err
+
+
+def test_a_step_named_otherwise_is_compared_with_its_counterpart(tmp_path):
+    # the same rules, the trick-play step renamed: nothing differs, and the label says B's name
+    from academie.dsl.loader import corpus_root
+    src = (corpus_root() / "enfle" / "academie.yaml").read_text(encoding="utf-8")
+    old = "\n  play:\n    kind: tricks"
+    assert src.count(old) == 1
+    f = tmp_path / "renamed.yaml"
+    f.write_text(src.replace(old, "\n  trickplay:\n    kind: tricks"), encoding="utf-8")
+    d = rules_diff(load_side(str(corpus_root() / "enfle" / "academie.yaml")), load_side(str(f)))
+    assert all(not x["differences"] for x in d)
+    play = next(x for x in d if x["aspect"] == "play")
+    assert "step 'play': follow (B: 'trickplay')" in play["same"]
+

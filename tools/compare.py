@@ -118,20 +118,48 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def step_pairs(a: Side, b: Side) -> dict[str, str]:
+    """B's steps that A names otherwise: B's name -> A's. Steps of the same kind
+    with the same name pair; the others of a kind pair in the order of play."""
+    kinds_a: dict[str, list[str]] = {}
+    kinds_b: dict[str, list[str]] = {}
+    for st in a.game.steps:
+        kinds_a.setdefault(st.kind, []).append(st.name)
+    for st in b.game.steps:
+        kinds_b.setdefault(st.kind, []).append(st.name)
+    names_a = {st.name for st in a.game.steps}
+    out = {}
+    for kind, nb in kinds_b.items():
+        na = kinds_a.get(kind, [])
+        for x, y in zip([n for n in na if n not in nb], [n for n in nb if n not in na]):
+            if y not in names_a:
+                out[y] = x
+    return out
+
+
 def rules_diff(a: Side, b: Side) -> list[dict]:
     """Per aspect: its differences (both statements, with citations), the
-    rules the same in both, and those the same but cited differently."""
+    rules the same in both, and those the same but cited differently. A step
+    B names otherwise than A (``step_pairs``) is compared with A's."""
     sa = [s for s in a.statements if s.only != "render"]
     sb = [s for s in b.statements if s.only != "render"]
+    renamed = step_pairs(a, b)
+    back = {v: k for k, v in renamed.items()}
+
+    def key_b(s):
+        k = s.key
+        return ("hand", renamed[k[1]]) + tuple(k[2:]) if k[0] == "hand" and len(k) > 1 and k[1] in renamed else k
     out = []
     for aspect, title in ASPECTS:
         ka = {s.key: s for s in sa if s.aspect == aspect}
-        kb = {s.key: s for s in sb if s.aspect == aspect}
+        kb = {key_b(s): s for s in sb if s.aspect == aspect}
         keys = list(ka) + [k for k in kb if k not in ka]
         diffs, same, recited = [], [], []
         for k in keys:
             x, y = ka.get(k), kb.get(k)
             lab = _label(x or y)
+            if x is not None and y is not None and k[0] == "hand" and len(k) > 1 and k[1] in back:
+                lab += f" (B: '{back[k[1]]}')"
             if x is not None and y is not None and _norm(x.value_json, a) == _norm(y.value_json, b):
                 same.append(lab)
                 if _cites_key(x) != _cites_key(y):
