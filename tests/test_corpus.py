@@ -93,6 +93,39 @@ def test_hearts_ace_is_low_in_cutting_and_high_in_play():
     assert g.orders["play"][card("AS")] > g.orders["play"][card("KS")]
 
 
+def test_hearts_sweepstakes_pool_won_divided_or_kept_as_a_jack():
+    # Hoyle 1913: no hearts alone wins the pool, two without hearts divide it; if everyone
+    # took a heart, or one took them all, it stays and is added to the next (a Jack)
+    from academie.interpreter.agents import make_agents
+    g = load_game("hearts/foster", ["sweepstakes"])
+    seen = set()
+    for seed in range(60):
+        st = play(State(g, 4, seed), make_agents(["random"], 4, seed))
+        assert st.hand_no == 4 and not st.unfinished
+        pool = 0
+        for e in st.events:
+            if e["type"] == "hand_start":
+                hearts, won = [0] * 4, {}
+            elif e["type"] == "pay" and e["to"] == "pool":
+                hearts[e["from"]] = e["amount"]
+                pool += e["amount"]
+            elif e["type"] == "pay" and e["from"] == "pool":
+                won[e["to"]] = e["amount"]
+            elif e["type"] == "hand_end":
+                zero = [s for s in range(4) if hearts[s] == 0]
+                if zero and max(hearts) < sum(hearts):
+                    assert sorted(won) == zero and set(won.values()) == {pool // len(zero)}
+                    seen.add("won alone" if len(zero) == 1 else "divided")
+                    if pool > sum(hearts):
+                        seen.add("jack won")            # with what earlier hands left in it
+                    pool -= sum(won.values())
+                else:
+                    assert not won
+                    seen.add("jack" if pool > sum(hearts) else "kept")
+        assert st.bal["pool"]["counter"] == pool
+    assert {"won alone", "divided", "jack", "jack won"} <= seen
+
+
 # -- Polignac and capot ----------------------------------------------------------
 def test_polignac_capot_won():
     st = run("polignac/boussac", 4, "polignac4-capot-won.yaml", ("capot",), script={1: "capot"})
