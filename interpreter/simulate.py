@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import Callable, Iterable, Iterator
 
 from ..dsl.errors import RuleError
+from ..dsl.loader import Limits
 from ..dsl.model import GameDef
 from .agents import make_agents
 from .state import State
@@ -122,18 +123,19 @@ class Job:
     agents: tuple
     max_plays: int
     rows: bool = False
+    limits: Limits | None = None       # the size limits to load the rule file with (None: the defaults)
 
 
 _GAMES: dict = {}
 
 
-def _game(rules: str, options: tuple) -> GameDef:
+def _game(rules: str, options: tuple, limits: Limits | None = None) -> GameDef:
     """The compiled rules, once per process."""
-    key = (rules, options)
+    key = (rules, options, limits)
     g = _GAMES.get(key)
     if g is None:
         from ..dsl.model import load_game
-        g = _GAMES[key] = load_game(rules, options)
+        g = _GAMES[key] = load_game(rules, options, limits)
     return g
 
 
@@ -142,7 +144,7 @@ def run_chunk(job: Job, start: int, stop: int, game: GameDef | None = None):
     comes back as its diagnostics (they pickle; the exception would lose its
     position), raised again by the caller."""
     try:
-        g = game if game is not None else _game(job.rules, job.options)
+        g = game if game is not None else _game(job.rules, job.options, job.limits)
         tally = Tally(job.players)
         rows = [] if job.rows else None
         agents = list(job.agents)
@@ -182,7 +184,7 @@ def simulate(job: Job, games: int, *, workers: int | None = None, backend: str =
         raise ValueError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     workers = workers or os.cpu_count() or 1
     if game is not None:        # worker processes started by fork find it compiled
-        _GAMES[(job.rules, tuple(job.options))] = game
+        _GAMES[(job.rules, tuple(job.options), job.limits)] = game
     parts = chunks(games, chunk or default_chunk(games, workers))
     if backend == "dask":
         results = _dask_results(job, parts, workers, scheduler)

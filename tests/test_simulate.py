@@ -36,6 +36,18 @@ def test_merging_tallies_is_order_independent():
     assert fwd.report() == back.report() == simulate(job, 12, workers=1).report()
 
 
+def test_a_worker_loads_the_rules_with_the_limits_of_the_command():
+    # a worker that has not got the compiled rules (Dask, or a spawned process) loads them
+    # itself, within the size limits the command was given, not the defaults
+    from academie.dsl.loader import Limits
+    tight = Job("enfle/academie", (), 4, 1, ("random",), 50_000, limits=Limits(file_bytes=200))
+    start, diagnostics, rows = run_chunk(tight, 0, 1)
+    assert not isinstance(diagnostics, Tally)
+    assert any("200" in d.message for d in diagnostics), [d.message for d in diagnostics]
+    start, tally, rows = run_chunk(Job("enfle/academie", (), 4, 1, ("random",), 50_000), 0, 1)
+    assert isinstance(tally, Tally) and tally.games == 1
+
+
 def test_rows_are_written_in_game_order_whatever_the_workers(run, tmp_path):
     files = {}
     for w in (1, 2):

@@ -371,7 +371,8 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
             import distributed  # noqa: F401
         except ImportError:
             raise click.UsageError("--backend dask needs Dask: pip install 'academie[dask]'") from None
-    game = _load(rules, options, _make_limits(kw))
+    limits = _make_limits(kw)
+    game = _load(rules, options, limits)
     n = _players(game, players)
     if agents and "human" in agents.split(","):
         raise click.BadParameter("simulate plays without a human", param_hint="--agents")
@@ -381,7 +382,7 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
     ref = str(Path(rules).resolve()) if Path(rules).is_file() else rules   # workers may start elsewhere
     writers = [w for w in (_RowWriter(csv_file, "csv", n) if csv_file else None,
                            _RowWriter(jsonl_file, "jsonl", n) if jsonl_file else None) if w]
-    job = Job(ref, tuple(options), n, _seed(seed), tuple(names), max_plays, rows=bool(writers))
+    job = Job(ref, tuple(options), n, _seed(seed), tuple(names), max_plays, rows=bool(writers), limits=limits)
 
     def on_rows(rows):
         for w in writers:
