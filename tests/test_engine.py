@@ -43,6 +43,21 @@ def test_every_option_plays(cid):
         assert not st.unfinished and opt in game.options
 
 
+@pytest.mark.parametrize("cid", PLAYABLE)
+def test_hands_stay_in_canonical_order(cid):
+    # the interpreter finds a suit's cards by bisection: every hand must stay sorted
+    # through deals, plays, pick-ups, borrows and draws
+    game = load_game(cid)
+    for n in sorted({game.min_players, game.max_players}):
+        st = State(game, n, 5, keep_events=False)
+        agents = make_agents(["random"], n, 5)
+        while not st.is_terminal():
+            for h in st.hand:
+                assert h == sorted(h, key=lambda c: c.canon), f"{cid}: a hand out of order: {h}"
+            seat = st.current_player()
+            st.apply(agents[seat].choose(st, seat, st.legal_moves()))
+
+
 def test_play_limit_reports_unfinished_instead_of_hanging():
     game = load_game("enfle/academie")
     st = play(State(game, 4, 1, max_plays=30), make_agents(["random"], 4, 1))
