@@ -460,6 +460,15 @@ def load_file(path: Path, limits: Limits | None = None) -> tuple[dict, dict]:
     return data, positions
 
 
+def split_ref(ref: str) -> tuple[str, list[str]]:
+    """Options named after a plus: ``polignac/boussac+capot+to-twenty`` ->
+    ("polignac/boussac", ["capot", "to-twenty"]). A path that exists is taken whole."""
+    if Path(ref).exists():
+        return ref, []
+    base, *opts = ref.split("+")
+    return base, [o for o in opts if o]
+
+
 def resolve(ref: str, options: list[str] | tuple = (), limits: Limits | None = None,
             _seen: tuple = (), _from: Pos | None = None) -> Doc:
     """Load ``ref`` (corpus id or path) and resolve extends, imports and the

@@ -92,3 +92,16 @@ def test_dask_backend_with_a_scheduler_address(run):
                                   dashboard_address=None) as cluster:
         remote = _sim(run, "--backend", "dask", "--scheduler", cluster.scheduler_address)
     assert remote == _sim(run, "--workers", 1)
+
+
+def test_options_after_a_plus_as_compare_takes_them(run):
+    # RULES+OPTION is the same as RULES -o OPTION, in simulate and in play
+    args = ["-p", 4, "-n", 6, "-s", 2, "--json", "--workers", 1]
+    code, plus, err = run("simulate", "hearts/foster+sweepstakes", *args)
+    assert code == 0, err
+    code, flag, err = run("simulate", "hearts/foster", "-o", "sweepstakes", *args)
+    assert plus == flag and json.loads(plus)["hands"] == 6 * 4      # the option's game: a deal each
+    code, out, err = run("play", "polignac/boussac+capot", "--seed", 2, "--json")
+    assert code == 0 and json.loads(out)["options"] == ["capot"]
+    code, out, err = run("simulate", "hearts/foster+nope", "-n", 2)
+    assert code == 2 and "unknown option 'nope'" in err

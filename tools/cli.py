@@ -11,7 +11,7 @@ import click
 
 from .dsl.cards import parse_card, pretty
 from .dsl.errors import Diagnostic, Pos, RuleError, remember_text
-from .dsl.loader import Limits, corpus_ids, load_yaml, resolve
+from .dsl.loader import Limits, corpus_ids, load_yaml, resolve, split_ref
 from .dsl.model import GameDef, load_game
 from .interpreter.agents import AGENTS, make_agents, play as play_out
 from .interpreter.state import DEFAULT_MAX_PLAYS, InvariantError, State
@@ -85,6 +85,13 @@ def _limits(f):
 
 def _make_limits(kw: dict) -> Limits:
     return Limits(file_bytes=kw.pop("max_file_size"), depth=kw.pop("max_depth"), nodes=kw.pop("max_nodes"))
+
+
+def _with_options(rules: str, options) -> tuple[str, tuple]:
+    """RULES may name options after a plus, as ``compare`` takes them:
+    ``hearts/foster+sweepstakes`` is ``hearts/foster -o sweepstakes``."""
+    base, named = split_ref(rules)
+    return base, tuple(named) + tuple(o for o in options if o not in named)
 
 
 def _load(rules: str, options, limits: Limits | None = None) -> GameDef:
@@ -279,7 +286,8 @@ def _extends(cid):
 @_limits
 def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, max_plays, log_file, as_json,
          **kw):
-    """Play one game of RULES (a corpus id such as enfle/academie, or a path).
+    """Play one game of RULES (a corpus id such as enfle/academie, or a path;
+    options may follow a plus: hearts/foster+sweepstakes).
 
     Seats are numbered 0 … n-1 in the direction of play; the seat after seat i
     is i+1. The game is narrated on standard output (or summarised with
@@ -287,6 +295,7 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
     """
     if deck and deal_file:
         raise click.UsageError("give --deck or --deal, not both")
+    rules, options = _with_options(rules, options)
     limits = _make_limits(kw)
     game = _load(rules, options, limits)
     n = _players(game, players)
@@ -350,8 +359,8 @@ def _read_deal(path: str, limits: Limits | None = None):
 @_limits
 def simulate(rules, games, players, seed, agents, options, max_plays, workers, backend, scheduler, chunk,
              csv_file, jsonl_file, as_json, **kw):
-    """Play many games of RULES and report wins by seat, hand lengths and
-    how often the play limit was hit.
+    """Play many games of RULES (options may follow a plus, as in play) and
+    report wins by seat, hand lengths and how often the play limit was hit.
 
     Game i is played with seed SEED/i, so the report is the same whatever
     --workers, --chunk or --backend. --csv / --jsonl write per game: its
@@ -371,6 +380,7 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
             import distributed  # noqa: F401
         except ImportError:
             raise click.UsageError("--backend dask needs Dask: pip install 'academie[dask]'") from None
+    rules, options = _with_options(rules, options)
     limits = _make_limits(kw)
     game = _load(rules, options, limits)
     n = _players(game, players)

@@ -20,19 +20,10 @@ from dataclasses import dataclass, field
 
 from .describe import ASPECTS, Statement, describe
 from .dsl.errors import Pos, RuleError
-from .dsl.loader import resolve
+from .dsl.loader import resolve, split_ref
 from .dsl.model import GameDef, compile_doc
 from .measures import Collected, mean_ci, mean_diff, newcombe, run, wilson
 from .words import rank_word
-
-
-def split_ref(ref: str) -> tuple[str, list[str]]:
-    """``polignac/boussac+capot+to-twenty`` -> ("polignac/boussac", ["capot", "to-twenty"])."""
-    from pathlib import Path
-    if Path(ref).exists():
-        return ref, []
-    base, *opts = ref.split("+")
-    return base, [o for o in opts if o]
 
 
 @dataclass
