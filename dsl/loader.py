@@ -461,8 +461,8 @@ def load_file(path: Path, limits: Limits | None = None) -> tuple[dict, dict]:
 
 
 def split_ref(ref: str) -> tuple[str, list[str]]:
-    """Options named after a plus: ``polignac/boussac+capot+to-twenty`` ->
-    ("polignac/boussac", ["capot", "to-twenty"]). A path that exists is taken whole."""
+    """Options named after a plus: ``GAME/FILE+OPT1+OPT2`` -> ("GAME/FILE",
+    ["OPT1", "OPT2"]). A path that exists is taken whole."""
     if Path(ref).exists():
         return ref, []
     base, *opts = ref.split("+")
