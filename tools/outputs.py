@@ -293,6 +293,16 @@ def atomic_folder(outdir: str) -> Iterator[Path]:
         raise _cannot(out, e) from None
     try:
         yield Path(stage)
+        _publish(stage, out)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+        if created and not any(True for _ in os.scandir(out)):
+            _rmdir(out)
+
+
+def _publish(stage: str, out: str) -> None:
+    """Move each file built in ``stage`` over its namesake in ``out``."""
+    try:
         names = sorted(os.listdir(stage))
         for name in names:                     # refuse before moving anything
             try:
@@ -303,14 +313,11 @@ def atomic_folder(outdir: str) -> Iterator[Path]:
                 raise OutputError(f"cannot write '{_shown(os.path.join(out, name))}': it is {kind}, "
                                   "not a regular file")
         for name in names:
+            os.chmod(os.path.join(stage, name), _new_mode(os.path.join(out, name)))
             os.replace(os.path.join(stage, name), os.path.join(out, name))
-        _fsync_folder(out)
     except OSError as e:
         raise _cannot(out, e) from None
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
-        if created and not any(True for _ in os.scandir(out)):
-            _rmdir(out)
+    _fsync_folder(out)
 
 
 def _rmdir(path: str) -> None:
