@@ -261,3 +261,13 @@ def test_standard_output_on_a_full_disk(args):
     assert r.returncode == 2
     assert "cannot write standard output: No space left on device" in r.stderr
     assert "internal error" not in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_closed_standard_error_keeps_the_status_and_shows_no_traceback():
+    r, w = os.pipe()
+    os.close(r)                                  # nobody reads: every write to it fails (EPIPE)
+    p = subprocess.run(CLI + ["validate", "--playouts", "0", str(BROKEN / "scalar.yaml")],
+                       stdout=subprocess.PIPE, stderr=w, timeout=120)
+    os.close(w)
+    assert b"a rule file must be a mapping" in p.stdout
+    assert p.returncode == 1

@@ -15,7 +15,7 @@ from .dsl.loader import Limits, corpus_ids, load_yaml, resolve, split_ref
 from .dsl.model import GameDef, load_game
 from .interpreter.agents import AGENTS, make_agents, play as play_out
 from .interpreter.state import DEFAULT_MAX_PLAYS, InvariantError, State
-from .outputs import AtomicFile, STATUS, atomic_write, check_targets, is_stdout_failure, silence_stdout
+from .outputs import AtomicFile, STATUS, atomic_write, check_targets, failed_stream, silence_stdout
 
 EXIT_USAGE = 2
 
@@ -49,8 +49,9 @@ class _Group(click.Group):
             click.echo("interrupted", err=True)
             ctx.exit(130)
         except Exception as e:  # pragma: no cover - a bug; show it plainly, not as a traceback
-            if is_stdout_failure(e):   # a closed pipe or a full disk: not a bug, not the rule file's
-                _stdout_failed(ctx, e)
+            stream = failed_stream(e)
+            if stream:      # a closed pipe or a full disk: not a bug, not the rule file's
+                _output_failed(ctx, e, stream)
             if os.environ.get("ACADEMIE_DEBUG"):
                 raise
             click.echo(f"academie: internal error: {type(e).__name__}: {e}\n"
@@ -58,14 +59,16 @@ class _Group(click.Group):
             ctx.exit(3)
 
 
-def _stdout_failed(ctx, e: OSError):
-    """Standard output failed. A closed pipe (output piped into head, less …):
-    stop quietly with the status the command had decided, else 141 as if killed
-    by SIGPIPE. Anything else (a full disk): a message and exit status 2."""
-    silence_stdout()
+def _output_failed(ctx, e: OSError, stream: str):
+    """Standard output (or error) failed. A closed pipe (output piped into
+    head, less …): stop quietly with the status the command had decided, else
+    141 as if killed by SIGPIPE. Anything else (a full disk): a message and
+    exit status 2."""
+    silence_stdout(stream)
     if isinstance(e, BrokenPipeError):
         ctx.exit(ctx.meta.get(STATUS, 141))
-    click.echo(f"academie: cannot write standard output: {e.strerror or e}", err=True)
+    if stream == "stdout":
+        click.echo(f"academie: cannot write standard output: {e.strerror or e}", err=True)
     ctx.exit(EXIT_USAGE)
 
 

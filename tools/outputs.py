@@ -327,34 +327,45 @@ def _rmdir(path: str) -> None:
         pass
 
 
-def is_stdout_failure(e: BaseException) -> bool:
-    """Whether an OSError was raised writing standard output (a closed pipe,
-    a full disk): the innermost frame wrote to ``sys.stdout``."""
+def failed_stream(e: BaseException) -> str | None:
+    """Whether an OSError was raised writing standard output or standard error
+    (a closed pipe, a full disk): ``"stdout"``, ``"stderr"``, or None when it
+    came from elsewhere. The innermost frame wrote to that stream."""
     import sys
     if not isinstance(e, OSError):
-        return False
+        return None
     tb = e.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     if tb is None:
-        return False
-    out = sys.stdout
-    for name in ("file", "self", "stream", "f"):
-        obj = tb.tb_frame.f_locals.get(name)
-        if obj is not None and (obj is out or obj is getattr(out, "buffer", None)):
-            return True
-    try:
-        fd = out.fileno()
-    except (OSError, ValueError, AttributeError):
-        return False
-    for name in ("file", "stream", "f"):
-        obj = tb.tb_frame.f_locals.get(name)
+        return None
+    names = ("file", "self", "stream", "f")
+    objs = [tb.tb_frame.f_locals.get(n) for n in names]
+    objs = [o for o in objs if o is not None]
+    for name in ("stdout", "stderr"):
+        std = getattr(sys, name)
+        if std is None:
+            continue
+        if any(o is std or o is getattr(std, "buffer", None) for o in objs):
+            return name
         try:
-            if obj is not None and obj.fileno() == fd:
-                return True
+            fd = std.fileno()
         except (OSError, ValueError, AttributeError):
             continue
-    return e.errno == errno.EPIPE and _flush_fails(out)
+        for o in objs:
+            try:
+                if hasattr(o, "write") and o.fileno() == fd:
+                    return name
+            except (OSError, ValueError, AttributeError, TypeError):
+                continue
+    if e.errno == errno.EPIPE and _flush_fails(sys.stdout):
+        return "stdout"
+    return None
+
+
+def is_stdout_failure(e: BaseException) -> bool:
+    """Whether an OSError was raised writing standard output."""
+    return failed_stream(e) == "stdout"
 
 
 def _flush_fails(out) -> bool:
@@ -362,15 +373,17 @@ def _flush_fails(out) -> bool:
         out.flush()
     except OSError:
         return True
+    except (AttributeError, ValueError):
+        return False
     return False
 
 
-def silence_stdout() -> None:
-    """Point standard output at the null device, so that what is still
-    buffered for a closed pipe or full disk is dropped at exit, quietly."""
+def silence_stdout(name: str = "stdout") -> None:
+    """Point standard output (or error) at the null device, so that what is
+    still buffered for a closed pipe or full disk is dropped at exit, quietly."""
     import sys
     try:
-        fd = sys.stdout.fileno()
+        fd = getattr(sys, name).fileno()
     except (OSError, ValueError, AttributeError):
         return
     try:
