@@ -16,6 +16,14 @@ def _option_flag(f):
                         help="Switch on a named option of the rule file (repeatable).")(f)
 
 
+def _input_files(*args) -> list:
+    """The rule files among the arguments (options after a plus taken off):
+    no output may replace one."""
+    from .dsl.loader import split_ref
+    files = ((name, split_ref(ref)[0]) for name, ref in args)
+    return [(name, path) for name, path in files if os.path.isfile(path)]
+
+
 @click.command()
 @click.argument("rules")
 @click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
@@ -29,7 +37,7 @@ def render(rules, fmt, options, output):
     marked [editorial]."""
     from .outputs import check_targets, write_text
     from .render import render as run
-    check_targets([("--output", output)], inputs=[("RULES", rules)] * os.path.isfile(rules))
+    check_targets([("--output", output)], inputs=_input_files(("RULES", rules)))
     text = run(rules, options, fmt)
     if output:
         write_text(output, text)
@@ -73,7 +81,7 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
     ags = agents.split(",")
     if "human" in ags:
         raise click.BadParameter("compare plays without a human", param_hint="--agents")
-    check_targets([("--html", html_file)], inputs=[(n, p) for n, p in (("A", a), ("B", b)) if os.path.isfile(p)])
+    check_targets([("--html", html_file)], inputs=_input_files(("A", a), ("B", b)))
     sa = load_side(a, tuple(options) + tuple(options_a))
     sb = load_side(b, tuple(options) + tuple(options_b))
     diff = rules_diff(sa, sb)
