@@ -58,7 +58,8 @@ class OutputError(click.ClickException):
 
 
 def _shown(path: str) -> str:
-    return click.format_filename(path)
+    """A path as shown in a message: control characters escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in click.format_filename(path))
 
 
 def _describe(mode: int) -> str | None:
