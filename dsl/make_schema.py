@@ -151,9 +151,21 @@ schema = {
     },
 }
 def main(path=None):
+    import os
+    import tempfile
     from pathlib import Path
     target = Path(path) if path else Path(__file__).with_name("schema.json")
-    target.write_text(json.dumps(schema, indent=1) + "\n", encoding="utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:                                   # written whole, then renamed over the old schema
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(json.dumps(schema, indent=1) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 if __name__ == "__main__":

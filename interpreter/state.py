@@ -243,6 +243,9 @@ class State:
             raise
         except (InvariantError, _Unfinished):
             raise
+        except OSError:      # an output failing (a closed pipe, a full disk), not the rule file
+            self._decision = None
+            raise
         except Exception as e:  # an expression failing at run time: a fault of the rule file
             self._decision = None
             raise RuleError(f"the rules cannot be applied here: {type(e).__name__}: {e}",

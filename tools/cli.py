@@ -15,12 +15,23 @@ from .dsl.loader import Limits, corpus_ids, load_yaml, resolve, split_ref
 from .dsl.model import GameDef, load_game
 from .interpreter.agents import AGENTS, make_agents, play as play_out
 from .interpreter.state import DEFAULT_MAX_PLAYS, InvariantError, State
+from .outputs import AtomicFile, STATUS, atomic_write, check_targets, failed_stream, silence_stdout
 
 EXIT_USAGE = 2
 
 
 class _Group(click.Group):
     """Turns user errors into located messages and exit status 2, never a traceback."""
+
+    def main(self, *args, **kwargs):
+        try:
+            return super().main(*args, **kwargs)
+        except SystemExit as e:        # what is still buffered for standard output is written now
+            code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            status = _flush_stdout(code)
+            if status != code:
+                raise SystemExit(status) from None
+            raise
 
     def invoke(self, ctx):
         try:
@@ -34,18 +45,49 @@ class _Group(click.Group):
             ctx.exit(3)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
-        except BrokenPipeError:  # output piped into head, less …: stop quietly
-            sys.stderr.close()
-            ctx.exit(0)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             ctx.exit(130)
         except Exception as e:  # pragma: no cover - a bug; show it plainly, not as a traceback
+            stream = failed_stream(e)
+            if stream:      # a closed pipe or a full disk: not a bug, not the rule file's
+                _output_failed(ctx, e, stream)
             if os.environ.get("ACADEMIE_DEBUG"):
                 raise
             click.echo(f"academie: internal error: {type(e).__name__}: {e}\n"
                        "(set ACADEMIE_DEBUG=1 to see the traceback, and please report it)", err=True)
             ctx.exit(3)
+
+
+def _output_failed(ctx, e: OSError, stream: str):
+    """Standard output (or error) failed. A closed pipe (output piped into
+    head, less …): stop quietly with the status the command had decided, else
+    141 as if killed by SIGPIPE. Anything else (a full disk): a message and
+    exit status 2."""
+    silence_stdout(stream)
+    if isinstance(e, BrokenPipeError):
+        ctx.exit(ctx.meta.get(STATUS, 141))
+    if stream == "stdout":
+        click.echo(f"academie: cannot write standard output: {e.strerror or e}", err=True)
+    ctx.exit(EXIT_USAGE)
+
+
+def _flush_stdout(status: int) -> int:
+    """Flush standard output at the end of a command; the exit status, changed
+    if standard output cannot be written (a full disk: 2, with a message; a
+    closed pipe: the command's own status, quietly)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+        return status
+    except OSError as e:
+        silence_stdout()
+        click.echo(f"academie: cannot write standard output: {e.strerror or e}", err=True)
+        return status if status not in (0, 1) else EXIT_USAGE
+    except (AttributeError, ValueError):   # no standard output, or closed
+        pass
+    return status
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -296,6 +338,7 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
     if deck and deal_file:
         raise click.UsageError("give --deck or --deal, not both")
     rules, options = _with_options(rules, options)
+    check_targets([("--log", log_file)], inputs=_inputs(rules, ("--deck", deck), ("--deal", deal_file)))
     limits = _make_limits(kw)
     game = _load(rules, options, limits)
     n = _players(game, players)
@@ -318,15 +361,18 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
                deal_file=deal_file, sink=sink)
     play_out(st, ags)
     if log_file:
-        tmp = Path(log_file + ".part")
-        with open(tmp, "w", encoding="utf-8") as f:
+        with atomic_write(log_file) as f:
             for ev in st.events:
                 f.write(json.dumps(ev, ensure_ascii=False) + "\n")
-        os.replace(tmp, log_file)
     if as_json:
         click.echo(json.dumps(_summary(st), ensure_ascii=False))
     if st.unfinished:
         click.echo("unfinished: the play limit was reached (raise it with --max-plays)", err=True)
+
+
+def _inputs(rules: str, *others) -> list:
+    """The files a command reads (for check_targets: no output may replace one)."""
+    return [("RULES", rules)] * os.path.isfile(rules) + [o for o in others if o[1]]
 
 
 def _seed(seed: str):
@@ -381,6 +427,7 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
         except ImportError:
             raise click.UsageError("--backend dask needs Dask: pip install 'academie[dask]'") from None
     rules, options = _with_options(rules, options)
+    check_targets([("--csv", csv_file), ("--jsonl", jsonl_file)], inputs=_inputs(rules))
     limits = _make_limits(kw)
     game = _load(rules, options, limits)
     n = _players(game, players)
@@ -390,14 +437,17 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
     _agents(agents, n, 0)                           # same checks as play
     from .interpreter.simulate import Job, simulate as run
     ref = str(Path(rules).resolve()) if Path(rules).is_file() else rules   # workers may start elsewhere
-    writers = [w for w in (_RowWriter(csv_file, "csv", n) if csv_file else None,
-                           _RowWriter(jsonl_file, "jsonl", n) if jsonl_file else None) if w]
-    job = Job(ref, tuple(options), n, _seed(seed), tuple(names), max_plays, rows=bool(writers), limits=limits)
+    writers = []
+    job = Job(ref, tuple(options), n, _seed(seed), tuple(names), max_plays, rows=bool(csv_file or jsonl_file),
+              limits=limits)
 
     def on_rows(rows):
         for w in writers:
             w.write(rows)
     try:
+        for f, kind in ((csv_file, "csv"), (jsonl_file, "jsonl")):
+            if f:
+                writers.append(_RowWriter(f, kind, n))
         if sys.stderr.isatty() and not as_json:
             with click.progressbar(length=games, label=game.id, file=click.get_text_stream("stderr")) as bar:
                 tally = run(job, games, workers=workers, backend=backend, scheduler=scheduler, chunk=chunk,
@@ -405,12 +455,12 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
         else:
             tally = run(job, games, workers=workers, backend=backend, scheduler=scheduler, chunk=chunk,
                         game=game, on_rows=on_rows)
+        for w in writers:
+            w.close()
     except BaseException:
         for w in writers:
             w.abort()
         raise
-    for w in writers:
-        w.close()
     report = tally.report()
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
@@ -450,6 +500,7 @@ def validate(ctx, rules, as_json, playouts, max_plays, **kw):
             raise click.BadParameter(f"no rule file '{r}': not a file, nor a corpus id "
                                      f"(corpus: {', '.join(corpus_ids())})", param_hint="RULES") from None
     report = run_validate(refs, playouts=playouts, limits=_make_limits(kw), max_plays=max_plays)
+    ctx.meta[STATUS] = 1 if report.errors else 0     # kept if the report is cut by a closed pipe
     if as_json:
         click.echo(json.dumps([d.as_json() for d in report.diagnostics], indent=1, ensure_ascii=False))
     else:
@@ -485,15 +536,12 @@ def coverage(sources, as_json, every):
     else:
         click.echo(format_text(reports, every))
 class _RowWriter:
-    """Per-game rows, written as they come to FILE.part, renamed to FILE at the end."""
+    """Per-game rows, written as they come to a fresh temporary file beside
+    FILE, renamed to FILE at the end (academie.outputs.AtomicFile)."""
 
     def __init__(self, path: str, kind: str, players: int):
         self.path, self.kind = path, kind
-        self.tmp = path + ".part"
-        try:
-            self.f = open(self.tmp, "w", encoding="utf-8", newline="")
-        except OSError as e:
-            raise RuleError(f"cannot write: {e.strerror}", Pos(path, 0, 0), code="io") from None
+        self.f = AtomicFile(path, newline="")
         if kind == "csv":
             import csv
             self.csv = csv.writer(self.f)
@@ -509,15 +557,10 @@ class _RowWriter:
                 self.f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
     def close(self):
-        self.f.close()
-        os.replace(self.tmp, self.path)
+        self.f.commit()
 
     def abort(self):
-        self.f.close()
-        try:
-            os.remove(self.tmp)
-        except OSError:
-            pass
+        self.f.discard()
 
 
 

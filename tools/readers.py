@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -13,6 +14,14 @@ from .dsl.errors import Pos, RuleError
 def _option_flag(f):
     return click.option("--option", "-o", "options", multiple=True, metavar="NAME",
                         help="Switch on a named option of the rule file (repeatable).")(f)
+
+
+def _input_files(*args) -> list:
+    """The rule files among the arguments (options after a plus taken off):
+    no output may replace one."""
+    from .dsl.loader import split_ref
+    files = ((name, split_ref(ref)[0]) for name, ref in args)
+    return [(name, path) for name, path in files if os.path.isfile(path)]
 
 
 @click.command()
@@ -26,10 +35,12 @@ def render(rules, fmt, options, output):
     book (players and cards, the deal, the play, the end, the scoring); every
     statement is footnoted with its source passage, editorial choices are
     marked [editorial]."""
+    from .outputs import check_targets, write_text
     from .render import render as run
+    check_targets([("--output", output)], inputs=_input_files(("RULES", rules)))
     text = run(rules, options, fmt)
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        write_text(output, text)
     else:
         click.echo(text, nl=False)
 
@@ -66,9 +77,11 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
     import time
     from .compare import (common_players, format_play, format_rules, load_side, play_measures, rules_diff,
                           rules_json)
+    from .outputs import check_targets, write_text
     ags = agents.split(",")
     if "human" in ags:
         raise click.BadParameter("compare plays without a human", param_hint="--agents")
+    check_targets([("--html", html_file)], inputs=_input_files(("A", a), ("B", b)))
     sa = load_side(a, tuple(options) + tuple(options_a))
     sb = load_side(b, tuple(options) + tuple(options_b))
     diff = rules_diff(sa, sb)
@@ -82,7 +95,7 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
         seconds = time.perf_counter() - t0
     if html_file:
         from .compare_html import page
-        Path(html_file).write_text(page(sa, sb, diff, played), encoding="utf-8")
+        write_text(html_file, page(sa, sb, diff, played))
     if as_json:
         out = {"a": {"id": sa.game.id, "title": sa.game.title, "options": sa.options},
                "b": {"id": sb.game.id, "title": sb.game.title, "options": sb.options},
@@ -109,7 +122,9 @@ def site(outdir):
     cited highlighted, the uncovered ones marked), and the variants of each
     game compared. It opens from the file system (index.html)."""
     import time
+    from .outputs import check_targets
     from .site import build
+    check_targets([], folders=[("OUTDIR", outdir)])
     t0 = time.perf_counter()
     pages = build(outdir)
     click.echo(f"{len(pages)} pages written to {outdir} in {time.perf_counter() - t0:.1f} s; "

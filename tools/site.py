@@ -22,6 +22,7 @@ from .compare import load_side, rules_diff
 from .compare_html import body as compare_body
 from .coverage import corpus_quotes, coverage
 from .dsl.loader import corpus_ids, resolve, source_ids
+from .outputs import atomic_folder
 from .citations import sentences
 from .render import CSS, context, env, rules_html, source_title
 from .validate import source_text
@@ -38,9 +39,14 @@ def _write(out: Path, name: str, title: str, body: str) -> None:
 
 
 def build(outdir: str | Path) -> list[str]:
-    """Write the site; return the names of the pages written."""
-    out = Path(outdir)
-    out.mkdir(parents=True, exist_ok=True)
+    """Write the site; return the names of the pages written. The pages are
+    built in a temporary folder inside OUTDIR and moved into it only when all
+    are built (academie.outputs.atomic_folder): a failed build changes nothing."""
+    with atomic_folder(outdir) as stage:
+        return _build(stage)
+
+
+def _build(out: Path) -> list[str]:
     ids = corpus_ids()
     sids = sorted(source_ids())
     links = {s: page_name("source", s) for s in sids}
