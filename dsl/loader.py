@@ -379,6 +379,21 @@ def find_rules(ref: str | Path, relative_to: str | None = None) -> tuple[Path, s
     raise FileNotFoundError(ref)
 
 
+def missing_hint(ref: str) -> str:
+    """A word of help when ``ref`` names no rule file: a corpus id that names a
+    file of the working directory, or a path ending in .yaml whose stem is a
+    corpus id ("" if neither)."""
+    from .text import cut
+    try:
+        if not is_path(ref) and Path(ref).exists():
+            return f" (a corpus id is looked up only in the corpus; to read the file here, write ./{cut(ref, 120)})"
+    except (OSError, ValueError):
+        pass
+    if ref.endswith(".yaml") and corpus_path(ref[:-5]) is not None:
+        return f" (the corpus id is {cut(ref[:-5], 120)})"
+    return ""
+
+
 def _id_of(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(corpus_root().resolve()).with_suffix("")).replace("\\", "/")
@@ -525,8 +540,9 @@ def read_input(path: Path | str, limit: int, what: str = "file") -> bytes:
             kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a pipe, a device …)"
             raise RuleError(f"cannot read {what}: it is {kind}", Pos(file, 0, 0), code="io")
         if st.st_size > limit:
-            raise RuleError(f"the file is {st.st_size} bytes, more than the limit of {limit} "
-                            "(raise it with --max-file-size)", Pos(file, 1, 1), code="limit")
+            size = f"{st.st_size} bytes, more than the limit of {limit}" if what == "rule file" \
+                else f"larger than the limit of {limit} bytes"
+            raise RuleError(f"the file is {size} (raise it with --max-file-size)", Pos(file, 1, 1), code="limit")
         fd = os.open(file, flags)
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):      # replaced between the two looks
@@ -595,11 +611,7 @@ def resolve(ref: str | Path, options: list[str] | tuple = (), limits: Limits | N
         known = corpus_ids()
         from .compiler import _suggest
         from .text import cut
-        hint = ""
-        if not is_path(ref) and Path(ref).exists():
-            hint = f" (a file of that name is here: write ./{cut(ref, 120)} to read it)"
-        elif isinstance(ref, str) and ref.endswith(".yaml") and corpus_path(ref[:-5]) is not None:
-            hint = f" (the corpus id is {cut(ref[:-5], 120)})"
+        hint = missing_hint(str(ref))
         raise RuleError(f"no rule file '{cut(str(ref), 200)}': not a file, nor a corpus id" + hint
                         + ("" if hint else _suggest(str(ref), known))
                         + ("" if _from or hint else f" (corpus: {', '.join(known)})"),

@@ -8,6 +8,9 @@ from pathlib import Path
 import click
 
 from .dsl.errors import Pos, RuleError
+from .dsl.loader import Limits
+from .dsl.text import safe, safe_json
+from .paths import allow_path_option, allowed_paths
 
 
 def _option_flag(f):
@@ -21,13 +24,19 @@ def _option_flag(f):
               help="Markdown, or one self-contained HTML page.")
 @_option_flag
 @click.option("--output", "-O", type=click.Path(dir_okay=False), help="Write here instead of standard output.")
-def render(rules, fmt, options, output):
+@allow_path_option
+def render(rules, fmt, options, output, allow_path):
     """Write RULES back as rules a person can follow, in the order of a rule
     book (players and cards, the deal, the play, the end, the scoring); every
     statement is footnoted with its source passage, editorial choices are
-    marked [editorial]."""
+    marked [editorial].
+
+    RULES is a corpus id (enfle/academie), looked up only in the corpus, or a
+    path: an argument that ends in .yaml or .yml, or starts with ./, ../, /
+    or ~. Control characters of the rule file are written as visible escapes
+    (\x1b)."""
     from .render import render as run
-    text = run(rules, options, fmt)
+    text = safe(run(rules, options, fmt, limits=Limits(allow=allowed_paths(allow_path))))
     if output:
         Path(output).write_text(text, encoding="utf-8")
     else:
@@ -52,8 +61,11 @@ def render(rules, fmt, options, output):
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False),
               help="Also write one self-contained HTML page, with plots when --games is given.")
-def compare(a, b, options, options_a, options_b, games, players, seed, agents, max_plays, as_json, html_file):
-    """Compare two games A and B (corpus ids or paths) aspect by aspect:
+@allow_path_option
+def compare(a, b, options, options_a, options_b, games, players, seed, agents, max_plays, as_json, html_file,
+            allow_path):
+    """Compare two games A and B (corpus ids, or paths: ending in .yaml or
+    .yml, or starting with ./, ../, / or ~) aspect by aspect:
     players, pack, orders, direction, deal, play, end of a hand, scoring,
     the game; each difference with the citations of both sides.
 
@@ -69,8 +81,9 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
     ags = agents.split(",")
     if "human" in ags:
         raise click.BadParameter("compare plays without a human", param_hint="--agents")
-    sa = load_side(a, tuple(options) + tuple(options_a))
-    sb = load_side(b, tuple(options) + tuple(options_b))
+    limits = Limits(allow=allowed_paths(allow_path))
+    sa = load_side(a, tuple(options) + tuple(options_a), limits)
+    sb = load_side(b, tuple(options) + tuple(options_b), limits)
     diff = rules_diff(sa, sb)
     played = None
     seconds = None
@@ -82,7 +95,7 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
         seconds = time.perf_counter() - t0
     if html_file:
         from .compare_html import page
-        Path(html_file).write_text(page(sa, sb, diff, played), encoding="utf-8")
+        Path(html_file).write_text(safe(page(sa, sb, diff, played)), encoding="utf-8")
     if as_json:
         out = {"a": {"id": sa.game.id, "title": sa.game.title, "options": sa.options},
                "b": {"id": sb.game.id, "title": sb.game.title, "options": sb.options},
@@ -90,15 +103,15 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
         if played:
             out["play"] = {k: played[k] for k in ("players", "games", "seed", "agents", "max_plays")}
             out["play"].update(played["report"], seconds=round(seconds, 2))
-        click.echo(json.dumps(out, ensure_ascii=False, indent=1, default=str))
+        click.echo(safe_json(json.dumps(out, ensure_ascii=False, indent=1, default=str)))
         return
-    click.echo(format_rules(sa, sb, diff))
+    click.echo(safe(format_rules(sa, sb, diff)))
     if played:
         click.echo("")
-        click.echo(format_play(played))
+        click.echo(safe(format_play(played)))
         click.echo(f"({2 * games} games played in {seconds:.1f} s)")
     if html_file:
-        click.echo(f"wrote {html_file}", err=True)
+        click.echo(safe(f"wrote {html_file}"), err=True)
 
 
 @click.command()
