@@ -185,6 +185,15 @@ def load_yaml(text: str | bytes, file: str, limits: Limits | None = None) -> tup
         mark = e.problem_mark or e.context_mark
         where = Pos(file, mark.line + 1, mark.column + 1) if mark else Pos(file, 1, 1)
         raise RuleError(f"invalid YAML: {e.problem or e.context}", where, code="yaml") from None
+    except yaml.reader.ReaderError:      # a character YAML does not allow: located here, not at 1:1
+        m = yaml.reader.Reader.NON_PRINTABLE.search(text)
+        at = m.start() if m else 0
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        what = f"U+{ord(text[at]):04X}" if m else "a character"
+        raise RuleError(f"invalid YAML: the control character {what} is not allowed in a YAML file "
+                        "(in a double-quoted string, write it as an escape such as \\x07)",
+                        Pos(file, line, col), code="yaml") from None
     except yaml.YAMLError as e:
         raise RuleError(f"invalid YAML: {e}", Pos(file, 1, 1), code="yaml") from None
     except RecursionError:
@@ -385,7 +394,7 @@ def missing_hint(ref: str) -> str:
     corpus id ("" if neither)."""
     from .text import cut
     try:
-        if not is_path(ref) and Path(ref).exists():
+        if not is_path(ref) and Path(ref).is_file():
             return f" (a corpus id is looked up only in the corpus; to read the file here, write ./{cut(ref, 120)})"
     except (OSError, ValueError):
         pass

@@ -113,7 +113,7 @@ def _players(game: GameDef, players: int | None) -> int:
 
 def _read_deck(path: str, limits: Limits | None = None):
     """The cards of a deck file, each with the place it is written."""
-    text = _read_text(path, limits)
+    text = _read_text(path, limits, "deck file")
     cards = []
     for ln, line in enumerate(split_lines(text), 1):
         line = line.split("#", 1)[0]   # comments
@@ -149,10 +149,10 @@ def _check_deck(cards, pack, path: str, n: int):
     return [c for c, _ in cards]
 
 
-def _read_text(path: str, limits: Limits | None = None) -> str:
+def _read_text(path: str, limits: Limits | None = None, what: str = "file") -> str:
     """A deck or deal file's text: a regular file only, its size bounded, a BOM dropped."""
     from .dsl.loader import read_input
-    raw = read_input(path, (limits or Limits()).file_bytes)
+    raw = read_input(path, (limits or Limits()).file_bytes, what)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -338,7 +338,7 @@ def _seed(seed: str):
 
 
 def _read_deal(path: str, limits: Limits | None = None):
-    text = _read_text(path, limits)
+    text = _read_text(path, limits, "deal file")
     data, positions = load_yaml(text, path, limits)
     return {"data": data, "positions": positions}
 
