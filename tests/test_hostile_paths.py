@@ -67,7 +67,7 @@ def test_working_directory_does_not_shadow_the_corpus(run, shadowing):
     assert code == 0 and SHADOW not in _all(out, err)
     # named as a path, the user's own file is read
     code, out, err = run("validate", "--playouts", 0, "./enfle/academie")
-    assert code == 1 and "enfle/academie:1:1" in out, out
+    assert code == 1 and "enfle/academie:2:1" in out and SHADOW in out, out
 
 
 def test_a_corpus_id_never_leaves_the_corpus(run, tmp_path):
