@@ -1,0 +1,105 @@
+"""Everything printed is safe to print: control characters of a rule file
+(terminal escapes, BEL, C1 controls, bidirectional overrides) never reach the
+terminal, a written page or a JSON answer raw, and long lines are cut in
+messages with the caret still under the right character."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+HEAD = "# yaml-language-server: $schema=x\n"
+# retitles a terminal window, clears the screen, CSI in 8 bits, right-to-left override
+EVIL = r"\e]0;pwned\a\e[2J\x9b31m\u202e"
+RAW = ("\x1b", "\x07", "\x9b", "\u202e")
+
+
+def _clean(text: str, where: str):
+    for c in RAW:
+        assert c not in text, f"{c!r} reached {where}: {text[:400]!r}"
+
+
+@pytest.fixture
+def evil(tmp_path):
+    """A variant of a corpus game whose title and a quote hold control characters."""
+    f = tmp_path / "evil.yaml"
+    f.write_text(HEAD + "extends: enfle/academie\nsource: enfle-jeux-oublies\n"
+                 f'title: "Evil {EVIL} game"\n'
+                 "players:\n  min: 4\n  max: 8\n"
+                 f'  cite: "L\'Enflé is played {EVIL} by four to eight players"\n', encoding="utf-8")
+    return f
+
+
+def test_control_characters_never_reach_the_terminal_nor_files(run, evil, tmp_path):
+    md, html, cmp_html = tmp_path / "out.md", tmp_path / "out.html", tmp_path / "cmp.html"
+    runs = {
+        "validate": run("validate", "--playouts", 1, evil),
+        "validate --json": run("validate", "--playouts", 0, "--json", evil),
+        "play": run("play", evil, "-p", 4),
+        "play --json": run("play", evil, "-p", 4, "--json"),
+        "simulate": run("simulate", evil, "-n", 2, "-w", 1),
+        "simulate --json": run("simulate", evil, "-n", 2, "-w", 1, "--json"),
+        "render": run("render", evil),
+        "render html": run("render", "--format", "html", evil),
+        "render -O": run("render", evil, "-O", md),
+        "render html -O": run("render", "--format", "html", evil, "-O", html),
+        "compare": run("compare", evil, "enfle/academie"),
+        "compare --json": run("compare", evil, "enfle/academie", "--json"),
+        "compare --html": run("compare", evil, "enfle/academie", "--html", cmp_html),
+    }
+    for what, (code, out, err) in runs.items():
+        assert "Traceback" not in out + err and "internal error" not in out + err, (what, err)
+        _clean(out, f"stdout of {what}")
+        _clean(err, f"stderr of {what}")
+    for f in (md, html, cmp_html):
+        _clean(f.read_text(encoding="utf-8"), f.name)
+    # shown as visible escapes
+    code, out, err = runs["play"]
+    assert code == 0 and r"Evil \x1b]0;pwned\x07\x1b[2J\x9b31m\u202e game" in out
+    assert r"\x1b]0;pwned" in md.read_text(encoding="utf-8")
+    # the quote is not in the source: the message quoting it is escaped too
+    code, out, err = runs["validate"]
+    assert code == 1 and r"\x1b]0;pwned" in out, out
+    # JSON keeps the value: it decodes to the very title
+    code, out, err = runs["play --json"]
+    assert json.loads(out)["title"] == "Evil \x1b]0;pwned\x07\x1b[2J\x9b31m\u202e game"
+    code, out, err = runs["validate --json"]
+    assert any("\x1b]0;pwned" in d["message"] for d in json.loads(out)), out
+
+
+def test_raw_lines_are_escaped_in_messages(run, tmp_path):
+    f = tmp_path / "raw.yaml"
+    f.write_bytes(HEAD.encode() + b"title: ok\nnote: \x1b]0;pwned\x07\n")
+    code, out, err = run("validate", "--playouts", 0, f)
+    assert code == 1
+    _clean(out + err, "validate")
+    assert re.search(r"raw\.yaml:3:7: error: invalid YAML", out), out
+    assert r"note: \x1b]0;pwned\x07" in out
+    code, out, err = run("play", f)
+    assert code == 2
+    _clean(out + err, "play")
+
+
+def test_long_lines_are_cut_around_the_column(run, tmp_path):
+    f = tmp_path / "long.yaml"
+    pad = "y" * 5000
+    f.write_text(HEAD + f"title: x\nplayers: {{min: 2, max: 4, editorial: {{reason: {pad}, evidence: e}}, bogus: 1}}\n")
+    code, out, err = run("play", f)
+    assert code == 2, err
+    lines = err.splitlines()
+    i = next(k for k, ln in enumerate(lines) if "unknown key 'bogus'" in ln)
+    head, shown, caret = lines[i], lines[i + 1], lines[i + 2]
+    assert re.match(r".*long\.yaml:3:\d+: ", head)
+    assert len(shown) < 130 and "…" in shown, shown
+    assert shown[caret.index("^"):].startswith("bogus"), (shown, caret)
+
+
+def test_the_escaping_functions():
+    from academie.dsl.text import safe, safe_json, window
+    assert safe("a\x1b[2Jb\x07\tc\nd\x7f\x9b\u202e\u2066") == "a\\x1b[2Jb\\x07\tc\nd\\x7f\\x9b\\u202e\\u2066"
+    assert safe("a\nb\tc", one_line=True) == "a\\nb\\tc"
+    assert safe("L'Enflé ♠ — ok") == "L'Enflé ♠ — ok"
+    assert json.loads(safe_json(json.dumps("\x9b\u202e\x7f", ensure_ascii=False))) == "\x9b\u202e\x7f"
+    assert not any(c in safe_json(json.dumps("\x9b\u202e\x7f", ensure_ascii=False)) for c in "\x9b\u202e\x7f")
+    shown, col = window("a" * 300 + "\x1bX" + "b" * 300, 302)
+    assert shown[col - 1] == "X" and shown[col - 5:col - 1] == "\\x1b" and len(shown) <= 101
