@@ -204,3 +204,24 @@ def test_errors_on_line_two_are_located_there(run, tmp_path, bom):
     deck.write_bytes(bom + b"AS 2S\n3S \xff\n")
     code, out, err = run("play", "enfle/academie", "-p", 4, "--deck", deck)
     assert code == 2 and re.search(r"d\.deck:2:4: not UTF-8 text", err), err
+
+
+# -- the broken-file battery: tests/broken/path-* --------------------------------------------
+BROKEN = Path(__file__).parent / "broken"
+BATTERY = [
+    ("path-extends-outside.yaml", "3:10", "is outside the folder of this rule file"),
+    ("path-import-absolute.yaml", "5:11", "is an absolute path"),
+    ("path-id-climbs.yaml", "3:10", "no rule file 'enfle/../../tests/broken/path-base-penalty'"),
+]
+
+
+@pytest.mark.parametrize("name,where,phrase", BATTERY, ids=[b[0] for b in BATTERY])
+def test_broken_path_files(run, name, where, phrase):
+    f = BROKEN / name
+    hostname = Path("/etc/hostname").read_text().strip() if Path("/etc/hostname").is_file() else ""
+    code, out, err = run("validate", "--playouts", 0, f)
+    assert code == 1 and re.search(rf"{re.escape(name)}:{where}: error: .*{re.escape(phrase)}", out), out
+    for code, out, err in (run("play", f, "-p", 4), run("render", f)):
+        assert code == 2 and f"{name}:{where}: " in err and phrase in err, err
+    for text in (out, err):
+        assert "root:" not in text and (not hostname or hostname not in text)

@@ -103,3 +103,22 @@ def test_the_escaping_functions():
     assert not any(c in safe_json(json.dumps("\x9b\u202e\x7f", ensure_ascii=False)) for c in "\x9b\u202e\x7f")
     shown, col = window("a" * 300 + "\x1bX" + "b" * 300, 302)
     assert shown[col - 1] == "X" and shown[col - 5:col - 1] == "\\x1b" and len(shown) <= 101
+
+
+# -- the broken-file battery: tests/broken/print-* -------------------------------------------
+BROKEN = Path(__file__).parent / "broken"
+BATTERY = [
+    ("print-raw-escape.yaml", "4:10", "invalid YAML: the control character U+001B is not allowed"),
+    ("print-escape-in-quote.yaml", "5:34", r'quote not found in source'),
+]
+
+
+@pytest.mark.parametrize("name,where,phrase", BATTERY, ids=[b[0] for b in BATTERY])
+def test_broken_print_files(run, name, where, phrase):
+    f = BROKEN / name
+    code, out, err = run("validate", "--playouts", 0, f)
+    assert code == 1 and re.search(rf"{re.escape(name)}:{where}: error: .*{re.escape(phrase)}", out), out
+    _clean(out + err, "validate")
+    for args in (("play", f, "-p", 4), ("render", f), ("render", "--format", "html", f)):
+        code, out, err = run(*args)
+        _clean(out + err, " ".join(map(str, args)))
