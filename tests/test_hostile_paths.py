@@ -225,3 +225,14 @@ def test_broken_path_files(run, name, where, phrase):
         assert code == 2 and f"{name}:{where}: " in err and phrase in err, err
     for text in (out, err):
         assert "root:" not in text and (not hostname or hostname not in text)
+
+
+def test_a_source_id_never_names_a_file_outside_the_sources(tmp_path):
+    from academie.dsl.loader import sources_root
+    from academie.validate import source_meta
+    secret = tmp_path / "secret.yaml"
+    secret.write_text(f"title: {TOKEN}\n")
+    sid = os.path.relpath(secret.with_suffix(""), sources_root())
+    with pytest.raises(RuleError, match="unknown source") as e:
+        source_meta(sid)
+    assert TOKEN not in e.value.format()

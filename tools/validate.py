@@ -39,6 +39,8 @@ DEFAULT_PLAYOUT_LIMIT = 20_000
 def source_meta(sid: str) -> dict:
     """A source's metadata (sources/ID.yaml); a file that cannot be read is a
     located error, not an empty record."""
+    if sid not in source_ids():       # an id, never a path: nothing outside sources/ is read
+        raise RuleError(f"unknown source '{sid}'", Pos(str(sources_root()), 0, 0), code="reference")
     p = sources_root() / f"{sid}.yaml"
     try:
         raw = p.read_bytes()
