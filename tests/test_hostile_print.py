@@ -122,3 +122,16 @@ def test_broken_print_files(run, name, where, phrase):
     for args in (("play", f, "-p", 4), ("render", f), ("render", "--format", "html", f)):
         code, out, err = run(*args)
         _clean(out + err, " ".join(map(str, args)))
+
+
+def test_the_human_prompt_escapes_names_from_the_rule_file():
+    import io
+    from types import SimpleNamespace
+    from academie.interpreter.agents import HumanAgent
+    out = io.StringIO()
+    st = SimpleNamespace(hand_no=1, dealer=0, trump=None, zones={}, hand=[[]])
+    move = "declare \x1b]0;pwned\x07"           # a declaration named in the rule file
+    got = HumanAgent(io.StringIO("1\n"), out).choose(st, 0, [move])
+    assert got == move
+    _clean(out.getvalue(), "the human prompt")
+    assert r"[1] declare \x1b]0;pwned\x07" in out.getvalue()
