@@ -127,6 +127,16 @@ def test_allow_path_lets_a_folder_in(run, outside):
     assert "outside the folder" in out
     code, out, err = run("validate", "--playouts", 0, "--allow-path", outside, f)
     assert "outside the folder" not in out and "boundary" not in out
+    # the workers of simulate are given the allowed folders too
+    base = Path(__file__).parent / "concepts" / "penalty.yaml"
+    (outside / "shared").mkdir()
+    (outside / "shared" / "base.yaml").write_text(base.read_text())
+    (outside / "game" / "w.yaml").write_text(HEAD + "extends: ../shared/base.yaml\n")
+    code, out, err = run("simulate", outside / "game" / "w.yaml", "-n", 4, "-w", 2, "--json")
+    assert code == 2 and "outside the folder" in err
+    code, out, err = run("simulate", outside / "game" / "w.yaml", "-n", 4, "-w", 2, "--json",
+                         "--allow-path", outside / "shared")
+    assert code == 0 and json.loads(out)["games"] == 4, err
     # files under the rule file's own folder are reached without asking
     base = Path(__file__).parent / "concepts" / "penalty.yaml"
     (outside / "game" / "sub").mkdir()
