@@ -130,7 +130,7 @@ class _Located:
                 if not isinstance(knode, yaml.ScalarNode):
                     raise RuleError("a mapping key must be a plain name or number",
                                     self.node_pos(knode), code="yaml")
-                key = str(_scalar(knode))
+                key = str(self.scalar(knode))
                 if key == "<<":
                     raise RuleError("merge keys (<<) are not supported; use extends or options",
                                     self.node_pos(knode), code="yaml")
@@ -143,7 +143,17 @@ class _Located:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.convert(v, path + (i,), depth + 1) for i, v in enumerate(node.value)]
-        return _scalar(node)
+        return self.scalar(node)
+
+    def scalar(self, node):
+        """A scalar's value; one its tag cannot hold (``!!int abc``) is a located error."""
+        try:
+            return _scalar(node)
+        except (ValueError, KeyError, TypeError, OverflowError, yaml.YAMLError):
+            from .text import cut
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise RuleError(f"'{cut(str(node.value), 60)}' is not a valid {tag} value",
+                            self.node_pos(node), code="yaml") from None
 
 
 _PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "map", "seq"))

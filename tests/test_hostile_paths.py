@@ -246,3 +246,15 @@ def test_a_source_id_never_names_a_file_outside_the_sources(tmp_path):
     with pytest.raises(RuleError, match="unknown source") as e:
         source_meta(sid)
     assert TOKEN not in e.value.format()
+
+
+def test_a_value_its_tag_cannot_hold_is_located(run, tmp_path):
+    f = BROKEN / "path-bad-tagged-value.yaml"
+    code, out, err = run("validate", "--playouts", 0, f)
+    assert code == 1 and "path-bad-tagged-value.yaml:4:16: error: 'four' is not a valid !!int value" in out, out
+    code, out, err = run("play", f)
+    assert code == 2 and "internal error" not in err and ":4:16: " in err, err
+    deal = tmp_path / "d.deal.yaml"
+    deal.write_text("hands: []\nx: !!bool maybe\n")
+    code, out, err = run("play", "enfle/academie", "-p", 4, "--deal", deal)
+    assert code == 2 and "d.deal.yaml:2:4: 'maybe' is not a valid !!bool value" in err, err
