@@ -408,6 +408,8 @@ def missing_hint(ref: str) -> str:
             return f" (a corpus id is looked up only in the corpus; to read the file here, write ./{cut(ref, 120)})"
     except (OSError, ValueError):
         pass
+    if not is_path(ref) and any(p in ("", ".", "..") for p in ref.split("/")):
+        return " (a corpus id names a file of the corpus: it has no empty, '.' or '..' part)"
     if ref.endswith(".yaml") and corpus_path(ref[:-5]) is not None:
         return f" (the corpus id is {cut(ref[:-5], 120)})"
     return ""
