@@ -135,3 +135,20 @@ def test_the_human_prompt_escapes_names_from_the_rule_file():
     assert got == move
     _clean(out.getvalue(), "the human prompt")
     assert r"[1] declare \x1b]0;pwned\x07" in out.getvalue()
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400), st.integers(min_value=1, max_value=420))
+def test_escaped_text_and_windows_hold_no_control_character(text, col):
+    from academie.dsl.text import safe, window
+    for shown in (safe(text), safe(text, one_line=True), window(text, col)[0]):
+        assert not any(ord(c) < 0x20 and c not in "\n\t" or 0x7f <= ord(c) <= 0x9f
+                       or 0x202a <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069 for c in shown), shown
+    line = text.replace("\n", " ")
+    shown, at = window(line, col)
+    assert len(shown) <= 101
+    if col <= len(line):       # the caret is under the escape of the character at col
+        assert shown[at - 1:].startswith(safe(line[col - 1], one_line=True))

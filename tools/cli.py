@@ -404,7 +404,7 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
             w.write(rows)
     try:
         if sys.stderr.isatty() and not as_json:
-            with click.progressbar(length=games, label=game.id, file=click.get_text_stream("stderr")) as bar:
+            with click.progressbar(length=games, label=safe(game.id, True), file=click.get_text_stream("stderr")) as bar:
                 tally = run(job, games, workers=workers, backend=backend, scheduler=scheduler, chunk=chunk,
                             game=game, on_progress=bar.update, on_rows=on_rows)
         else:
