@@ -633,6 +633,8 @@ def resolve(ref: str | Path, options: list[str] | tuple = (), limits: Limits | N
         from .compiler import _suggest
         from .text import cut
         hint = missing_hint(str(ref))
+        if _from is not None and not is_path(ref) and (Path(_from.file).parent / str(ref)).is_file():
+            hint = f" (a corpus id is looked up only in the corpus; to name the file beside this one, write ./{cut(str(ref), 120)})"
         raise RuleError(f"no rule file '{cut(str(ref), 200)}': not a file, nor a corpus id" + hint
                         + ("" if hint else _suggest(str(ref), known))
                         + ("" if _from or hint else f" (corpus: {', '.join(known)})"),

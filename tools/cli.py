@@ -14,7 +14,7 @@ from .dsl.errors import Diagnostic, Pos, RuleError, remember_text
 from .dsl.loader import Limits, corpus_ids, load_yaml, resolve, split_ref
 from .dsl.model import GameDef, load_game
 from .dsl.text import safe, safe_json, split_lines
-from .paths import RULES_HELP, allowed_paths, allow_path_option
+from .paths import allowed_paths, allow_path_option
 from .interpreter.agents import AGENTS, make_agents, play as play_out
 from .interpreter.state import DEFAULT_MAX_PLAYS, InvariantError, State
 

@@ -6,10 +6,6 @@ from pathlib import Path
 
 import click
 
-RULES_HELP = ("RULES is a corpus id (enfle/academie), looked up only in the installed corpus, or a path: "
-              "an argument that ends in .yaml or .yml, or starts with ./, ../, / or ~.")
-
-
 def allow_path_option(f):
     return click.option(
         "--allow-path", "allow_path", multiple=True, metavar="DIR",
