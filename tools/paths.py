@@ -1,10 +1,10 @@
-"""What the command line reads: how an argument names a rule file (corpus id
-or path) and which folders a user's rule file may extend or import from."""
+"""Which folders a user's rule file may extend or import from."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
+
 
 def allow_path_option(f):
     return click.option(
