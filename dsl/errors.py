@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .text import safe, split_lines, window
+
+MESSAGE_LINE_MAX = 1000     # a line of a message longer than this is cut (…)
+
 
 @dataclass(frozen=True)
 class Pos:
@@ -38,13 +42,17 @@ class Diagnostic:
         is not an error, or always with ``severity=True``), then the line and a caret."""
         head = f"{self.pos}: {self.severity}: {self.message}" if severity or self.severity != "error" \
             else f"{self.pos}: {self.message}"
+        # a message may quote a file: control characters are escaped, long lines cut
+        head = "\n".join(ln if len(ln) <= MESSAGE_LINE_MAX else ln[:MESSAGE_LINE_MAX - 1] + "…"
+                         for ln in safe(head).split("\n"))
         if not with_context:
             return head
         line = _source_line(self.pos)
         if line is None:
             return head
-        caret = " " * (max(self.pos.col, 1) - 1) + "^"
-        return f"{head}\n    {line}\n    {caret}"
+        shown, col = window(line, self.pos.col)
+        caret = " " * (col - 1) + "^"
+        return f"{head}\n    {shown}\n    {caret}"
 
     def as_json(self) -> dict:
         return {"file": self.pos.file, "line": self.pos.line, "col": self.pos.col,
@@ -56,7 +64,7 @@ _TEXTS: dict[str, list[str]] = {}
 
 def remember_text(file: str, text: str) -> None:
     """Keep a file's text so that diagnostics can quote its lines."""
-    _TEXTS[file] = text.splitlines()
+    _TEXTS[file] = split_lines(text)
 
 
 def _source_line(pos: Pos) -> str | None:

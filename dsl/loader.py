@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from .errors import Diagnostic, Pos, RuleError, remember_text
+from .errors import UNKNOWN, Diagnostic, Pos, RuleError, remember_text
 
 MAX_FILE_BYTES = 1_000_000      # a rule file larger than this is refused (raise with limits=)
 MAX_DEPTH = 64                  # nesting of mappings and lists
@@ -32,6 +32,7 @@ class Limits:
     file_bytes: int = MAX_FILE_BYTES
     depth: int = MAX_DEPTH
     nodes: int = MAX_NODES
+    allow: tuple = ()           # folders (besides its own) a user's rule file may extend or import from
 
 
 @dataclass
@@ -129,7 +130,7 @@ class _Located:
                 if not isinstance(knode, yaml.ScalarNode):
                     raise RuleError("a mapping key must be a plain name or number",
                                     self.node_pos(knode), code="yaml")
-                key = str(_scalar(knode))
+                key = str(self.scalar(knode))
                 if key == "<<":
                     raise RuleError("merge keys (<<) are not supported; use extends or options",
                                     self.node_pos(knode), code="yaml")
@@ -142,7 +143,17 @@ class _Located:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.convert(v, path + (i,), depth + 1) for i, v in enumerate(node.value)]
-        return _scalar(node)
+        return self.scalar(node)
+
+    def scalar(self, node):
+        """A scalar's value; one its tag cannot hold (``!!int abc``) is a located error."""
+        try:
+            return _scalar(node)
+        except (ValueError, KeyError, TypeError, OverflowError, yaml.YAMLError):
+            from .text import cut
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise RuleError(f"'{cut(str(node.value), 60)}' is not a valid {tag} value",
+                            self.node_pos(node), code="yaml") from None
 
 
 _PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "map", "seq"))
@@ -176,6 +187,7 @@ def load_yaml(text: str | bytes, file: str, limits: Limits | None = None) -> tup
     if len(text) > limits.file_bytes:
         raise RuleError(f"the file is larger than the limit of {limits.file_bytes} bytes",
                         Pos(file, 1, 1), code="limit")
+    text = text.removeprefix("\ufeff")         # a UTF-8 byte order mark says nothing more
     remember_text(file, text)
     try:
         node = yaml.compose(text, Loader=_YAML_LOADER)
@@ -183,6 +195,15 @@ def load_yaml(text: str | bytes, file: str, limits: Limits | None = None) -> tup
         mark = e.problem_mark or e.context_mark
         where = Pos(file, mark.line + 1, mark.column + 1) if mark else Pos(file, 1, 1)
         raise RuleError(f"invalid YAML: {e.problem or e.context}", where, code="yaml") from None
+    except yaml.reader.ReaderError:      # a character YAML does not allow: located here, not at 1:1
+        m = yaml.reader.Reader.NON_PRINTABLE.search(text)
+        at = m.start() if m else 0
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        what = f"U+{ord(text[at]):04X}" if m else "a character"
+        raise RuleError(f"invalid YAML: the control character {what} is not allowed in a YAML file "
+                        "(in a double-quoted string, write it as an escape such as \\x07)",
+                        Pos(file, line, col), code="yaml") from None
     except yaml.YAMLError as e:
         raise RuleError(f"invalid YAML: {e}", Pos(file, 1, 1), code="yaml") from None
     except RecursionError:
@@ -329,28 +350,112 @@ def source_ids() -> frozenset[str]:
     return frozenset(p.stem for p in sources_root().glob("*.yaml"))
 
 
-def find_rules(ref: str, relative_to: str | None = None) -> tuple[Path, str]:
-    """(path, id) of a rule file named by corpus id or by path."""
-    p = Path(ref)
-    candidates = []
-    if relative_to is not None and not p.is_absolute():
-        candidates.append(Path(relative_to).parent / p)
-    candidates.append(p)
-    for c in candidates:
-        if c.is_file():
-            return c, _id_of(c)
-    cid = ref[:-5] if ref.endswith(".yaml") else ref
-    q = corpus_root() / (cid + ".yaml")
-    if q.is_file():
-        return q, cid
+def is_path(ref: str | Path) -> bool:
+    """Whether a name of rule file is a path (else a corpus id): a ``Path``,
+    or text that ends in ``.yaml``/``.yml`` or starts with ``./``, ``../``,
+    ``/`` or ``~``. A corpus id is looked up only inside the installed corpus,
+    never against the working directory."""
+    if isinstance(ref, Path):
+        return True
+    return ref.endswith((".yaml", ".yml")) or ref in (".", "..", "~") or \
+        ref.startswith(("./", "../", "/", "~", ".\\", "..\\")) or Path(ref).is_absolute()
+
+
+def corpus_path(cid: str) -> Path | None:
+    """The file of corpus id ``cid``, or None if there is none. An id with an
+    empty, ``.`` or ``..`` part, a backslash or a NUL names nothing."""
+    parts = cid.split("/")
+    if not cid or "\\" in cid or "\x00" in cid or any(p in ("", ".", "..") for p in parts):
+        return None
+    root = corpus_root()
+    q = root.joinpath(*parts[:-1], parts[-1] + ".yaml")
+    try:
+        if q.is_file() and q.resolve().is_relative_to(root.resolve()):
+            return q
+    except OSError:
+        return None
+    return None
+
+
+def find_rules(ref: str | Path, relative_to: str | None = None) -> tuple[Path, str]:
+    """(path, id) of a rule file named by corpus id or by path (see
+    ``is_path``). A path is taken relative to the working directory, or to
+    the folder of file ``relative_to``; whether it may be read is for the
+    caller to decide (``resolve`` keeps rule files inside their boundary)."""
+    if is_path(ref):
+        p = Path(ref).expanduser() if isinstance(ref, Path) or ref.startswith("~") else Path(ref)
+        if relative_to is not None and not p.is_absolute():
+            p = Path(relative_to).parent / p
+        try:
+            if p.exists():
+                return p, _id_of(p)
+        except OSError:
+            pass
+        raise FileNotFoundError(str(ref))
+    q = corpus_path(ref)
+    if q is not None:
+        return q, ref
     raise FileNotFoundError(ref)
+
+
+def missing_hint(ref: str) -> str:
+    """A word of help when ``ref`` names no rule file: a corpus id that names a
+    file of the working directory, or a path ending in .yaml whose stem is a
+    corpus id ("" if neither)."""
+    from .text import cut
+    try:
+        if not is_path(ref) and Path(ref).is_file():
+            return f" (a corpus id is looked up only in the corpus; to read the file here, write ./{cut(ref, 120)})"
+    except (OSError, ValueError):
+        pass
+    if not is_path(ref) and any(p in ("", ".", "..") for p in ref.split("/")):
+        return " (a corpus id names a file of the corpus: it has no empty, '.' or '..' part)"
+    if ref.endswith(".yaml") and corpus_path(ref[:-5]) is not None:
+        return f" (the corpus id is {cut(ref[:-5], 120)})"
+    return ""
 
 
 def _id_of(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(corpus_root().resolve()).with_suffix("")).replace("\\", "/")
-    except ValueError:
+    except (ValueError, OSError):
         return path.stem
+
+
+def in_corpus(path: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(corpus_root().resolve())
+    except OSError:
+        return False
+
+
+def _check_reach(ref: str, path: Path, from_file: str, limits: Limits | None, at: Pos) -> None:
+    """Refuse (a located RuleError, before reading anything) a file named by a
+    path in ``extends``/``imports`` of ``from_file`` that is outside what that
+    file may reach: a corpus file reaches only the corpus; any other file
+    reaches the corpus, files under its own folder (symlinks resolved) and the
+    folders allowed by ``limits.allow``."""
+    from .text import cut
+    how = f"'{cut(ref, 120)}'"
+    if Path(ref).expanduser().is_absolute():
+        raise RuleError(f"{how} is an absolute path: a rule file may extend or import a corpus id "
+                        "or a file under its own folder, named by a relative path", at, code="boundary")
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError):
+        raise RuleError(f"{how} cannot be resolved (a loop of symbolic links?)", at, code="boundary") from None
+    if in_corpus(path):
+        return
+    home = Path(from_file).absolute().parent
+    if in_corpus(Path(from_file)):
+        raise RuleError(f"{how} is outside the corpus: a corpus file may extend or import only "
+                        "corpus files", at, code="boundary")
+    roots = [home.resolve()] + [Path(a).expanduser().resolve() for a in (limits.allow if limits else ())]
+    if any(target.is_relative_to(r) for r in roots):
+        return
+    raise RuleError(f"{how} is outside the folder of this rule file ({home}): a rule file may extend or "
+                    "import corpus ids and files under its own folder (allow another folder with "
+                    "--allow-path DIR)", at, code="boundary")
 
 
 # -- resolution ---------------------------------------------------------------
@@ -440,20 +545,58 @@ def _place_steps(data: dict, positions: dict) -> None:
 _FILE_CACHE: dict[tuple, tuple[dict, dict]] = {}
 
 
+def read_input(path: Path | str, limit: int, what: str = "file") -> bytes:
+    """The bytes of an input file, read safely: only a regular file (a FIFO, a
+    device or a folder is refused without reading it, and opening it does not
+    block), its size checked before reading and the read bounded by
+    ``limit`` + 1 bytes whatever the file claims. Every failure is a located
+    RuleError."""
+    import os
+    import stat
+    file = str(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        st = os.stat(file)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a pipe, a device …)"
+            raise RuleError(f"cannot read {what}: it is {kind}", Pos(file, 0, 0), code="io")
+        if st.st_size > limit:
+            size = f"{st.st_size} bytes, more than the limit of {limit}" if what == "rule file" \
+                else f"larger than the limit of {limit} bytes"
+            raise RuleError(f"the file is {size} (raise it with --max-file-size)", Pos(file, 1, 1), code="limit")
+        fd = os.open(file, flags)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):      # replaced between the two looks
+                raise RuleError(f"cannot read {what}: it is not a regular file", Pos(file, 0, 0), code="io")
+            chunks, size = [], 0
+            while size <= limit:
+                b = os.read(fd, min(1 << 20, limit + 1 - size))
+                if not b:
+                    break
+                chunks.append(b)
+                size += len(b)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise RuleError(f"cannot read {what}: {e.strerror}", Pos(file, 0, 0), code="io") from None
+    raw = b"".join(chunks)
+    if len(raw) > limit:
+        raise RuleError(f"the file is more than the limit of {limit} bytes (raise it with --max-file-size)",
+                        Pos(file, 1, 1), code="limit")
+    return raw
+
+
 def load_file(path: Path, limits: Limits | None = None) -> tuple[dict, dict]:
     """Read and schema-check one rule file, without resolving extends.
     Checked files are kept (by path and content) for the life of the
     process: a variant's parents are parsed and checked once."""
     file = str(path)
-    try:
-        raw = path.read_bytes()
-        key = (file, hashlib.blake2b(raw, digest_size=16).digest(), limits or Limits())
-        hit = _FILE_CACHE.get(key)
-        if hit is not None:
-            remember_text(file, raw.decode("utf-8", "replace"))
-            return copy.deepcopy(hit[0]), dict(hit[1])
-    except OSError as e:
-        raise RuleError(f"cannot read rule file: {e.strerror}", Pos(file, 0, 0), code="io") from None
+    raw = read_input(path, (limits or Limits()).file_bytes, "rule file")
+    key = (file, hashlib.blake2b(raw, digest_size=16).digest(), limits or Limits())
+    hit = _FILE_CACHE.get(key)
+    if hit is not None:
+        remember_text(file, raw.decode("utf-8", "replace"))
+        return copy.deepcopy(hit[0]), dict(hit[1])
     data, positions = load_yaml(raw, file, limits)
     check_schema(data, positions, file)
     _FILE_CACHE[key] = (copy.deepcopy(data), dict(positions))
@@ -462,25 +605,40 @@ def load_file(path: Path, limits: Limits | None = None) -> tuple[dict, dict]:
 
 def split_ref(ref: str) -> tuple[str, list[str]]:
     """Options named after a plus: ``GAME/FILE+OPT1+OPT2`` -> ("GAME/FILE",
-    ["OPT1", "OPT2"]). A path that exists is taken whole."""
-    if Path(ref).exists():
+    ["OPT1", "OPT2"]). A path (see ``is_path``) that exists is taken whole,
+    plus signs included; a corpus id is never looked up in the working
+    directory."""
+    if is_path(ref) and Path(ref).expanduser().exists():
         return ref, []
     base, *opts = ref.split("+")
     return base, [o for o in opts if o]
 
 
-def resolve(ref: str, options: list[str] | tuple = (), limits: Limits | None = None,
+def resolve(ref: str | Path, options: list[str] | tuple = (), limits: Limits | None = None,
             _seen: tuple = (), _from: Pos | None = None) -> Doc:
-    """Load ``ref`` (corpus id or path) and resolve extends, imports and the
-    options switched on, into one ``Doc``."""
+    """Load ``ref`` (corpus id or path, see ``is_path``) and resolve extends,
+    imports and the options switched on, into one ``Doc``. A file named in
+    extends or imports must be within reach of the file naming it (see
+    ``_check_reach``)."""
+    if not isinstance(ref, (str, Path)):
+        raise RuleError(f"a rule file is named by a corpus id or a path, not {ref!r:.40}",
+                        _from or UNKNOWN, code="reference")
+    if _from is not None and is_path(ref):       # outside the boundary: refused before any read
+        rel = Path(ref).expanduser() if str(ref).startswith("~") else Path(ref)
+        _check_reach(str(ref), Path(_from.file).parent / rel, _from.file, limits, _from)
     try:
         path, rid = find_rules(ref, _from.file if _from else None)
     except FileNotFoundError:
         known = corpus_ids()
         from .compiler import _suggest
-        raise RuleError(f"no rule file '{ref}': not a file, nor a corpus id" + _suggest(ref, known)
-                        + ("" if _from else f" (corpus: {', '.join(known)})"),
-                        _from or Pos(ref, 0, 0), code="reference") from None
+        from .text import cut
+        hint = missing_hint(str(ref))
+        if _from is not None and not is_path(ref) and (Path(_from.file).parent / str(ref)).is_file():
+            hint = f" (a corpus id is looked up only in the corpus; to name the file beside this one, write ./{cut(str(ref), 120)})"
+        raise RuleError(f"no rule file '{cut(str(ref), 200)}': not a file, nor a corpus id" + hint
+                        + ("" if hint else _suggest(str(ref), known))
+                        + ("" if _from or hint else f" (corpus: {', '.join(known)})"),
+                        _from or Pos(str(ref), 0, 0), code="reference") from None
     key = str(path.resolve())
     if key in _seen:
         raise RuleError(f"extends goes round in a circle: {' -> '.join(Path(s).stem for s in _seen + (key,))}",

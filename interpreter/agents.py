@@ -18,6 +18,7 @@ import sys
 from typing import Callable, TextIO
 
 from ..dsl.cards import Card, parse_card, pretty
+from ..dsl.text import safe
 from .state import State, move_name
 
 AGENTS = ("first", "random", "human")
@@ -66,7 +67,8 @@ class HumanAgent(Agent):
         self.inp, self.out = inp or sys.stdin, out or sys.stdout
 
     def choose(self, state, seat, moves):
-        w = self.out.write
+        def w(text: str) -> None:         # names come from the rule file: control characters escaped
+            self.out.write(safe(text))
         w(f"\n— seat {seat}, hand {state.hand_no}, dealer {state.dealer}"
           + (f", trump {state.trump}" if state.trump else "") + "\n")
         trick = state.zones.get("trick", [])

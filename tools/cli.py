@@ -13,6 +13,8 @@ from .dsl.cards import parse_card, pretty
 from .dsl.errors import Diagnostic, Pos, RuleError, remember_text
 from .dsl.loader import Limits, corpus_ids, load_yaml, resolve, split_ref
 from .dsl.model import GameDef, load_game
+from .dsl.text import safe, safe_json, split_lines
+from .paths import allowed_paths, allow_path_option
 from .interpreter.agents import AGENTS, make_agents, play as play_out
 from .interpreter.state import DEFAULT_MAX_PLAYS, InvariantError, State
 from .outputs import AtomicFile, STATUS, atomic_write, check_targets, failed_stream, silence_stdout
@@ -40,7 +42,7 @@ class _Group(click.Group):
             click.echo(e.format(), err=True)
             ctx.exit(EXIT_USAGE)
         except InvariantError as e:
-            click.echo(f"academie: internal invariant broken: {e} (please report this with the command line)",
+            click.echo(safe(f"academie: internal invariant broken: {e} (please report this with the command line)"),
                        err=True)
             ctx.exit(3)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
@@ -54,8 +56,8 @@ class _Group(click.Group):
                 _output_failed(ctx, e, stream)
             if os.environ.get("ACADEMIE_DEBUG"):
                 raise
-            click.echo(f"academie: internal error: {type(e).__name__}: {e}\n"
-                       "(set ACADEMIE_DEBUG=1 to see the traceback, and please report it)", err=True)
+            click.echo(safe(f"academie: internal error: {type(e).__name__}: {e}\n"
+                            "(set ACADEMIE_DEBUG=1 to see the traceback, and please report it)"), err=True)
             ctx.exit(3)
 
 
@@ -116,6 +118,7 @@ def _options(f):
 def _limits(f):
     """Resource limits of the loader, which a user can raise."""
     d = Limits()
+    f = allow_path_option(f)
     f = click.option("--max-nodes", type=click.IntRange(min=1), default=d.nodes, show_default=True,
                      help="Refuse a document of more nodes than this (after aliases).")(f)
     f = click.option("--max-depth", type=click.IntRange(min=1), default=d.depth, show_default=True,
@@ -126,7 +129,8 @@ def _limits(f):
 
 
 def _make_limits(kw: dict) -> Limits:
-    return Limits(file_bytes=kw.pop("max_file_size"), depth=kw.pop("max_depth"), nodes=kw.pop("max_nodes"))
+    return Limits(file_bytes=kw.pop("max_file_size"), depth=kw.pop("max_depth"), nodes=kw.pop("max_nodes"),
+                  allow=allowed_paths(kw.pop("allow_path", ())))
 
 
 def _with_options(rules: str, options) -> tuple[str, tuple]:
@@ -151,9 +155,9 @@ def _players(game: GameDef, players: int | None) -> int:
 
 def _read_deck(path: str, limits: Limits | None = None):
     """The cards of a deck file, each with the place it is written."""
-    text = _read_text(path, limits)
+    text = _read_text(path, limits, "deck file")
     cards = []
-    for ln, line in enumerate(text.splitlines(), 1):
+    for ln, line in enumerate(split_lines(text), 1):
         line = line.split("#", 1)[0]   # comments
         col = 0
         for tok in line.replace(",", " ").split(" "):
@@ -187,19 +191,17 @@ def _check_deck(cards, pack, path: str, n: int):
     return [c for c, _ in cards]
 
 
-def _read_text(path: str, limits: Limits | None = None) -> str:
-    limit = (limits or Limits()).file_bytes
-    try:
-        if Path(path).stat().st_size > limit:
-            raise RuleError(f"the file is larger than the limit of {limit} bytes (raise it with --max-file-size)",
-                            Pos(path, 1, 1), code="limit")
-        raw = Path(path).read_bytes()
-    except OSError as e:
-        raise RuleError(f"cannot read: {e.strerror}", Pos(path, 0, 0), code="io") from None
+def _read_text(path: str, limits: Limits | None = None, what: str = "file") -> str:
+    """A deck or deal file's text: a regular file only, its size bounded, a BOM dropped."""
+    from .dsl.loader import read_input
+    raw = read_input(path, (limits or Limits()).file_bytes, what)
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RuleError("not UTF-8 text", Pos(path, 1, 1), code="encoding") from None
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise RuleError("not UTF-8 text", Pos(path, line, col), code="encoding") from None
+    text = text.removeprefix("\ufeff")
     remember_text(path, text)
     return text
 
@@ -294,15 +296,15 @@ def list_cmd(as_json):
                      "sources": srcs, "options": sorted((d.get("options") or {})),
                      "extends": _extends(cid), "abstract": bool(d.get("abstract"))})
     if as_json:
-        click.echo(json.dumps(rows, indent=1, ensure_ascii=False))
+        click.echo(safe_json(json.dumps(rows, indent=1, ensure_ascii=False)))
         return
     for r in rows:
         pl = "fragment" if r["abstract"] else f"{r['players'][0]}-{r['players'][1]} players"
-        click.echo(f"{r['id']:<22} {r['title']:<28} {pl:<13} sources: {', '.join(r['sources'])}")
+        click.echo(safe(f"{r['id']:<22} {r['title']:<28} {pl:<13} sources: {', '.join(r['sources'])}", True))
         if r["extends"]:
-            click.echo(f"{'':<22}   a variant of {r['extends']}")
+            click.echo(safe(f"{'':<22}   a variant of {r['extends']}", True))
         if r["options"]:
-            click.echo(f"{'':<22}   options: {', '.join(r['options'])}")
+            click.echo(safe(f"{'':<22}   options: {', '.join(r['options'])}", True))
 
 
 def _extends(cid):
@@ -328,8 +330,10 @@ def _extends(cid):
 @_limits
 def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, max_plays, log_file, as_json,
          **kw):
-    """Play one game of RULES (a corpus id such as enfle/academie, or a path;
-    options may follow a plus: hearts/foster+sweepstakes).
+    """Play one game of RULES (a corpus id such as enfle/academie, looked up
+    only in the corpus, or a path: an argument that ends in .yaml or .yml or
+    starts with ./, ../, / or ~; options may follow a plus:
+    hearts/foster+sweepstakes).
 
     Seats are numbered 0 … n-1 in the direction of play; the seat after seat i
     is i+1. The game is narrated on standard output (or summarised with
@@ -350,13 +354,13 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
     humans = {i for i, name in enumerate(names * n if len(names) == 1 else names) if name == "human"}
     sink = None
     if not as_json:                     # narrate as the game goes, so that a human sees the table
-        click.echo(f"{game.title} ({game.id}), {n} players, seed {seed}")
+        click.echo(safe(f"{game.title} ({game.id}), {n} players, seed {seed}"))
         hidden = set(range(n)) - humans if humans else set()
 
         def sink(ev):
             line = _narrate(ev, n, hidden)
             if line is not None:
-                click.echo(line)
+                click.echo(safe(line))
     st = State(game, n, seed_v, dealer=dealer, deck=deck_cards, deal=deal, max_plays=max_plays, hands=hands,
                deal_file=deal_file, sink=sink)
     play_out(st, ags)
@@ -365,7 +369,7 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
             for ev in st.events:
                 f.write(json.dumps(ev, ensure_ascii=False) + "\n")
     if as_json:
-        click.echo(json.dumps(_summary(st), ensure_ascii=False))
+        click.echo(safe_json(json.dumps(_summary(st), ensure_ascii=False)))
     if st.unfinished:
         click.echo("unfinished: the play limit was reached (raise it with --max-plays)", err=True)
 
@@ -380,7 +384,7 @@ def _seed(seed: str):
 
 
 def _read_deal(path: str, limits: Limits | None = None):
-    text = _read_text(path, limits)
+    text = _read_text(path, limits, "deal file")
     data, positions = load_yaml(text, path, limits)
     return {"data": data, "positions": positions}
 
@@ -405,8 +409,8 @@ def _read_deal(path: str, limits: Limits | None = None):
 @_limits
 def simulate(rules, games, players, seed, agents, options, max_plays, workers, backend, scheduler, chunk,
              csv_file, jsonl_file, as_json, **kw):
-    """Play many games of RULES (options may follow a plus, as in play) and
-    report wins by seat, hand lengths and how often the play limit was hit.
+    """Play many games of RULES (a corpus id or a path, as in play; options
+    may follow a plus) and report wins by seat, hand lengths and how often the play limit was hit.
 
     Game i is played with seed SEED/i, so the report is the same whatever
     --workers, --chunk or --backend. --csv / --jsonl write per game: its
@@ -436,7 +440,8 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
     names = (agents or "random").split(",")
     _agents(agents, n, 0)                           # same checks as play
     from .interpreter.simulate import Job, simulate as run
-    ref = str(Path(rules).resolve()) if Path(rules).is_file() else rules   # workers may start elsewhere
+    from .dsl.loader import is_path
+    ref = str(Path(rules).expanduser().absolute()) if is_path(rules) else rules   # workers may start elsewhere
     writers = []
     job = Job(ref, tuple(options), n, _seed(seed), tuple(names), max_plays, rows=bool(csv_file or jsonl_file),
               limits=limits)
@@ -449,7 +454,7 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
             if f:
                 writers.append(_RowWriter(f, kind, n))
         if sys.stderr.isatty() and not as_json:
-            with click.progressbar(length=games, label=game.id, file=click.get_text_stream("stderr")) as bar:
+            with click.progressbar(length=games, label=safe(game.id, True), file=click.get_text_stream("stderr")) as bar:
                 tally = run(job, games, workers=workers, backend=backend, scheduler=scheduler, chunk=chunk,
                             game=game, on_progress=bar.update, on_rows=on_rows)
         else:
@@ -463,9 +468,9 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
         raise
     report = tally.report()
     if as_json:
-        click.echo(json.dumps(report, ensure_ascii=False))
+        click.echo(safe_json(json.dumps(report, ensure_ascii=False)))
         return
-    click.echo(f"{game.title} ({game.id}), {n} players, {games} games, seed {seed}")
+    click.echo(safe(f"{game.title} ({game.id}), {n} players, {games} games, seed {seed}"))
     click.echo(f"  wins by seat (first place, ties shared): "
                + "  ".join(f"{s}: {w:.1f}" for s, w in enumerate(report["wins_by_seat"])))
     h = report["hand_plays"]
@@ -487,22 +492,25 @@ def validate(ctx, rules, as_json, playouts, max_plays, **kw):
     citations against the sources, the arithmetic of the deal (the rules'
     and the sources'), and a few random games.
 
-    RULES are corpus ids (enfle/academie) or paths; none: the whole corpus.
+    RULES are corpus ids (enfle/academie), looked up only in the corpus, or
+    paths (an argument that ends in .yaml or .yml, or starts with ./, ../, /
+    or ~); none: the whole corpus.
     Exit status: 0 no errors (warnings allowed), 1 errors, 2 misuse.
     """
-    from .dsl.loader import find_rules
+    from .dsl.loader import find_rules, missing_hint
     from .validate import validate as run_validate
     refs = list(rules) or corpus_ids()
     for r in refs:
         try:
             find_rules(r)
         except FileNotFoundError:
-            raise click.BadParameter(f"no rule file '{r}': not a file, nor a corpus id "
-                                     f"(corpus: {', '.join(corpus_ids())})", param_hint="RULES") from None
+            raise click.BadParameter(safe(f"no rule file '{r}': not a file, nor a corpus id"
+                                          + (missing_hint(r) or f" (corpus: {', '.join(corpus_ids())})"), True),
+                                     param_hint="RULES") from None
     report = run_validate(refs, playouts=playouts, limits=_make_limits(kw), max_plays=max_plays)
     ctx.meta[STATUS] = 1 if report.errors else 0     # kept if the report is cut by a closed pipe
     if as_json:
-        click.echo(json.dumps([d.as_json() for d in report.diagnostics], indent=1, ensure_ascii=False))
+        click.echo(safe_json(json.dumps([d.as_json() for d in report.diagnostics], indent=1, ensure_ascii=False)))
     else:
         for d in report.diagnostics:
             click.echo(d.format(severity=True))
@@ -532,9 +540,9 @@ def coverage(sources, as_json, every):
                                      param_hint="SOURCES")
     reports = run_coverage(list(sources) or None)
     if as_json:
-        click.echo(json.dumps(reports, indent=1, ensure_ascii=False))
+        click.echo(safe_json(json.dumps(reports, indent=1, ensure_ascii=False)))
     else:
-        click.echo(format_text(reports, every))
+        click.echo(safe(format_text(reports, every)))
 class _RowWriter:
     """Per-game rows, written as they come to a fresh temporary file beside
     FILE, renamed to FILE at the end (academie.outputs.AtomicFile)."""

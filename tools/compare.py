@@ -39,10 +39,10 @@ class Side:
         return self.game.id + "".join("+" + o for o in self.options)
 
 
-def load_side(ref: str, options=()) -> Side:
+def load_side(ref: str, options=(), limits=None) -> Side:
     base, opts = split_ref(ref)
     opts = opts + [o for o in options if o not in opts]
-    doc = resolve(base, tuple(opts))
+    doc = resolve(base, tuple(opts), limits)
     game = compile_doc(doc)
     return Side(ref, list(doc.options), doc, game, describe(doc, game))
 

@@ -9,6 +9,9 @@ from pathlib import Path
 import click
 
 from .dsl.errors import Pos, RuleError
+from .dsl.loader import Limits
+from .dsl.text import safe, safe_json
+from .paths import allow_path_option, allowed_paths
 
 
 def _option_flag(f):
@@ -19,9 +22,9 @@ def _option_flag(f):
 def _input_files(*args) -> list:
     """The rule files among the arguments (options after a plus taken off):
     no output may replace one."""
-    from .dsl.loader import split_ref
+    from .dsl.loader import is_path, split_ref
     files = ((name, split_ref(ref)[0]) for name, ref in args)
-    return [(name, path) for name, path in files if os.path.isfile(path)]
+    return [(name, path) for name, path in files if is_path(path) and os.path.isfile(path)]
 
 
 @click.command()
@@ -30,15 +33,21 @@ def _input_files(*args) -> list:
               help="Markdown, or one self-contained HTML page.")
 @_option_flag
 @click.option("--output", "-O", type=click.Path(dir_okay=False), help="Write here instead of standard output.")
-def render(rules, fmt, options, output):
+@allow_path_option
+def render(rules, fmt, options, output, allow_path):
     """Write RULES back as rules a person can follow, in the order of a rule
     book (players and cards, the deal, the play, the end, the scoring); every
     statement is footnoted with its source passage, editorial choices are
-    marked [editorial]."""
+    marked [editorial].
+
+    RULES is a corpus id (enfle/academie), looked up only in the corpus, or a
+    path: an argument that ends in .yaml or .yml, or starts with ./, ../, /
+    or ~. Control characters of the rule file are written as visible escapes
+    (\x1b)."""
     from .outputs import check_targets, write_text
     from .render import render as run
     check_targets([("--output", output)], inputs=_input_files(("RULES", rules)))
-    text = run(rules, options, fmt)
+    text = safe(run(rules, options, fmt, limits=Limits(allow=allowed_paths(allow_path))))
     if output:
         write_text(output, text)
     else:
@@ -63,8 +72,11 @@ def render(rules, fmt, options, output):
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False),
               help="Also write one self-contained HTML page, with plots when --games is given.")
-def compare(a, b, options, options_a, options_b, games, players, seed, agents, max_plays, as_json, html_file):
-    """Compare two games A and B (corpus ids or paths) aspect by aspect:
+@allow_path_option
+def compare(a, b, options, options_a, options_b, games, players, seed, agents, max_plays, as_json, html_file,
+            allow_path):
+    """Compare two games A and B (corpus ids, or paths: ending in .yaml or
+    .yml, or starting with ./, ../, / or ~) aspect by aspect:
     players, pack, orders, direction, deal, play, end of a hand, scoring,
     the game; each difference with the citations of both sides.
 
@@ -82,8 +94,9 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
     if "human" in ags:
         raise click.BadParameter("compare plays without a human", param_hint="--agents")
     check_targets([("--html", html_file)], inputs=_input_files(("A", a), ("B", b)))
-    sa = load_side(a, tuple(options) + tuple(options_a))
-    sb = load_side(b, tuple(options) + tuple(options_b))
+    limits = Limits(allow=allowed_paths(allow_path))
+    sa = load_side(a, tuple(options) + tuple(options_a), limits)
+    sb = load_side(b, tuple(options) + tuple(options_b), limits)
     diff = rules_diff(sa, sb)
     played = None
     seconds = None
@@ -95,7 +108,7 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
         seconds = time.perf_counter() - t0
     if html_file:
         from .compare_html import page
-        write_text(html_file, page(sa, sb, diff, played))
+        write_text(html_file, safe(page(sa, sb, diff, played)))
     if as_json:
         out = {"a": {"id": sa.game.id, "title": sa.game.title, "options": sa.options},
                "b": {"id": sb.game.id, "title": sb.game.title, "options": sb.options},
@@ -103,15 +116,15 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
         if played:
             out["play"] = {k: played[k] for k in ("players", "games", "seed", "agents", "max_plays")}
             out["play"].update(played["report"], seconds=round(seconds, 2))
-        click.echo(json.dumps(out, ensure_ascii=False, indent=1, default=str))
+        click.echo(safe_json(json.dumps(out, ensure_ascii=False, indent=1, default=str)))
         return
-    click.echo(format_rules(sa, sb, diff))
+    click.echo(safe(format_rules(sa, sb, diff)))
     if played:
         click.echo("")
-        click.echo(format_play(played))
+        click.echo(safe(format_play(played)))
         click.echo(f"({2 * games} games played in {seconds:.1f} s)")
     if html_file:
-        click.echo(f"wrote {html_file}", err=True)
+        click.echo(safe(f"wrote {html_file}"), err=True)
 
 
 @click.command()

@@ -99,10 +99,12 @@ def _extends(doc: Doc) -> list[str]:
     return [_id_of(Path(f)) for f in doc.chain[1:]]
 
 
-def render(ref: str, options=(), fmt: str = "md", links: dict | None = None) -> str:
+def render(ref: str, options=(), fmt: str = "md", links: dict | None = None, limits=None) -> str:
     """The rules of ``ref`` (with ``options``) as Markdown or an HTML page.
-    ``links``: for the site, source id -> relative URL of its page."""
-    doc = resolve(ref, tuple(options))
+    ``links``: for the site, source id -> relative URL of its page. The text
+    may hold the rule file's control characters: print it through
+    ``dsl.text.safe``."""
+    doc = resolve(ref, tuple(options), limits)
     ctx = context(doc)
     if fmt == "md":
         return env().get_template("rules.md.j2").render(**ctx)

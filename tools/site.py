@@ -22,6 +22,7 @@ from .compare import load_side, rules_diff
 from .compare_html import body as compare_body
 from .coverage import corpus_quotes, coverage
 from .dsl.loader import corpus_ids, resolve, source_ids
+from .dsl.text import safe
 from .outputs import atomic_folder
 from .citations import sentences
 from .render import CSS, context, env, rules_html, source_title
@@ -35,7 +36,7 @@ def page_name(kind: str, ident: str) -> str:
 def _write(out: Path, name: str, title: str, body: str) -> None:
     nav = [("index.html", "All games and sources")]
     text = env().get_template("page.html.j2").render(title=title, css=CSS, nav=nav, body=Markup(body))
-    (out / name).write_text(text, encoding="utf-8")
+    (out / name).write_text(safe(text), encoding="utf-8")
 
 
 def build(outdir: str | Path) -> list[str]:

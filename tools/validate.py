@@ -25,7 +25,8 @@ import yaml
 
 from .citations import Text
 from .dsl.errors import Diagnostic, Pos, RuleError
-from .dsl.loader import Limits, check_schema, find_rules, load_yaml, resolve, source_ids, sources_root, walk
+from .dsl.loader import (Limits, check_schema, find_rules, load_yaml, read_input, resolve, source_ids, sources_root,
+                          walk)
 from .dsl.model import GameDef, compile_doc
 
 SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=\S+")
@@ -38,6 +39,8 @@ DEFAULT_PLAYOUT_LIMIT = 20_000
 def source_meta(sid: str) -> dict:
     """A source's metadata (sources/ID.yaml); a file that cannot be read is a
     located error, not an empty record."""
+    if sid not in source_ids():       # an id, never a path: nothing outside sources/ is read
+        raise RuleError(f"unknown source '{sid}'", Pos(str(sources_root()), 0, 0), code="reference")
     p = sources_root() / f"{sid}.yaml"
     try:
         raw = p.read_bytes()
@@ -142,9 +145,9 @@ def validate(refs: list[str], playouts: int = DEFAULT_PLAYOUTS, limits: Limits |
 def validate_file(path: Path, report: Report, playouts: int, limits: Limits | None, max_plays: int) -> None:
     file = str(path)
     try:
-        raw = path.read_bytes()
-    except OSError as e:
-        report.add(_err(Pos(file, 0, 0), f"cannot read rule file: {e.strerror}", "io"))
+        raw = read_input(path, (limits or Limits()).file_bytes, "rule file")
+    except RuleError as e:
+        report.extend(e.diagnostics)
         return
     # 1. YAML
     try:
@@ -152,7 +155,7 @@ def validate_file(path: Path, report: Report, playouts: int, limits: Limits | No
     except RuleError as e:
         report.extend(e.diagnostics)
         return
-    first = raw.split(b"\n", 1)[0].decode("utf-8", "replace")
+    first = raw.removeprefix(b"\xef\xbb\xbf").split(b"\n", 1)[0].decode("utf-8", "replace")
     if not SCHEMA_LINE.match(first):
         report.add(_err(Pos(file, 1, 1), "the file does not name its schema: make its first line "
                         "'# yaml-language-server: $schema=<path or URL of schema.json>'",
@@ -171,7 +174,7 @@ def validate_file(path: Path, report: Report, playouts: int, limits: Limits | No
         return
     # 4. references, expressions, arithmetic
     try:
-        doc = resolve(file, (), limits)
+        doc = resolve(path, (), limits)
     except RuleError as e:
         report.extend(e.diagnostics)
         return
@@ -234,7 +237,7 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
                                 f"file (options: {', '.join(options)})", "option"))
                 continue
             try:
-                resolve(file, (name, other), limits)
+                resolve(Path(file), (name, other), limits)
             except RuleError as e:
                 if not any(d.code == "option" for d in e.diagnostics):
                     report.extend(e.diagnostics)
@@ -245,7 +248,7 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
         if (opt or {}).get("default"):
             continue                  # already on in the plain resolution
         try:
-            odoc = resolve(file, (name,), limits)
+            odoc = resolve(Path(file), (name,), limits)
             out.append(((name,), compile_doc(odoc)))
         except RuleError as e:
             for d in e.diagnostics:
@@ -259,7 +262,7 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
             if clash(a, b):
                 continue
             try:
-                out.append(((a, b), compile_doc(resolve(file, (a, b), limits))))
+                out.append(((a, b), compile_doc(resolve(Path(file), (a, b), limits))))
             except RuleError as e:
                 for d in e.diagnostics:
                     report.add(Diagnostic(d.pos, f"with options '{a}' and '{b}' together: {d.message}",
