@@ -45,7 +45,7 @@ def _audit(event, args):
         if p in (os.devnull,):
             continue
         full = os.path.realpath(p)
-        if not full.startswith(_watch["root"] + os.sep):
+        if full != _watch["root"] and not full.startswith(_watch["root"] + os.sep):
             _watch["outside"].append((event, full))
 
 
@@ -78,6 +78,8 @@ def _run_hostile(args: list[str], folder: Path):
     try:
         with _bounded(TIME_BOUND):
             r = runner.invoke(main, args, catch_exceptions=True)
+    except Hang as e:
+        raise AssertionError(f"academie {' '.join(args)}: {e}") from None
     finally:
         _watch["on"] = False
         os.chdir(cwd)

@@ -367,7 +367,7 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
     if log_file:
         with atomic_write(log_file) as f:
             for ev in st.events:
-                f.write(json.dumps(ev, ensure_ascii=False) + "\n")
+                f.write(safe_json(json.dumps(ev, ensure_ascii=False)) + "\n")
     if as_json:
         click.echo(safe_json(json.dumps(_summary(st), ensure_ascii=False)))
     if st.unfinished:
@@ -562,7 +562,7 @@ class _RowWriter:
                 self.csv.writerow([r["game"], r["seed"], " ".join(map(str, r["winners"])), r["hands"], r["plays"],
                                    int(r["unfinished"])] + list(r["scores"]))
             else:
-                self.f.write(json.dumps(r, ensure_ascii=False) + "\n")
+                self.f.write(safe_json(json.dumps(r, ensure_ascii=False)) + "\n")
 
     def close(self):
         self.f.commit()
