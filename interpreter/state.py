@@ -39,6 +39,15 @@ class _Unfinished(Exception):
     pass
 
 
+class Abandoned(Exception):
+    """An agent cannot choose any more (a person's input ended): the game
+    stops here. Not a fault of the rule file, nor of the interpreter."""
+
+    def __init__(self, message: str, seat: int | None = None):
+        super().__init__(message)
+        self.seat = seat
+
+
 class Decision:
     __slots__ = ("seat", "moves", "kind")
 
@@ -241,7 +250,7 @@ class State:
         except RuleError:
             self._decision = None
             raise
-        except (InvariantError, _Unfinished):
+        except (InvariantError, _Unfinished, Abandoned):
             raise
         except Exception as e:  # an expression failing at run time: a fault of the rule file
             self._decision = None
