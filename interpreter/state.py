@@ -334,12 +334,23 @@ class State:
                 raise RuleError(f"hand of seat {i} has {len(cs)} cards; the rules deal {per} to each of {self.n}",
                                 at("hands", i), code="deal")
             out["hands"].append(cs)
+        # besides the hands, only the zones the rules deal to before play (the rest
+        # of a deal, a turn-up) may be given: a card in a zone of play (the trick, a
+        # pile of won tricks) before anyone has played is no deal
+        dealt_to = []
+        for st in self.g.steps:
+            zs = (st.rest,) if st.kind == "deal" else (st.to, st.rest) if st.kind == "turnup" else ()
+            dealt_to += [z for z in zs if z and z not in dealt_to]
         for k, v in deal.items():
             if k == "hands":
                 continue
             if k not in self.zones or k == "pack":
                 raise RuleError(f"the deal names '{k}', which is not a shared zone of this game "
                                 f"(zones: {', '.join(z for z in self.zones if z != 'pack')})",
+                                positions.get((k, "@key"), where), code="deal")
+            if k not in dealt_to:
+                raise RuleError(f"the deal puts cards in '{k}', a zone the rules do not deal to: a deal gives "
+                                f"the hands" + (f" and {', '.join(dealt_to)}" if dealt_to else " only"),
                                 positions.get((k, "@key"), where), code="deal")
             out[k] = cards_of(v, f"zone {k}", (k,))
         left = [c for c in self.pack_cards if c not in seen]

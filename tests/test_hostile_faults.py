@@ -103,3 +103,87 @@ def test_ctrl_c_for_a_human_player(run, monkeypatch):
     text = _clean(code, out, err)
     assert code == 130, text
     assert "interrupted" in err
+
+
+# -- rule files: run-time faults and silent mistakes --------------------------------
+V = ("validate", "--playouts", "0")
+V1 = ("validate", "--playouts", "1")
+P4 = ("play", "enfle/academie", "-p", "4", "--deal")
+
+# (command line before the file, file, exit status, "line:col", key phrase)
+FILES = [
+    (V, "fault-divide-by-zero.yaml", 1, "10:23", "division by zero: '/' by 0"),
+    (V, "fault-removal-by-zero.yaml", 1, "9:20", "division by zero: the divisor 'players - 4' is 0 here"),
+    (("play",), "fault-removal-by-zero.yaml", 2, "9:20", "division by zero: the divisor 'players - 4' is 0 here"),
+    (V1, "fault-modulo-by-zero.yaml", 1, "6:22",
+     "in a random game for 4 players (seed 'validate//4/0'): remainder by zero: the divisor 'players - players'"),
+    (("play",), "fault-modulo-by-zero.yaml", 2, "6:22", "remainder by zero: the divisor 'players - players' is 0"),
+    (V, "fault-card-less-than-number.yaml", 1, "5:29", "a card has no order of its own"),
+    (V, "fault-card-equals-number.yaml", 1, "5:29", "a card is compared with a number, which it can never equal"),
+    (V, "fault-number-in-zone.yaml", 1, "5:11", "a zone holds cards, not a number"),
+    (V, "fault-abs-card.yaml", 1, "5:15", "expected a number here, found a zone (of cards)"),
+    (V, "fault-amount-zone.yaml", 1, "10:13", "'hand(seat)' gives a zone of cards, but a number is expected here"),
+    (("play",), "fault-amount-zone.yaml", 2, "10:13", "but a number is expected here"),
+    (V, "fault-hands-rank.yaml", 1, "6:10", "'A' gives a rank, but a number is expected here"),
+    (V, "fault-key-zone.yaml", 1, "5:16", "gives a zone of cards, but a seat (or none) is expected here"),
+    (V, "fault-negative-amount.yaml", 1, "10:13", "an amount paid is not negative (-1)"),
+    (V, "fault-dup-suit.yaml", 1, "6:20", "the pack lists suit S twice"),
+    (("play",), "fault-dup-suit.yaml", 2, "6:20", "the pack lists suit S twice"),
+    (V, "fault-dup-rank.yaml", 1, "7:48", "the pack lists rank K twice"),
+    (P4, "fault-trick.deal.yaml", 2, "6:1", "the deal puts cards in 'trick', a zone the rules do not deal to"),
+]
+
+
+@pytest.mark.parametrize("args,name,status,where,phrase", FILES, ids=[f"{c[1]}/{c[0][0]}" for c in FILES])
+def test_rule_file_faults_are_located(run, args, name, status, where, phrase):
+    code, out, err = run(*args, BROKEN / name)
+    text = _clean(code, out, err)
+    assert code == status, text
+    assert phrase in text, text
+    assert "cannot be applied" not in text, text
+    assert re.search(re.escape(name) + ":" + where + r": ", text), text
+
+
+@pytest.mark.parametrize("cmd", [("render",), ("compare", "enfle/academie"), ("validate", "--playouts", "1")])
+def test_no_cards_dealt_is_rendered(run, cmd):
+    """hand: 0 is allowed (every card to the stock): render and compare read it."""
+    code, out, err = run(*cmd, BROKEN / "fault-hand-zero.yaml")
+    _clean(code, out, err)
+    assert code == 0, out + err
+
+
+def test_division_by_a_computed_zero_is_located_in_the_closure():
+    """A divisor that only play can know: the compiled closure raises a rule
+    error at the divisor's own place."""
+    from academie.dsl.compiler import Scope, compile_expr
+    from academie.dsl.errors import Pos
+    e = compile_expr("10 / (players - 4)", Pos("f.yaml", 3, 9), Scope())
+
+    class St:
+        n = 4
+    with pytest.raises(RuleError) as ex:
+        e(St())
+    d = ex.value.diagnostics[0]
+    assert (d.pos.line, d.pos.col) == (3, 15) and "the divisor 'players - 4' is 0" in d.message
+    St.n = 6
+    assert e(St()) == 5
+
+
+@pytest.mark.parametrize("text,phrase", [
+    ("card < 3", "a card has no order of its own"),
+    ("card.suit + 1", "expected a number or a seat here, found a suit"),
+    ("card == S", "a card is compared with a suit"),
+    ("card.suit == 3", "a suit is compared with a number"),
+    ("3 in hand(seat)", "a zone holds cards, not a number"),
+    ("card in 3", "'in' needs a zone or a list"),
+    ("max(card, 3)", "expected a number"),
+    ("sum_seats(hand(seat))", "expected a number"),
+    ("top_seat(hand(seat))", "expected a number"),
+    ("players % 0", "division by zero"),
+])
+def test_type_mismatches_are_found_when_compiled(text, phrase):
+    from academie.dsl.compiler import Scope, compile_expr
+    from academie.dsl.errors import Pos
+    with pytest.raises(RuleError) as ex:
+        compile_expr(text, Pos("f.yaml", 1, 1), Scope(seat_zones={"hand"}), "card")
+    assert phrase in ex.value.format(), ex.value.format()
