@@ -240,6 +240,9 @@ class _Compiler:
         t, _ = self.c(node.children[0])
         a, ka = self.c(node.children[1])
         b, kb = self.c(node.children[2])
+        ca, cb = _CLASS.get(ka), _CLASS.get(kb)
+        if ca and cb and ca != cb:
+            self.fail(node, f"the two branches give {_article(ka)} and {_article(kb)}: both must give the same kind")
         return (lambda st, s, c: a(st, s, c) if t(st, s, c) else b(st, s, c)), (ka if ka == kb else "any")
 
     def _need(self, node, kind, *wanted):
