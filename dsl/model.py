@@ -311,7 +311,7 @@ class _Model:
             steps=steps, hands=self.expr(("game", "hands"), want=_NUMBER), until=self.expr(("game", "until")),
             next_dealer=self.expr(("game", "next_dealer"), want=_SEAT),
             hand_winner=self.expr(("game", "hand_winner"), want=_SEAT_OR_NONE),
-            game_end=self.effects(("game", "end")),
+            game_end=self.effects(("game", "end"), seat_bound=False),
             standings=self.expr(("game", "standings", "score"), "seat", want=_NUMBER),
             options=list(self.doc.options), abstract=bool(d.get("abstract")))
         if not gd.abstract:
@@ -388,14 +388,18 @@ class _Model:
                        where=self.expr(path + ("where",), "seat"),
                        exclude=self.expr(path + ("except",), "seat"), pos=self.doc.pos(path))
 
-    def effects(self, path, end_trick: bool = False) -> list[Effect]:
+    def effects(self, path, end_trick: bool = False, seat_bound: bool = True) -> list[Effect]:
         """Compile a list of effects; ``end_trick`` is allowed only where a
-        trick is being played and its effects can end it (cannot_follow)."""
+        trick is being played and its effects can end it (cannot_follow).
+        ``seat_bound``: whether the effects are about a seat (a player who
+        renounced, won a trick …); where they are not (a step of effects, the
+        end of the game), an effect without ``at:`` cannot speak of ``seat``."""
         out = []
         for i, e in enumerate(_get(self.d, path) or []):
             p = path + (i,)
-            when = self.expr(p + ("when",), "seat")
-            at = self.expr(p + ("at",), "seat")
+            at = self.expr(p + ("at",), "seat" if seat_bound else "game")
+            sk = "seat" if seat_bound or e.get("at") is not None else "game"
+            when = self.expr(p + ("when",), sk)
             if at is not None and at.kind not in ("seat", "any"):
                 self.err(p + ("at",), f"at: expects a seat, not a {at.kind}")
             ops = [k for k in e if k in ("take", "end_trick", "pay", "set", "add")]
@@ -409,8 +413,8 @@ class _Model:
             if op == "take":
                 frm, to = str(a["from"]).strip(), str(a["to"]).strip()
                 own = re.fullmatch(r"(\w+)(?:\(\s*seat\s*\))?", to)
-                args = {"from": self.zone_ref(p + ("take", "from"), a["from"]),
-                        "to": self.zone_ref(p + ("take", "to"), a["to"]),
+                args = {"from": self.zone_ref(p + ("take", "from"), a["from"], sk),
+                        "to": self.zone_ref(p + ("take", "to"), a["to"], sk),
                         "to_name": to.split("(")[0].strip(),
                         "cards": self.expr(p + ("take", "cards"), "card"),
                         # the shapes "a shared zone, whole" and "a zone of the seat's own":
@@ -426,7 +430,10 @@ class _Model:
                 for k in a:
                     if k not in self.scope.vars and k not in self.scope.seat_vars:
                         self.err(p + (op, k), f"'{k}' is not a counter declared in vars:")
-                    args[k] = (k in self.scope.seat_vars, self.expr(p + (op, k), "seat", want=_NUMBER))
+                    elif k in self.scope.seat_vars and sk == "game":
+                        self.err(p + (op, k), f"'{k}' belongs to each seat, and this effect is about no seat: "
+                                 "say whose with at: SEAT")
+                    args[k] = (k in self.scope.seat_vars, self.expr(p + (op, k), sk, want=_NUMBER))
             out.append(Effect(op, args, when, self.doc.pos(p), at))
         return out
 
@@ -504,7 +511,7 @@ class _Model:
             st.new_run = s.get("new_run", "last_player")
             st.end = self.end_rules(base + ("end",))
         elif kind == "effects":
-            st.effects = self.effects(base + ("do",))
+            st.effects = self.effects(base + ("do",), seat_bound=False)
         return st
 
     def end_rules(self, path) -> list[EndRule]:

@@ -346,7 +346,7 @@ class State:
                 continue
             if k not in self.zones or k == "pack":
                 raise RuleError(f"the deal names '{k}', which is not a shared zone of this game "
-                                f"(zones: {', '.join(z for z in self.zones if z != 'pack')})",
+                                f"(a deal gives the hands" + (f" and {', '.join(dealt_to)})" if dealt_to else " only)"),
                                 positions.get((k, "@key"), where), code="deal")
             if k not in dealt_to:
                 raise RuleError(f"the deal puts cards in '{k}', a zone the rules do not deal to: a deal gives "

@@ -130,6 +130,7 @@ FILES = [
     (V, "fault-dup-suit.yaml", 1, "6:20", "the pack lists suit S twice"),
     (("play",), "fault-dup-suit.yaml", 2, "6:20", "the pack lists suit S twice"),
     (V, "fault-dup-rank.yaml", 1, "7:48", "the pack lists rank K twice"),
+    (V, "fault-effect-no-seat.yaml", 1, "13:22", "'score' belongs to each seat, and this effect is about no seat"),
     (P4, "fault-trick.deal.yaml", 2, "6:1", "the deal puts cards in 'trick', a zone the rules do not deal to"),
 ]
 
