@@ -324,7 +324,7 @@ class _Compiler:
         """``==`` and ``!=`` between values that can never be equal (a card
         and a number, a suit and a card …) is a mistake in the rules."""
         cl, cr = _CLASS.get(kl), _CLASS.get(kr)
-        if cl and cr and cl != cr:
+        if cl and cr and cl != cr and not {cl, cr} <= {"text", "suit", "rank"}:   # a suit is its letter
             hint = ""
             if "card" in (cl, cr):
                 hint = ": compare card.suit, card.rank or rank(card) instead"

@@ -189,3 +189,12 @@ def test_type_mismatches_are_found_when_compiled(text, phrase):
     with pytest.raises(RuleError) as ex:
         compile_expr(text, Pos("f.yaml", 1, 1), Scope(seat_zones={"hand"}), "card")
     assert phrase in ex.value.format(), ex.value.format()
+
+
+@pytest.mark.parametrize("text", ['card.suit == "H"', "card.rank == 10", "seat == dealer + 1", "winner == none",
+                                  'card.colour == "red"', "card in trick", "card.suit in [S, H]",
+                                  "(if seat == 0 then 1 else seat) + 1", "rank(card) < 3"])
+def test_well_typed_expressions_still_compile(text):
+    from academie.dsl.compiler import Scope, compile_expr
+    from academie.dsl.errors import Pos
+    compile_expr(text, Pos("f.yaml", 1, 1), Scope(zones={"trick"}, orders={"play": {}}), "card")
