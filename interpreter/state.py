@@ -55,6 +55,20 @@ class Decision:
         self.seat, self.moves, self.kind = seat, moves, kind
 
 
+def _runtime_message(e: Exception) -> str:
+    """What an expression's failure in play means for the rules (the Python
+    error after it, for whoever debugs the rule file)."""
+    detail = f"({type(e).__name__}: {e})"
+    if isinstance(e, TypeError) and "NoneType" in str(e):
+        return ("a seat is none at this point of play (a winner, leader, holder or declarer not decided yet) "
+                f"and is used as a number or a seat {detail}")
+    if isinstance(e, TypeError):
+        return f"values of different kinds are combined {detail}"
+    if isinstance(e, (KeyError, IndexError)):
+        return f"a seat, zone or money holder is used that does not exist here {detail}"
+    return f"{type(e).__name__}: {e}"
+
+
 def move_name(m) -> str:
     return m.name if isinstance(m, Card) else str(m)
 
@@ -254,7 +268,7 @@ class State:
             raise
         except Exception as e:  # an expression failing at run time: a fault of the rule file
             self._decision = None
-            raise RuleError(f"the rules cannot be applied here: {type(e).__name__}: {e}",
+            raise RuleError(f"the rules cannot be applied here: {_runtime_message(e)}",
                             self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime") from None
 
     def _check_card_count(self) -> None:

@@ -145,6 +145,16 @@ def test_rule_file_faults_are_located(run, args, name, status, where, phrase):
     assert re.search(re.escape(name) + ":" + where + r": ", text), text
 
 
+def test_a_seat_that_is_none_in_play_is_said_plainly(run):
+    """Only play can tell that the winner is not known yet: the message says
+    so in the rules' terms, at the step, and validate counts it as an error."""
+    code, out, err = run("validate", "--playouts", "1", BROKEN / "fault-seat-none.yaml")
+    text = _clean(code, out, err)
+    assert code == 1, text
+    assert re.search(r"fault-seat-none\.yaml:6:3: error: in a random game .*: the rules cannot be applied here: "
+                     r"a seat is none at this point of play", text), text
+
+
 @pytest.mark.parametrize("cmd", [("render",), ("compare", "enfle/academie"), ("validate", "--playouts", "1")])
 def test_no_cards_dealt_is_rendered(run, cmd):
     """hand: 0 is allowed (every card to the stock): render and compare read it."""
