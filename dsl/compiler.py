@@ -226,14 +226,22 @@ class _Compiler:
         f, _ = self.c(node.children[0])
         return (lambda st, s, c: not f(st, s, c)), "bool"
 
+    def _truth(self, node):
+        """An operand of ``and`` / ``or``: a truth value (a comparison, a test,
+        true/false). ``pot or 10`` is a mistake, not a number."""
+        f, k = self.c(node)
+        if k not in ("bool", "any"):
+            self.fail(node, f"'and', 'or' join truth values (comparisons, tests), not {_article(k)}")
+        return f
+
     def c_and_op(self, node):
-        a, _ = self.c(node.children[0])
-        b, _ = self.c(node.children[1])
+        a = self._truth(node.children[0])
+        b = self._truth(node.children[1])
         return (lambda st, s, c: a(st, s, c) and b(st, s, c)), "bool"
 
     def c_or_op(self, node):
-        a, _ = self.c(node.children[0])
-        b, _ = self.c(node.children[1])
+        a = self._truth(node.children[0])
+        b = self._truth(node.children[1])
         return (lambda st, s, c: a(st, s, c) or b(st, s, c)), "bool"
 
     def c_cond(self, node):
