@@ -192,7 +192,7 @@ def test_division_by_a_computed_zero_is_located_in_the_closure():
     ("top_seat(hand(seat))", "expected a number"),
     ("players % 0", "division by zero"),
     ("(if seat == 0 then 2S else 3) + 1", "the two branches give a card and a number"),
-    ("count(trick) or 10", "'and', 'or' join truth values (comparisons, tests), not a number"),
+    ("count(hand(seat)) or 10", "'and', 'or' join truth values (comparisons, tests), not a number"),
 ])
 def test_type_mismatches_are_found_when_compiled(text, phrase):
     from academie.dsl.compiler import Scope, compile_expr
