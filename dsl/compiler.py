@@ -226,25 +226,37 @@ class _Compiler:
         f, _ = self.c(node.children[0])
         return (lambda st, s, c: not f(st, s, c)), "bool"
 
+    def _truth(self, node):
+        """An operand of ``and`` / ``or``: a truth value (a comparison, a test,
+        true/false). ``pot or 10`` is a mistake, not a number."""
+        f, k = self.c(node)
+        if k not in ("bool", "any"):
+            self.fail(node, f"'and', 'or' join truth values (comparisons, tests), not {_article(k)}")
+        return f
+
     def c_and_op(self, node):
-        a, _ = self.c(node.children[0])
-        b, _ = self.c(node.children[1])
+        a = self._truth(node.children[0])
+        b = self._truth(node.children[1])
         return (lambda st, s, c: a(st, s, c) and b(st, s, c)), "bool"
 
     def c_or_op(self, node):
-        a, _ = self.c(node.children[0])
-        b, _ = self.c(node.children[1])
+        a = self._truth(node.children[0])
+        b = self._truth(node.children[1])
         return (lambda st, s, c: a(st, s, c) or b(st, s, c)), "bool"
 
     def c_cond(self, node):
         t, _ = self.c(node.children[0])
         a, ka = self.c(node.children[1])
         b, kb = self.c(node.children[2])
+        ca, cb = _CLASS.get(ka), _CLASS.get(kb)
+        if ca and cb and ca != cb:
+            self.fail(node, f"the two branches give {_article(ka)} and {_article(kb)}: both must give the same kind")
         return (lambda st, s, c: a(st, s, c) if t(st, s, c) else b(st, s, c)), (ka if ka == kb else "any")
 
     def _need(self, node, kind, *wanted):
         if kind not in wanted and kind != "any":
-            self.fail(node, f"expected {' or '.join(wanted)} here, found {kind}")
+            self.fail(node, f"expected {' or '.join(_article(w) for w in wanted)} here, "
+                            f"found {_article(kind)}")
 
     def _rank_literal(self, node, other_kind):
         """Numbers compared with a rank are rank names: card.rank == 10."""
@@ -277,6 +289,14 @@ class _Compiler:
         op = str(node.children[1])
         if op in ("<", "<=", ">", ">=") and ("rank" in (kl, kr) or "suit" in (kl, kr)):
             self.fail(node, "ranks and suits have no order of their own: compare rank(card) instead")
+        if op in ("<", "<=", ">", ">="):
+            for side, k in ((node.children[0], kl), (node.children[-1], kr)):
+                if k == "card":
+                    self.fail(side, "a card has no order of its own: compare rank(card) or card.rank instead")
+                if k not in _ORDERED:
+                    self.fail(side, f"'{op}' compares numbers or seats, not a {_kind_name(k)}")
+        else:
+            self._comparable(node, kl, kr)
         f = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
              "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
         if self.const(node.children[-1]):
@@ -308,14 +328,33 @@ class _Compiler:
             return (lambda st, s, c: fl(st, s, c) != fr(st, s, c)), "bool"
         return (lambda st, s, c: f(fl(st, s, c), fr(st, s, c))), "bool"
 
+    def _comparable(self, node, kl, kr):
+        """``==`` and ``!=`` between values that can never be equal (a card
+        and a number, a suit and a card …) is a mistake in the rules."""
+        cl, cr = _CLASS.get(kl), _CLASS.get(kr)
+        if cl and cr and cl != cr and not {cl, cr} <= {"text", "suit", "rank"}:   # a suit is its letter
+            hint = ""
+            if "card" in (cl, cr):
+                hint = ": compare card.suit, card.rank or rank(card) instead"
+            self.fail(node, f"a {_kind_name(kl)} is compared with a {_kind_name(kr)}, which it can never equal{hint}")
+
+    def _membership(self, node, kl, kr):
+        if kr == "zone":
+            if kl not in ("card", "any"):
+                self.fail(node.children[0], f"a zone holds cards, not a {_kind_name(kl)}")
+        elif not (kr == "any" or kr.startswith("list")):
+            self.fail(node.children[-1], f"'in' needs a zone or a list [...] on its right, not a {_kind_name(kr)}")
+
     def c_in_op(self, node):
         fl, kl, fr, kr = self._pair(node)
+        self._membership(node, kl, kr)
         if kr == "zone":
             return (lambda st, s, c: fl(st, s, c) in fr(st, s, c)), "bool"
         return (lambda st, s, c: fl(st, s, c) in fr(st, s, c)), "bool"
 
     def c_not_in_op(self, node):
         fl, kl, fr, kr = self._pair(node)
+        self._membership(node, kl, kr)
         return (lambda st, s, c: fl(st, s, c) not in fr(st, s, c)), "bool"
 
     def c_binop(self, node):
@@ -341,9 +380,30 @@ class _Compiler:
             return (lambda st, s, c: fl(st, s, c) - fr(st, s, c)), "num"
         if op == "*":
             return (lambda st, s, c: fl(st, s, c) * fr(st, s, c)), "num"
+        # '/' and '%': a divisor known when the file is loaded must not be 0; one
+        # computed in play is checked when it is computed, at the expression's place
+        if self.const(right) and fr(None, None, None) == 0:
+            self.fail(right, f"division by zero: '{op}' by 0")
+        where = self.where(right)
+        what = "division" if op == "/" else "remainder"
+
+        def by_zero():
+            return RuleError(Diagnostic(where, f"{what} by zero: the divisor {_text(self.text, right)!r} is 0 here",
+                                        code="runtime"))
         if op == "/":
-            return (lambda st, s, c: fl(st, s, c) // fr(st, s, c)), "num"
-        return (lambda st, s, c: fl(st, s, c) % fr(st, s, c)), "num"
+            def div(st, s, c):
+                try:
+                    return fl(st, s, c) // fr(st, s, c)
+                except ZeroDivisionError:
+                    raise by_zero() from None
+            return div, "num"
+
+        def mod(st, s, c):
+            try:
+                return fl(st, s, c) % fr(st, s, c)
+            except ZeroDivisionError:
+                raise by_zero() from None
+        return mod, "num"
 
     # -- calls ------------------------------------------------------------
     def c_call(self, node):
@@ -373,10 +433,14 @@ class _Compiler:
             self.fail(node, f"{name}() takes {want} argument{'s' if hi != 1 else ''}, not {len(args)}")
         return build(self, node, args)
 
-    def lazy(self, node, kind: str) -> Fn:
-        """Compile an argument that is evaluated once per card or per seat."""
+    def lazy(self, node, kind: str, *wanted) -> Fn:
+        """Compile an argument that is evaluated once per card or per seat
+        (its value one of the types ``wanted``, if given)."""
         sub = _Compiler(self.text, self.pos, self.scope, self.bound | BOUND[kind])
-        return sub.c(node)[0]
+        f, k = sub.c(node)
+        if wanted:
+            self._need(node, k, *wanted)
+        return f
 
     def symbol(self, node, kinds: str, table) -> str:
         if isinstance(node, Tree) and node.data == "name":
@@ -385,6 +449,39 @@ class _Compiler:
                 return n
         self.fail(node, f"expected the name of {kinds} here"
                   + (f" (one of: {', '.join(sorted(table))})" if table else " (none is declared)"))
+
+
+# Types of values: which can be ordered (< >), and which can never equal one another.
+_ORDERED = ("num", "seat", "any")
+_NUMERIC = ("num", "seat", "bool")
+_CLASS = {"num": "number", "seat": "number", "card": "card", "suit": "suit", "rank": "rank", "str": "text",
+          "zone": "zone"}
+_KIND_NAMES = {"num": "number", "bool": "truth value", "str": "text", "none": "none", "holder": "money zone",
+               "zone": "zone (of cards)"}
+
+
+def _kind_name(k: str) -> str:
+    if k.startswith("list"):
+        return "list"
+    if k.startswith("symbol:"):
+        return f"name ({k[7:]})"
+    return _KIND_NAMES.get(k, k)
+
+
+def _article(k: str) -> str:
+    """``a number``, ``a zone (of cards)``: a type as a reader says it."""
+    name = _kind_name(k)
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+def _text(text: str, node) -> str:
+    """The source text of ``node`` (a one-line expression), else the whole text."""
+    meta = getattr(node, "meta", None)
+    if isinstance(node, Token) and node.start_pos is not None:
+        return text[node.start_pos:node.end_pos]
+    if meta is not None and not getattr(meta, "empty", True) and meta.start_pos is not None:
+        return text[meta.start_pos:meta.end_pos]
+    return text
 
 
 def _getter(attr):
@@ -456,7 +553,7 @@ def _seat_order(st):
 
 
 def _f_top_seat(cp, node, args):
-    e = cp.lazy(args[0], "seat")
+    e = cp.lazy(args[0], "seat", *_NUMERIC)
 
     def top(st, s, c):
         best, best_v = None, None
@@ -474,26 +571,31 @@ def _f_count_seats(cp, node, args):
 
 
 def _f_sum_seats(cp, node, args):
-    e = cp.lazy(args[0], "seat")
+    e = cp.lazy(args[0], "seat", *_NUMERIC)
     return (lambda st, s, c: sum(e(st, x, c) for x in range(st.n))), "num"
 
 
 def _f_seats_extreme(fn):
     def build(cp, node, args):
-        e = cp.lazy(args[0], "seat")
+        e = cp.lazy(args[0], "seat", *_NUMERIC)
         return (lambda st, s, c: fn(e(st, x, c) for x in range(st.n))), "num"
     return build
 
 
 def _f_minmax(fn):
     def build(cp, node, args):
-        fs = [cp.c(a)[0] for a in args]
+        fs = []
+        for a in args:
+            f, k = cp.c(a)
+            cp._need(a, k, *_NUMERIC)
+            fs.append(f)
         return (lambda st, s, c: fn(f(st, s, c) for f in fs)), "num"
     return build
 
 
 def _f_abs(cp, node, args):
-    f, _ = cp.c(args[0])
+    f, k = cp.c(args[0])
+    cp._need(args[0], k, "num")
     return (lambda st, s, c: abs(f(st, s, c))), "num"
 
 

@@ -15,6 +15,13 @@ from .compiler import Expr, Scope, compile_expr
 from .errors import Diagnostic, Pos, RuleError
 from .loader import Doc, Limits, resolve, source_ids, strip_nulls
 
+# What an expression must give where a number or a seat is expected (the last item names it).
+_NUMBER = ("num", "seat", "bool", "a number")
+_SEAT = ("seat", "num", "a seat")
+_SEAT_OR_NONE = ("seat", "num", "none", "a seat (or none)")
+_KIND_WORDS = {"num": "number", "bool": "truth value", "str": "text", "zone": "zone of cards", "holder": "money zone",
+               "list": "list", "symbol": "name"}
+
 BUILTIN_SEAT_ZONES = ("hand",)
 BUILTIN_ZONES = ("trick",)
 STEP_KINDS = ("pay", "shuffle", "deal", "turnup", "announce", "tricks", "sequence", "effects")
@@ -187,17 +194,24 @@ class _Model:
     def err(self, path, message, code="model"):
         self.errors.append(Diagnostic(self.doc.pos(tuple(path)), message, code=code))
 
-    def expr(self, path, kind="game", value=None) -> Expr | None:
+    def expr(self, path, kind="game", value=None, want: tuple | None = None) -> Expr | None:
+        """Compile the expression at ``path``; ``want``: what it must give
+        (e.g. ``_NUMBER``), checked here rather than found in play."""
         v = value if value is not None else _get(self.d, path)
         if v is None:
             return None
         if isinstance(v, bool):
             v = "true" if v else "false"
         try:
-            return compile_expr(str(v), self.doc.pos(tuple(path)), self.scope, kind)
+            e = compile_expr(str(v), self.doc.pos(tuple(path)), self.scope, kind)
         except RuleError as e:
             self.errors.extend(e.diagnostics)
             return None
+        if want is not None and e.kind not in want and e.kind != "any":
+            self.err(path, f"'{v}' gives a {_KIND_WORDS.get(e.kind, e.kind.split(':')[0])}, but {want[-1]} is "
+                     "expected here", "expression")
+            return None
+        return e
 
     # -- sections ---------------------------------------------------------------
     def build(self) -> GameDef:
@@ -247,6 +261,12 @@ class _Model:
         pack = d.get("pack") or {}
         suits = [str(s) for s in pack.get("suits", [])]
         ranks = [str(r) for r in pack.get("ranks", [])]
+        for key, items in (("suits", suits), ("ranks", ranks)):
+            seen = set()
+            for i, x in enumerate(items):
+                if x in seen:
+                    self.err(("pack", key, i), f"the pack lists {key[:-1]} {x} twice: each card is in the pack once")
+                seen.add(x)
         removals = []
         static = {"players", "card", "suit", "rank", "colour", "true", "false", "none"} \
             | set(SUITS) | set(RANKS) | set(orders)
@@ -279,7 +299,7 @@ class _Model:
         if not steps and not d.get("abstract"):
             self.err((), "the game has no hand: add hand: with its steps (deal, tricks, …)")
         game = d.get("game", {}) or {}
-        vars_c = {k: (bool(v.get("per_seat")), self.expr(("vars", k, "initial")), v.get("reset", "game"))
+        vars_c = {k: (bool(v.get("per_seat")), self.expr(("vars", k, "initial"), want=_NUMBER), v.get("reset", "game"))
                   for k, v in vars_.items()}
         gd = GameDef(
             id=self.doc.id, title=d.get("title", self.doc.id), doc=self.doc,
@@ -287,12 +307,12 @@ class _Model:
             orders=orders, direction=(d.get("direction") or {}).get("value", "clockwise"),
             seat_zones=seat_zones, zones=shared, pools=pools, currencies=currencies,
             start=[p for p in start if p], vars=vars_c, declarations=decls,
-            dealer_draw=draw, dealer_seat=self.expr(("dealer", "seat")),
-            steps=steps, hands=self.expr(("game", "hands")), until=self.expr(("game", "until")),
-            next_dealer=self.expr(("game", "next_dealer")),
-            hand_winner=self.expr(("game", "hand_winner")),
-            game_end=self.effects(("game", "end")),
-            standings=self.expr(("game", "standings", "score"), "seat"),
+            dealer_draw=draw, dealer_seat=self.expr(("dealer", "seat"), want=_SEAT),
+            steps=steps, hands=self.expr(("game", "hands"), want=_NUMBER), until=self.expr(("game", "until")),
+            next_dealer=self.expr(("game", "next_dealer"), want=_SEAT),
+            hand_winner=self.expr(("game", "hand_winner"), want=_SEAT_OR_NONE),
+            game_end=self.effects(("game", "end"), seat_bound=False),
+            standings=self.expr(("game", "standings", "score"), "seat", want=_NUMBER),
             options=list(self.doc.options), abstract=bool(d.get("abstract")))
         if not gd.abstract:
             self.check_counts(gd)
@@ -313,7 +333,11 @@ class _Model:
 
     def check_counts(self, gd: GameDef):
         for n in range(gd.min_players, gd.max_players + 1):
-            size = len(gd.pack(n))
+            try:
+                size = len(gd.pack(n))
+            except RuleError as e:          # a removal that fails for this many players
+                self.errors.extend(d for d in e.diagnostics if d not in self.errors)
+                return
             used = 0
             for st, per, batches, rest in gd.deal_counts(n):
                 if per is None:
@@ -355,19 +379,27 @@ class _Model:
             self.err(path + ("unit",), f"unknown currency '{unit}' (currencies: "
                      f"{', '.join(sorted(self.scope.currencies)) or 'none declared in money:'})")
         payer = None if pay_from_bank else self.holder(path + ("from",), p.get("from"))
+        amount = self.expr(path + ("amount",), "seat", want=_NUMBER)
+        a = p.get("amount")
+        if isinstance(a, int) and not isinstance(a, bool) and a < 0:
+            self.err(path + ("amount",), f"an amount paid is not negative ({a}): swap from: and to:")
         return Payment(payer=payer, payee=self.holder(path + ("to",), p.get("to")),
-                       amount=self.expr(path + ("amount",), "seat"), unit=unit,
+                       amount=amount, unit=unit,
                        where=self.expr(path + ("where",), "seat"),
                        exclude=self.expr(path + ("except",), "seat"), pos=self.doc.pos(path))
 
-    def effects(self, path, end_trick: bool = False) -> list[Effect]:
+    def effects(self, path, end_trick: bool = False, seat_bound: bool = True) -> list[Effect]:
         """Compile a list of effects; ``end_trick`` is allowed only where a
-        trick is being played and its effects can end it (cannot_follow)."""
+        trick is being played and its effects can end it (cannot_follow).
+        ``seat_bound``: whether the effects are about a seat (a player who
+        renounced, won a trick …); where they are not (a step of effects, the
+        end of the game), an effect without ``at:`` cannot speak of ``seat``."""
         out = []
         for i, e in enumerate(_get(self.d, path) or []):
             p = path + (i,)
-            when = self.expr(p + ("when",), "seat")
-            at = self.expr(p + ("at",), "seat")
+            at = self.expr(p + ("at",), "seat" if seat_bound else "game")
+            sk = "seat" if seat_bound or e.get("at") is not None else "game"
+            when = self.expr(p + ("when",), sk)
             if at is not None and at.kind not in ("seat", "any"):
                 self.err(p + ("at",), f"at: expects a seat, not a {at.kind}")
             ops = [k for k in e if k in ("take", "end_trick", "pay", "set", "add")]
@@ -381,8 +413,8 @@ class _Model:
             if op == "take":
                 frm, to = str(a["from"]).strip(), str(a["to"]).strip()
                 own = re.fullmatch(r"(\w+)(?:\(\s*seat\s*\))?", to)
-                args = {"from": self.zone_ref(p + ("take", "from"), a["from"]),
-                        "to": self.zone_ref(p + ("take", "to"), a["to"]),
+                args = {"from": self.zone_ref(p + ("take", "from"), a["from"], sk),
+                        "to": self.zone_ref(p + ("take", "to"), a["to"], sk),
                         "to_name": to.split("(")[0].strip(),
                         "cards": self.expr(p + ("take", "cards"), "card"),
                         # the shapes "a shared zone, whole" and "a zone of the seat's own":
@@ -390,7 +422,7 @@ class _Model:
                         "from_shared": frm if frm in self.shared else None,
                         "to_own": own.group(1) if own and own.group(1) in self.seat_zones else None}
             elif op == "end_trick":
-                args = {"leader": self.expr(p + ("end_trick", "leader"), "seat")}
+                args = {"leader": self.expr(p + ("end_trick", "leader"), "seat", want=_SEAT)}
             elif op == "pay":
                 args = {"payment": self.payment(p + ("pay",), a)}
             else:
@@ -398,7 +430,10 @@ class _Model:
                 for k in a:
                     if k not in self.scope.vars and k not in self.scope.seat_vars:
                         self.err(p + (op, k), f"'{k}' is not a counter declared in vars:")
-                    args[k] = (k in self.scope.seat_vars, self.expr(p + (op, k), "seat"))
+                    elif k in self.scope.seat_vars and sk == "game":
+                        self.err(p + (op, k), f"'{k}' belongs to each seat, and this effect is about no seat: "
+                                 "say whose with at: SEAT")
+                    args[k] = (k in self.scope.seat_vars, self.expr(p + (op, k), sk, want=_NUMBER))
             out.append(Effect(op, args, when, self.doc.pos(p), at))
         return out
 
@@ -417,10 +452,10 @@ class _Model:
         if kind == "pay":
             st.payment = self.payment(base, s)
         elif kind == "shuffle":
-            st.cut_by = self.expr(base + ("cut_by",))
+            st.cut_by = self.expr(base + ("cut_by",), want=_SEAT)
             st.min_cut = s.get("min_cut", 1)
         elif kind == "deal":
-            st.first = self.expr(base + ("first",))
+            st.first = self.expr(base + ("first",), want=_SEAT)
             st.hand = self.by_players(base + ("hand",))
             st.batches = self.by_players(base + ("batches",))
             st.rest_count = self.by_players(base + ("rest_count",))
@@ -436,20 +471,20 @@ class _Model:
                 if z is not None and z not in self.shared:
                     self.err(base + (key,), f"'{z}' is not a shared zone (zones: {', '.join(self.shared)})")
         elif kind == "announce":
-            st.first = self.expr(base + ("first",))
+            st.first = self.expr(base + ("first",), want=_SEAT)
             st.declarations = list(s["declarations"])
             for i, dname in enumerate(st.declarations):
                 if dname not in self.scope.declarations:
                     self.err(base + ("declarations", i), f"'{dname}' is not declared under declarations:")
         elif kind == "tricks":
-            st.leader = self.expr(base + ("leader",))
+            st.leader = self.expr(base + ("leader",), want=_SEAT)
             f = s.get("follow") or {}
             st.must = [e for i in range(len(f.get("must", []))) if (e := self.expr(base + ("follow", "must", i), "card"))]
             st.free = self.expr(base + ("follow", "free"), "card")
             st.lead_test = self.expr(base + ("follow", "lead"), "card")
             st.cannot_follow = self.effects(base + ("cannot_follow",), end_trick=True)
             st.winner_key = [e for i in range(len(s["winner"]["key"]))
-                             if (e := self.expr(base + ("winner", "key", i), "card"))]
+                             if (e := self.expr(base + ("winner", "key", i), "card", want=_NUMBER))]
             pure = {"card", "led", "trump", "rank", "suit", "colour", "true", "false", "none"} \
                 | set(SUITS) | set(RANKS) | set(self.scope.orders)
             st.key_pure = all(e.names <= pure for e in st.winner_key)
@@ -460,7 +495,7 @@ class _Model:
             st.on_trick = self.effects(base + ("on_trick",))
             st.end = self.end_rules(base + ("end",))
         elif kind == "sequence":
-            st.leader = self.expr(base + ("leader",))
+            st.leader = self.expr(base + ("leader",), want=_SEAT)
             oname = s.get("order", "sequence")
             if oname not in self.scope.orders:
                 self.err(base + ("order",), f"no order named '{oname}' for the sequence")
@@ -476,7 +511,7 @@ class _Model:
             st.new_run = s.get("new_run", "last_player")
             st.end = self.end_rules(base + ("end",))
         elif kind == "effects":
-            st.effects = self.effects(base + ("do",))
+            st.effects = self.effects(base + ("do",), seat_bound=False)
         return st
 
     def end_rules(self, path) -> list[EndRule]:
@@ -489,7 +524,7 @@ class _Model:
             seat_only = self.scope.seat_zones | {"seat", "count", "any", "all", "rank", "card", "true",
                                                  "false", "none", "players"} | set(self.scope.orders)
             zone_only = w.names <= seat_only | set(SUITS) | set(RANKS)
-            out.append(EndRule(w, e.get("after", "trick"), self.expr(p + ("winner",), "seat"),
+            out.append(EndRule(w, e.get("after", "trick"), self.expr(p + ("winner",), "seat", want=_SEAT_OR_NONE),
                                self.doc.pos(p), zone_only))
         return out
 

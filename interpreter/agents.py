@@ -19,7 +19,7 @@ from typing import Callable, TextIO
 
 from ..dsl.cards import Card, parse_card, pretty
 from ..dsl.text import safe
-from .state import State, move_name
+from .state import Abandoned, State, move_name
 
 AGENTS = ("first", "random", "human")
 
@@ -81,7 +81,8 @@ class HumanAgent(Agent):
             self.out.flush()
             line = self.inp.readline()
             if not line:
-                raise EOFError("no more input")
+                raise Abandoned(f"standard input ended before seat {seat} chose a move: the game is abandoned",
+                                seat)
             t = line.strip()
             if t.isdigit() and 1 <= int(t) <= len(moves):
                 return moves[int(t) - 1]

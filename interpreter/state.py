@@ -39,11 +39,34 @@ class _Unfinished(Exception):
     pass
 
 
+class Abandoned(Exception):
+    """An agent cannot choose any more (a person's input ended): the game
+    stops here. Not a fault of the rule file, nor of the interpreter."""
+
+    def __init__(self, message: str, seat: int | None = None):
+        super().__init__(message)
+        self.seat = seat
+
+
 class Decision:
     __slots__ = ("seat", "moves", "kind")
 
     def __init__(self, seat: int, moves: list, kind: str):
         self.seat, self.moves, self.kind = seat, moves, kind
+
+
+def _runtime_message(e: Exception) -> str:
+    """What an expression's failure in play means for the rules (the Python
+    error after it, for whoever debugs the rule file)."""
+    detail = f"({type(e).__name__}: {e})"
+    if isinstance(e, TypeError) and "NoneType" in str(e):
+        return ("a seat is none at this point of play (a winner, leader, holder or declarer not decided yet) "
+                f"and is used as a number or a seat {detail}")
+    if isinstance(e, TypeError):
+        return f"values of different kinds are combined {detail}"
+    if isinstance(e, (KeyError, IndexError)):
+        return f"a seat, zone or money holder is used that does not exist here {detail}"
+    return f"{type(e).__name__}: {e}"
 
 
 def move_name(m) -> str:
@@ -241,14 +264,14 @@ class State:
         except RuleError:
             self._decision = None
             raise
-        except (InvariantError, _Unfinished):
+        except (InvariantError, _Unfinished, Abandoned):
             raise
         except OSError:      # an output failing (a closed pipe, a full disk), not the rule file
             self._decision = None
             raise
         except Exception as e:  # an expression failing at run time: a fault of the rule file
             self._decision = None
-            raise RuleError(f"the rules cannot be applied here: {type(e).__name__}: {e}",
+            raise RuleError(f"the rules cannot be applied here: {_runtime_message(e)}",
                             self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime") from None
 
     def _check_card_count(self) -> None:
@@ -328,12 +351,23 @@ class State:
                 raise RuleError(f"hand of seat {i} has {len(cs)} cards; the rules deal {per} to each of {self.n}",
                                 at("hands", i), code="deal")
             out["hands"].append(cs)
+        # besides the hands, only the zones the rules deal to before play (the rest
+        # of a deal, a turn-up) may be given: a card in a zone of play (the trick, a
+        # pile of won tricks) before anyone has played is no deal
+        dealt_to = []
+        for st in self.g.steps:
+            zs = (st.rest,) if st.kind == "deal" else (st.to, st.rest) if st.kind == "turnup" else ()
+            dealt_to += [z for z in zs if z and z not in dealt_to]
         for k, v in deal.items():
             if k == "hands":
                 continue
             if k not in self.zones or k == "pack":
                 raise RuleError(f"the deal names '{k}', which is not a shared zone of this game "
-                                f"(zones: {', '.join(z for z in self.zones if z != 'pack')})",
+                                f"(a deal gives the hands" + (f" and {', '.join(dealt_to)})" if dealt_to else " only)"),
+                                positions.get((k, "@key"), where), code="deal")
+            if k not in dealt_to:
+                raise RuleError(f"the deal puts cards in '{k}', a zone the rules do not deal to: a deal gives "
+                                f"the hands" + (f" and {', '.join(dealt_to)}" if dealt_to else " only"),
                                 positions.get((k, "@key"), where), code="deal")
             out[k] = cards_of(v, f"zone {k}", (k,))
         left = [c for c in self.pack_cards if c not in seen]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from .args import SEED, SEED_HELP, check_agents, check_dealer
 from .dsl.cards import parse_card, pretty
 from .dsl.errors import Diagnostic, Pos, RuleError, remember_text
 from .dsl.loader import Limits, corpus_ids, load_yaml, resolve, split_ref
@@ -16,7 +17,7 @@ from .dsl.model import GameDef, load_game
 from .dsl.text import safe, safe_json, split_lines
 from .paths import allowed_paths, allow_path_option
 from .interpreter.agents import AGENTS, make_agents, play as play_out
-from .interpreter.state import DEFAULT_MAX_PLAYS, InvariantError, State
+from .interpreter.state import DEFAULT_MAX_PLAYS, Abandoned, InvariantError, State
 from .outputs import AtomicFile, STATUS, atomic_write, check_targets, failed_stream, silence_stdout
 
 EXIT_USAGE = 2
@@ -40,6 +41,9 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except RuleError as e:
             click.echo(e.format(), err=True)
+            ctx.exit(EXIT_USAGE)
+        except Abandoned as e:              # a person's input ended (Ctrl-D, < /dev/null)
+            click.echo(f"academie: {e}", err=True)
             ctx.exit(EXIT_USAGE)
         except InvariantError as e:
             click.echo(safe(f"academie: internal invariant broken: {e} (please report this with the command line)"),
@@ -207,14 +211,7 @@ def _read_text(path: str, limits: Limits | None = None, what: str = "file") -> s
 
 
 def _agents(spec: str | None, n: int, seed):
-    names = (spec or "random").split(",")
-    bad = [a for a in names if a not in AGENTS]
-    if bad:
-        raise click.BadParameter(f"unknown agent '{bad[0]}' (agents: {', '.join(AGENTS)})", param_hint="--agents")
-    if len(names) not in (1, n):
-        raise click.BadParameter(f"{len(names)} agents for {n} players: give one, or one per seat",
-                                 param_hint="--agents")
-    return make_agents(names, n, seed)
+    return make_agents(check_agents(spec, n), n, seed)
 
 
 def _summary(st: State) -> dict:
@@ -316,15 +313,16 @@ def _extends(cid):
 
 @main.command()
 @click.argument("rules")
-@click.option("--players", "-p", type=int, help="Number of players (default: the fewest the rules allow).")
-@click.option("--seed", "-s", default="0", show_default=True, help="Seed for the shuffle, the draw and the random agents.")
+@click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest the rules allow).")
+@click.option("--seed", "-s", type=SEED, default="0", show_default=True,
+              help="Seed for the shuffle, the draw and the random agents: " + SEED_HELP + ".")
 @click.option("--agents", "-a", metavar="A1,A2,…", help=f"Agents by seat ({', '.join(AGENTS)}); one name for all. Default: random.")
-@click.option("--dealer", type=int, help="Seat of the first dealer (default: chosen as the rules say).")
+@click.option("--dealer", type=click.IntRange(min=0), help="Seat of the first dealer (default: chosen as the rules say).")
 @click.option("--deck", type=click.Path(dir_okay=False), help="A stacked pack, top card first (AS 10H KD …): no shuffle, no cut, first hand only.")
 @click.option("--deal", "deal_file", type=click.Path(dir_okay=False), help="The first hand's deal (YAML/JSON): hands: [[…], …] and other zones by name.")
 @_options
-@click.option("--hands", type=int, help="Stop after this many hands (default: as the rules say).")
-@click.option("--max-plays", type=int, default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit: beyond it the game is reported unfinished.")
+@click.option("--hands", type=click.IntRange(min=1), help="Stop after this many hands (default: as the rules say).")
+@click.option("--max-plays", type=click.IntRange(min=1), default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit: beyond it the game is reported unfinished.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), help="Write the event log here as JSON Lines.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narrative.")
 @_limits
@@ -346,7 +344,8 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
     limits = _make_limits(kw)
     game = _load(rules, options, limits)
     n = _players(game, players)
-    seed_v = _seed(seed)
+    check_dealer(dealer, n)
+    seed_v = seed
     deck_cards = _check_deck(_read_deck(deck, limits), game.pack(n), deck, n) if deck else None
     deal = _read_deal(deal_file, limits) if deal_file else None
     ags = _agents(agents, n, seed_v)
@@ -376,11 +375,8 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
 
 def _inputs(rules: str, *others) -> list:
     """The files a command reads (for check_targets: no output may replace one)."""
-    return [("RULES", rules)] * os.path.isfile(rules) + [o for o in others if o[1]]
-
-
-def _seed(seed: str):
-    return int(seed) if seed.lstrip("-").isdigit() else seed
+    from .dsl.loader import is_path
+    return [("RULES", rules)] * (is_path(rules) and os.path.isfile(rules)) + [o for o in others if o[1]]
 
 
 def _read_deal(path: str, limits: Limits | None = None):
@@ -392,11 +388,13 @@ def _read_deal(path: str, limits: Limits | None = None):
 @main.command()
 @click.argument("rules")
 @click.option("--games", "-n", type=int, default=100, show_default=True, help="Number of games.")
-@click.option("--players", "-p", type=int, help="Number of players (default: the fewest allowed).")
-@click.option("--seed", "-s", default="0", show_default=True, help="Base seed; game i uses seed SEED/i.")
+@click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest allowed).")
+@click.option("--seed", "-s", type=SEED, default="0", show_default=True,
+              help="Base seed; game i uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".")
 @click.option("--agents", "-a", metavar="A1,A2,…", help="Agents by seat (first, random). Default: random.")
 @_options
-@click.option("--max-plays", type=int, default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit per game.")
+@click.option("--max-plays", type=click.IntRange(min=1), default=DEFAULT_MAX_PLAYS, show_default=True,
+              help="Play limit per game.")
 @click.option("--workers", "-w", type=int, help="Worker processes (default: all cores); 1 plays in this process.")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local: worker processes on this machine; dask: a Dask cluster (pip install 'academie[dask]').")
@@ -443,7 +441,7 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
     from .dsl.loader import is_path
     ref = str(Path(rules).expanduser().absolute()) if is_path(rules) else rules   # workers may start elsewhere
     writers = []
-    job = Job(ref, tuple(options), n, _seed(seed), tuple(names), max_plays, rows=bool(csv_file or jsonl_file),
+    job = Job(ref, tuple(options), n, seed, tuple(names), max_plays, rows=bool(csv_file or jsonl_file),
               limits=limits)
 
     def on_rows(rows):

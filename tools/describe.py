@@ -392,7 +392,11 @@ class Describer:
         if per is None:
             return None, [], rest
         b = per if b is None else b
-        batches = ([b] * (per // b) + ([per % b] if per % b else [])) if isinstance(b, int) else list(b)
+        if isinstance(b, int):
+            b = max(b, 1)        # a deal of no cards each has no batches (as the model reads it)
+            batches = [b] * (per // b) + ([per % b] if per % b else [])
+        else:
+            batches = list(b)
         return per, batches, rest
 
     def _deal_words(self, s, n) -> str:

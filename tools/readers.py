@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from .args import SEED, SEED_HELP, check_agents
 from .dsl.errors import Pos, RuleError
 from .dsl.loader import Limits
 from .dsl.text import safe, safe_json
@@ -63,8 +64,9 @@ def render(rules, fmt, options, output, allow_path):
 @click.option("--option-b", "options_b", multiple=True, metavar="NAME", help="Switch on an option of B only.")
 @click.option("--games", "-n", type=click.IntRange(min=0), default=0, show_default=True,
               help="Also play this many games of each, on the same seeds, and compare the play.")
-@click.option("--players", "-p", type=int, help="Number of players (default: the fewest both allow).")
-@click.option("--seed", "-s", default="0", show_default=True, help="Base seed; game i of each uses seed SEED/i.")
+@click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest both allow).")
+@click.option("--seed", "-s", type=SEED, default="0", show_default=True,
+              help="Base seed; game i of each uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".")
 @click.option("--agents", "-a", default="random", show_default=True, metavar="A1,A2,…",
               help="Agents by seat (first, random).")
 @click.option("--max-plays", type=click.IntRange(min=1), default=50_000, show_default=True,
@@ -93,6 +95,7 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
     ags = agents.split(",")
     if "human" in ags:
         raise click.BadParameter("compare plays without a human", param_hint="--agents")
+    check_agents(agents, len(ags), agents=("first", "random"))       # the names, before any work
     check_targets([("--html", html_file)], inputs=_input_files(("A", a), ("B", b)))
     limits = Limits(allow=allowed_paths(allow_path))
     sa = load_side(a, tuple(options) + tuple(options_a), limits)
@@ -102,7 +105,8 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
     seconds = None
     if games:
         n = common_players(sa.game, sb.game, players)
-        seed_v = int(seed) if seed.lstrip("-").isdigit() else seed
+        check_agents(agents, n, agents=("first", "random"))           # one, or one per seat
+        seed_v = seed
         t0 = time.perf_counter()
         played = play_measures(sa, sb, n, games, seed_v, ags, max_plays)
         seconds = time.perf_counter() - t0
