@@ -179,6 +179,7 @@ class _Ctx:
 class _Model:
     def __init__(self, doc: Doc):
         self.doc, self.d = doc, strip_nulls(doc.data)
+        self.limits: Limits = getattr(doc, "limits", None) or Limits()
         self.errors: list[Diagnostic] = []
 
     def pos(self, *path) -> Pos:
@@ -194,7 +195,7 @@ class _Model:
         if isinstance(v, bool):
             v = "true" if v else "false"
         try:
-            return compile_expr(str(v), self.doc.pos(tuple(path)), self.scope, kind)
+            return compile_expr(str(v), self.doc.pos(tuple(path)), self.scope, kind, self.limits)
         except RuleError as e:
             self.errors.extend(e.diagnostics)
             return None
@@ -244,9 +245,19 @@ class _Model:
         pmin, pmax = (players or {}).get("min", 0), (players or {}).get("max", 0)
         if players and pmin > pmax:
             self.err(("players",), f"players: min {pmin} is more than max {pmax}")
+        for key, v in (("min", pmin), ("max", pmax)):
+            if isinstance(v, int) and v > self.limits.players:
+                self.err(("players", key), f"players: {key} {v} is more than the limit of {self.limits.players} "
+                         "players (raise it with --max-players)", "limit")
+                pmin, pmax = min(pmin, self.limits.players), min(pmax, self.limits.players)
         pack = d.get("pack") or {}
         suits = [str(s) for s in pack.get("suits", [])]
         ranks = [str(r) for r in pack.get("ranks", [])]
+        if len(suits) * len(ranks) > self.limits.cards:
+            self.err(("pack",), f"the pack would hold {len(suits) * len(ranks)} cards ({len(suits)} suits × "
+                     f"{len(ranks)} ranks), more than the limit of {self.limits.cards} (raise it with --max-cards)",
+                     "limit")
+            suits, ranks = [], []
         removals = []
         static = {"players", "card", "suit", "rank", "colour", "true", "false", "none"} \
             | set(SUITS) | set(RANKS) | set(orders)
@@ -294,7 +305,7 @@ class _Model:
             game_end=self.effects(("game", "end")),
             standings=self.expr(("game", "standings", "score"), "seat"),
             options=list(self.doc.options), abstract=bool(d.get("abstract")))
-        if not gd.abstract:
+        if not gd.abstract and not any(e.code == "limit" for e in self.errors):
             self.check_counts(gd)
         if self.errors:
             raise RuleError(self.errors)
@@ -304,6 +315,11 @@ class _Model:
         known = source_ids()
         from .compiler import _suggest
         for cpath, src, quote in self.doc.cites():
+            if isinstance(quote, str) and len(quote) > self.limits.quote_length:
+                where = cpath + (("quote",) if isinstance(_get(self.d, cpath), dict) else ())
+                self.err(where, f"this quote is {len(quote)} characters long, more than the limit of "
+                         f"{self.limits.quote_length} (cite a shorter passage, or raise the limit with "
+                         "--max-quote-length)", "limit")
             if src is None:
                 self.err(cpath, "this cite is a bare quote but the file names no default "
                                 "source: add source: ID at the top, or write {source:, quote:}", "cite")
@@ -403,12 +419,37 @@ class _Model:
         return out
 
     def by_players(self, path) -> dict:
+        """A count given for every number of players, or per number of players
+        ({4: 12, 5: 10}); counts beyond the limit of cards, and entries for
+        more players than the limit allows, are refused here, before any deal
+        is planned."""
         v = _get(self.d, path)
         if v is None:
             return {}
-        if isinstance(v, dict):
-            return {int(k): x for k, x in v.items()}
-        return {0: v}
+        table = v if isinstance(v, dict) else {0: v}
+        out = {}
+        for k, x in table.items():
+            where = path + (k,) if isinstance(v, dict) else path
+            try:
+                n = int(k)
+            except (TypeError, ValueError):
+                continue                      # the schema has reported it
+            if isinstance(v, dict) and n > self.limits.players:
+                self.err(where, f"an entry for {k} players, more than the limit of {self.limits.players} "
+                         "(raise it with --max-players)", "limit")
+                continue
+            counts = x if isinstance(x, list) else [x]
+            bad = [c for c in counts if isinstance(c, int) and not isinstance(c, bool)
+                   and not (0 <= c <= self.limits.cards)]
+            if bad:
+                self.err(where, f"{bad[0]} cards: a count of cards is between 0 and the limit of "
+                         f"{self.limits.cards} (raise it with --max-cards)", "limit")
+                continue
+            if isinstance(x, list) and len(x) > self.limits.cards:
+                self.err(where, f"{len(x)} batches, more than the limit of {self.limits.cards}", "limit")
+                continue
+            out[n] = x
+        return out
 
     def step(self, name, s) -> Step | None:
         base = ("hand", name)

@@ -74,6 +74,18 @@ def _options(f):
 def _limits(f):
     """Resource limits of the loader, which a user can raise."""
     d = Limits()
+    f = click.option("--max-quote-length", type=click.IntRange(min=1), default=d.quote_length, show_default=True,
+                     help="Refuse a quoted passage longer than this many characters.")(f)
+    f = click.option("--max-expr-depth", type=click.IntRange(min=1, max=200), default=d.expr_depth,
+                     show_default=True, help="Refuse an expression nested deeper than this (at most 200).")(f)
+    f = click.option("--max-expr-length", type=click.IntRange(min=1), default=d.expr_length, show_default=True,
+                     help="Refuse an expression longer than this many characters.")(f)
+    f = click.option("--max-int-digits", type=click.IntRange(min=1, max=4000), default=d.int_digits,
+                     show_default=True, help="Refuse an integer of more digits than this.")(f)
+    f = click.option("--max-cards", type=click.IntRange(min=1), default=d.cards, show_default=True,
+                     help="Refuse a pack, hand or deal of more cards than this.")(f)
+    f = click.option("--max-players", type=click.IntRange(min=1), default=d.players, show_default=True,
+                     help="Refuse a game for more players than this.")(f)
     f = click.option("--max-nodes", type=click.IntRange(min=1), default=d.nodes, show_default=True,
                      help="Refuse a document of more nodes than this (after aliases).")(f)
     f = click.option("--max-depth", type=click.IntRange(min=1), default=d.depth, show_default=True,
@@ -84,7 +96,10 @@ def _limits(f):
 
 
 def _make_limits(kw: dict) -> Limits:
-    return Limits(file_bytes=kw.pop("max_file_size"), depth=kw.pop("max_depth"), nodes=kw.pop("max_nodes"))
+    return Limits(file_bytes=kw.pop("max_file_size"), depth=kw.pop("max_depth"), nodes=kw.pop("max_nodes"),
+                  players=kw.pop("max_players"), cards=kw.pop("max_cards"), int_digits=kw.pop("max_int_digits"),
+                  expr_length=kw.pop("max_expr_length"), expr_depth=kw.pop("max_expr_depth"),
+                  quote_length=kw.pop("max_quote_length"))
 
 
 def _with_options(rules: str, options) -> tuple[str, tuple]:
