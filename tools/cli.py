@@ -356,24 +356,28 @@ def _read_deal(path: str, limits: Limits | None = None):
 
 @main.command()
 @click.argument("rules")
-@click.option("--games", "-n", type=int, default=100, show_default=True, help="Number of games.")
+@click.option("--games", "-n", type=click.IntRange(1, 10 ** 9), default=100, show_default=True,
+              help="Number of games (at most 1000000000; memory does not grow with it).")
 @click.option("--players", "-p", type=int, help="Number of players (default: the fewest allowed).")
 @click.option("--seed", "-s", default="0", show_default=True, help="Base seed; game i uses seed SEED/i.")
 @click.option("--agents", "-a", metavar="A1,A2,…", help="Agents by seat (first, random). Default: random.")
 @_options
 @click.option("--max-plays", type=int, default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit per game.")
-@click.option("--workers", "-w", type=int, help="Worker processes (default: all cores); 1 plays in this process.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes (default: all cores; "
+              "at most the number of cores, and never more than there are chunks of games); 1 plays in this process.")
+@click.option("--force-workers", is_flag=True, help="Allow more --workers than this machine has cores.")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local: worker processes on this machine; dask: a Dask cluster (pip install 'academie[dask]').")
 @click.option("--scheduler", metavar="ADDRESS", help="With --backend dask: the scheduler to use (tcp://host:8786); "
               "default: a local cluster of --workers processes.")
-@click.option("--chunk", type=int, help="Games per task sent to a worker (default: chosen from --games and --workers).")
+@click.option("--chunk", type=click.IntRange(1, 100_000), help="Games per task sent to a worker, at most 100000 "
+              "(default: chosen from --games and --workers).")
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), help="Write one row per game here (CSV).")
 @click.option("--jsonl", "jsonl_file", type=click.Path(dir_okay=False), help="Write one row per game here (JSON Lines).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @_limits
-def simulate(rules, games, players, seed, agents, options, max_plays, workers, backend, scheduler, chunk,
-             csv_file, jsonl_file, as_json, **kw):
+def simulate(rules, games, players, seed, agents, options, max_plays, workers, force_workers, backend, scheduler,
+             chunk, csv_file, jsonl_file, as_json, **kw):
     """Play many games of RULES (options may follow a plus, as in play) and
     report wins by seat, hand lengths and how often the play limit was hit.
 
@@ -382,12 +386,10 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
     index, seed, winning seats, hands, plays, whether it was unfinished and
     the final scores, in game order.
     """
-    if games < 1:
-        raise click.BadParameter("at least one game", param_hint="--games")
-    if workers is not None and workers < 1:
-        raise click.BadParameter("at least one worker", param_hint="--workers")
-    if chunk is not None and chunk < 1:
-        raise click.BadParameter("at least one game per chunk", param_hint="--chunk")
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores and not force_workers and not scheduler:
+        raise click.BadParameter(f"{workers} workers, but this machine has {cores} cores "
+                                 "(add --force-workers to start them all the same)", param_hint="--workers")
     if scheduler and backend != "dask":
         raise click.BadParameter("--scheduler is for --backend dask", param_hint="--scheduler")
     if backend == "dask":
@@ -403,7 +405,7 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
         raise click.BadParameter("simulate plays without a human", param_hint="--agents")
     names = (agents or "random").split(",")
     _agents(agents, n, 0)                           # same checks as play
-    from .interpreter.simulate import Job, simulate as run
+    from .interpreter.simulate import BackendError, Job, simulate as run
     ref = str(Path(rules).resolve()) if Path(rules).is_file() else rules   # workers may start elsewhere
     writers = [w for w in (_RowWriter(csv_file, "csv", n) if csv_file else None,
                            _RowWriter(jsonl_file, "jsonl", n) if jsonl_file else None) if w]
@@ -420,9 +422,11 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
         else:
             tally = run(job, games, workers=workers, backend=backend, scheduler=scheduler, chunk=chunk,
                         game=game, on_rows=on_rows)
-    except BaseException:
+    except BaseException as e:
         for w in writers:
             w.abort()
+        if isinstance(e, BackendError):
+            raise _BackendFailure(str(e)) from None
         raise
     for w in writers:
         w.close()
@@ -499,6 +503,11 @@ def coverage(sources, as_json, every):
         click.echo(json.dumps(reports, indent=1, ensure_ascii=False))
     else:
         click.echo(format_text(reports, every))
+class _BackendFailure(click.ClickException):
+    """The simulation backend cannot be used: a plain message, exit status 2."""
+    exit_code = EXIT_USAGE
+
+
 class _RowWriter:
     """Per-game rows, written as they come to FILE.part, renamed to FILE at the end."""
 
