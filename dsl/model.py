@@ -290,7 +290,8 @@ class _Model:
         if not steps and not d.get("abstract"):
             self.err((), "the game has no hand: add hand: with its steps (deal, tricks, …)")
         game = d.get("game", {}) or {}
-        vars_c = {k: (bool(v.get("per_seat")), self.expr(("vars", k, "initial")), v.get("reset", "game"))
+        vars_c = {k: (bool(v.get("per_seat")), self.bounded(self.expr(("vars", k, "initial")), f"the counter '{k}'"),
+                      v.get("reset", "game"))
                   for k, v in vars_.items()}
         gd = GameDef(
             id=self.doc.id, title=d.get("title", self.doc.id), doc=self.doc,
@@ -348,6 +349,24 @@ class _Model:
                 self.err(("hand",), f"for {n} players the deal needs {used} cards, the pack has {size}",
                          "arithmetic")
 
+    def bounded(self, e: Expr | None, what: str) -> Expr | None:
+        """``e``, refusing at run time (a located error) an integer of more than
+        max(18, the limit of digits) digits: a counter or a payment that grows
+        without end would cost time and memory, and could not be printed."""
+        if e is None:
+            return None
+        digits = max(18, self.limits.int_digits)
+        bound, fn = 10 ** digits, e.fn
+
+        def checked(st, s, c):
+            v = fn(st, s, c)
+            if type(v) is int and not -bound < v < bound:
+                raise RuleError(f"{what} would be a number of more than {digits} digits: {e.text}", e.pos,
+                                code="limit")
+            return v
+        e.fn = checked
+        return e
+
     def zone_ref(self, path, text: str, seat_kind="seat") -> Expr | None:
         t = str(text).strip()
         if re.fullmatch(r"[A-Za-z_]\w*", t) and t in self.scope.seat_zones:
@@ -372,7 +391,7 @@ class _Model:
                      f"{', '.join(sorted(self.scope.currencies)) or 'none declared in money:'})")
         payer = None if pay_from_bank else self.holder(path + ("from",), p.get("from"))
         return Payment(payer=payer, payee=self.holder(path + ("to",), p.get("to")),
-                       amount=self.expr(path + ("amount",), "seat"), unit=unit,
+                       amount=self.bounded(self.expr(path + ("amount",), "seat"), "an amount"), unit=unit,
                        where=self.expr(path + ("where",), "seat"),
                        exclude=self.expr(path + ("except",), "seat"), pos=self.doc.pos(path))
 
@@ -414,7 +433,8 @@ class _Model:
                 for k in a:
                     if k not in self.scope.vars and k not in self.scope.seat_vars:
                         self.err(p + (op, k), f"'{k}' is not a counter declared in vars:")
-                    args[k] = (k in self.scope.seat_vars, self.expr(p + (op, k), "seat"))
+                    args[k] = (k in self.scope.seat_vars,
+                               self.bounded(self.expr(p + (op, k), "seat"), f"the counter '{k}'"))
             out.append(Effect(op, args, when, self.doc.pos(p), at))
         return out
 
