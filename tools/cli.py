@@ -81,11 +81,11 @@ def _limits(f):
     f = click.option("--max-expr-length", type=click.IntRange(min=1), default=d.expr_length, show_default=True,
                      help="Refuse an expression longer than this many characters.")(f)
     f = click.option("--max-int-digits", type=click.IntRange(min=1, max=4000), default=d.int_digits,
-                     show_default=True, help="Refuse an integer of more digits than this.")(f)
-    f = click.option("--max-cards", type=click.IntRange(min=1), default=d.cards, show_default=True,
-                     help="Refuse a pack, hand or deal of more cards than this.")(f)
-    f = click.option("--max-players", type=click.IntRange(min=1), default=d.players, show_default=True,
-                     help="Refuse a game for more players than this.")(f)
+                     show_default=True, help="Refuse an integer of more digits than this (at most 4000).")(f)
+    f = click.option("--max-cards", type=click.IntRange(min=1, max=100_000), default=d.cards, show_default=True,
+                     help="Refuse a pack, hand or deal of more cards than this (at most 100000).")(f)
+    f = click.option("--max-players", type=click.IntRange(min=1, max=10_000), default=d.players, show_default=True,
+                     help="Refuse a game for more players than this (at most 10000).")(f)
     f = click.option("--max-nodes", type=click.IntRange(min=1), default=d.nodes, show_default=True,
                      help="Refuse a document of more nodes than this (after aliases).")(f)
     f = click.option("--max-depth", type=click.IntRange(min=1), default=d.depth, show_default=True,
