@@ -7,6 +7,7 @@ a closure. The interpreter never looks at the YAML again.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,7 +228,11 @@ class _Model:
         orders = {}
         for name, o in (d.get("orders", {}) or {}).items():
             ranks = [str(r) for r in o["ranks"]]
-            dup = {r for r in ranks if ranks.count(r) > 1}
+            if len(ranks) > self.limits.cards:
+                self.err(("orders", name, "ranks"), f"order '{name}' lists {len(ranks)} ranks, more than the limit "
+                         f"of {self.limits.cards} (raise it with --max-cards)", "limit")
+                continue
+            dup = {r for r, k in Counter(ranks).items() if k > 1}
             if dup:
                 self.err(("orders", name, "ranks"), f"order '{name}' lists {', '.join(sorted(dup))} twice")
             strength = {r: len(ranks) - i for i, r in enumerate(ranks)}   # highest first
