@@ -231,6 +231,7 @@ class _Model:
             if len(ranks) > self.limits.cards:
                 self.err(("orders", name, "ranks"), f"order '{name}' lists {len(ranks)} ranks, more than the limit "
                          f"of {self.limits.cards} (raise it with --max-cards)", "limit")
+                orders[name] = {}
                 continue
             dup = {r for r, k in Counter(ranks).items() if k > 1}
             if dup:

@@ -44,7 +44,7 @@ CASES = [
     (V, "limit-players-entry.yaml", 1, "7:", "an entry for 1000000000 players, more than the limit of 100"),
     (V, "limit-hand.yaml", 1, "7:11", "100000000 cards: a count of cards is between 0 and the limit of 1000"),
     (V, "limit-pack.yaml", 1, "5:3", "the pack would hold 1200 cards (4 suits × 300 ranks), more than the limit"),
-    (V, "limit-order.yaml", 1, "5:12", "order 'play' lists 1500 ranks, more than the limit of 1000"),
+    (V, "limit-order.yaml", 1, "6:12", "order 'play' lists 1500 ranks, more than the limit of 1000"),
     (V, "limit-integer.yaml", 1, "6:8", "this integer has more than 15 digits (raise the limit with --max-int-digits)"),
     (V, "limit-integer-expr.yaml", 1, "8:22", "this integer has more than 15 digits"),
     (V, "limit-sum.yaml", 1, "13:13", "the expression is 6008 characters long, more than the limit of 1000 "
