@@ -83,10 +83,10 @@ def test_a_limit_can_be_raised():
 
 
 def test_no_limit_can_be_raised_beyond_what_is_safe(run):
-    code, out, err = run("validate", "--max-expr-depth", "100000", "enfle/academie")
-    assert code == 2 and "--max-expr-depth" in err
-    code, out, err = run("validate", "--max-int-digits", "5000", "enfle/academie")
-    assert code == 2 and "--max-int-digits" in err
+    for option, value, top in (("--max-expr-depth", 100000, 200), ("--max-int-digits", 5000, 4000),
+                               ("--max-players", 10 ** 9, 10000), ("--max-cards", 10 ** 9, 100000)):
+        code, out, err = run("validate", option, value, "enfle/academie")
+        assert code == 2 and option in err and f"is not in the range 1<=x<={top}" in err, err
 
 
 # -- the compiler --------------------------------------------------------------------
