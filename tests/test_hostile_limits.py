@@ -302,3 +302,9 @@ def test_ctrl_c_under_dask_shows_no_worker_traceback():
     assert p.returncode == 130, err
     assert "interrupted" in err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
+def test_a_quote_over_the_limit_is_not_searched_for():
+    code, out, err = cli("validate", "--playouts", "0", "limit-quote-long.yaml")
+    assert code == 1
+    assert "more than the limit of 2000" in out and "quote not found" not in out, out
