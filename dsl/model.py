@@ -456,6 +456,10 @@ class _Model:
         out = {}
         for k, x in table.items():
             where = path + (k,) if isinstance(v, dict) else path
+            if isinstance(k, str) and len(k) > self.limits.int_digits:
+                self.err(where, f"an entry for a number of players of more than {self.limits.int_digits} digits",
+                         "limit")
+                continue
             try:
                 n = int(k)
             except (TypeError, ValueError):

@@ -42,6 +42,7 @@ CASES = [
     (V, "limit-players.yaml", 1, "6:8", "players: max 1000000000 is more than the limit of 100 players "
                                         "(raise it with --max-players)"),
     (V, "limit-players-entry.yaml", 1, "7:", "an entry for 1000000000 players, more than the limit of 100"),
+    (V, "limit-players-key.yaml", 1, "10:9", "an entry for a number of players of more than 15 digits"),
     (V, "limit-hand.yaml", 1, "7:11", "100000000 cards: a count of cards is between 0 and the limit of 1000"),
     (V, "limit-pack.yaml", 1, "5:3", "the pack would hold 1200 cards (4 suits × 300 ranks), more than the limit"),
     (V, "limit-order.yaml", 1, "6:12", "order 'play' lists 1500 ranks, more than the limit of 1000"),
