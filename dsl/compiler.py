@@ -620,6 +620,7 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game", limits=N
 
 _CHAINS = ("binop", "and_op", "or_op")     # left-associative: a chain of any length is one level
 
+
 def _check_text(text: str, pos: Pos, limits) -> None:
     """Refuse, before parsing, an expression longer than the limit, nested
     deeper than the limit in brackets, or holding too long an integer."""

@@ -310,7 +310,10 @@ class _interrupts_held:
         import warnings
         self.old = None
         try:
-            self.old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            old = signal.getsignal(signal.SIGINT)
+            if old is not None:         # a handler that Python can put back
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                self.old = old
         except (OSError, ValueError):
             self.old = None
         self.warnings = warnings.catch_warnings()

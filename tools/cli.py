@@ -14,6 +14,7 @@ from .dsl.errors import Diagnostic, Pos, RuleError, remember_text
 from .dsl.loader import Limits, corpus_ids, load_yaml, resolve, split_ref
 from .dsl.model import GameDef, load_game
 from .interpreter.agents import AGENTS, make_agents, play as play_out
+from .interpreter.simulate import MAX_CHUNK, MAX_GAMES
 from .interpreter.state import DEFAULT_MAX_PLAYS, InvariantError, State
 
 EXIT_USAGE = 2
@@ -356,8 +357,8 @@ def _read_deal(path: str, limits: Limits | None = None):
 
 @main.command()
 @click.argument("rules")
-@click.option("--games", "-n", type=click.IntRange(1, 10 ** 9), default=100, show_default=True,
-              help="Number of games (at most 1000000000; memory does not grow with it).")
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
+              help=f"Number of games (at most {MAX_GAMES}; memory does not grow with it).")
 @click.option("--players", "-p", type=int, help="Number of players (default: the fewest allowed).")
 @click.option("--seed", "-s", default="0", show_default=True, help="Base seed; game i uses seed SEED/i.")
 @click.option("--agents", "-a", metavar="A1,A2,…", help="Agents by seat (first, random). Default: random.")
@@ -370,8 +371,8 @@ def _read_deal(path: str, limits: Limits | None = None):
               help="local: worker processes on this machine; dask: a Dask cluster (pip install 'academie[dask]').")
 @click.option("--scheduler", metavar="ADDRESS", help="With --backend dask: the scheduler to use (tcp://host:8786); "
               "default: a local cluster of --workers processes.")
-@click.option("--chunk", type=click.IntRange(1, 100_000), help="Games per task sent to a worker, at most 100000 "
-              "(default: chosen from --games and --workers).")
+@click.option("--chunk", type=click.IntRange(1, MAX_CHUNK), help=f"Games per task sent to a worker, at most "
+              f"{MAX_CHUNK} (default: chosen from --games and --workers).")
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), help="Write one row per game here (CSV).")
 @click.option("--jsonl", "jsonl_file", type=click.Path(dir_okay=False), help="Write one row per game here (JSON Lines).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
