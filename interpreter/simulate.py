@@ -25,7 +25,7 @@ from .state import State
 
 BACKENDS = ("local", "dask")
 MAX_GAMES = 10 ** 9             # games of one simulation
-MAX_CHUNK = 100_000             # games per chunk
+MAX_CHUNK = 10_000              # games per chunk (its rows are held until it is written)
 CONNECT_TIMEOUT = 10.0          # seconds to reach a Dask scheduler and hear back from it
 
 
