@@ -235,14 +235,34 @@ class _Compiler:
         return f
 
     def c_and_op(self, node):
-        a = self._truth(node.children[0])
-        b = self._truth(node.children[1])
-        return (lambda st, s, c: a(st, s, c) and b(st, s, c)), "bool"
+        fns = [self._truth(x) for x in _chain(node)]
+        if len(fns) == 2:
+            a, b = fns
+            return (lambda st, s, c: a(st, s, c) and b(st, s, c)), "bool"
+
+        def all_of(st, s, c):
+            v = True
+            for f in fns:
+                v = f(st, s, c)
+                if not v:
+                    return v
+            return v
+        return all_of, "bool"
 
     def c_or_op(self, node):
-        a = self._truth(node.children[0])
-        b = self._truth(node.children[1])
-        return (lambda st, s, c: a(st, s, c) or b(st, s, c)), "bool"
+        fns = [self._truth(x) for x in _chain(node)]
+        if len(fns) == 2:
+            a, b = fns
+            return (lambda st, s, c: a(st, s, c) or b(st, s, c)), "bool"
+
+        def any_of(st, s, c):
+            v = False
+            for f in fns:
+                v = f(st, s, c)
+                if v:
+                    return v
+            return v
+        return any_of, "bool"
 
     def c_cond(self, node):
         t, _ = self.c(node.children[0])
@@ -358,8 +378,32 @@ class _Compiler:
         return (lambda st, s, c: fl(st, s, c) not in fr(st, s, c)), "bool"
 
     def c_binop(self, node):
+        """A chain ``a + b - c …`` (left-associative, any length) is compiled
+        one term after another, without recursing per term; a long chain
+        runs as one loop rather than as nested closures."""
+        spine = [node]
+        while isinstance(spine[-1].children[0], Tree) and spine[-1].children[0].data == "binop":
+            spine.append(spine[-1].children[0])
+        f, k = self.c(spine[-1].children[0])
+        steps = []
+        for n in reversed(spine):
+            f, k, step = self._binop(n, f, k)
+            steps.append(step)
+        if len(steps) <= 8:
+            return f, k
+        first = self.c(spine[-1].children[0])[0]
+
+        def chain(st, s, c):
+            v = first(st, s, c)
+            for fr, op in steps:
+                v = op(st, v, fr(st, s, c))
+            return v
+        return chain, k
+
+    def _binop(self, node, fl, kl):
+        """One link of a chain: (closure of the chain so far, its type, and
+        (right operand, how to combine) for the loop form)."""
         left, op, right = node.children
-        fl, kl = self.c(left)
         fr, kr = self.c(right)
         op = str(op)
         for n, k in ((left, kl), (right, kr)):
@@ -370,16 +414,19 @@ class _Compiler:
             if op == "-" and kl == "num":
                 self.fail(node, "a seat cannot be taken from a number")
             if op == "-" and kl == "seat" and kr == "seat":   # distance in play order
-                return (lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n), "num"
+                return ((lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n), "num",
+                        (fr, lambda st, a, b: (a - b) % st.n))
             if op == "+":
-                return (lambda st, s, c: (fl(st, s, c) + fr(st, s, c)) % st.n), "seat"
-            return (lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n), "seat"
+                return ((lambda st, s, c: (fl(st, s, c) + fr(st, s, c)) % st.n), "seat",
+                        (fr, lambda st, a, b: (a + b) % st.n))
+            return ((lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n), "seat",
+                    (fr, lambda st, a, b: (a - b) % st.n))
         if op == "+":
-            return (lambda st, s, c: fl(st, s, c) + fr(st, s, c)), "num"
+            return (lambda st, s, c: fl(st, s, c) + fr(st, s, c)), "num", (fr, lambda st, a, b: a + b)
         if op == "-":
-            return (lambda st, s, c: fl(st, s, c) - fr(st, s, c)), "num"
+            return (lambda st, s, c: fl(st, s, c) - fr(st, s, c)), "num", (fr, lambda st, a, b: a - b)
         if op == "*":
-            return (lambda st, s, c: fl(st, s, c) * fr(st, s, c)), "num"
+            return (lambda st, s, c: fl(st, s, c) * fr(st, s, c)), "num", (fr, lambda st, a, b: a * b)
         # '/' and '%': a divisor known when the file is loaded must not be 0; one
         # computed in play is checked when it is computed, at the expression's place
         if self.const(right) and fr(None, None, None) == 0:
@@ -391,19 +438,25 @@ class _Compiler:
             return RuleError(Diagnostic(where, f"{what} by zero: the divisor {_text(self.text, right)!r} is 0 here",
                                         code="runtime"))
         if op == "/":
-            def div(st, s, c):
+            def div_of(st, a, b):
                 try:
-                    return fl(st, s, c) // fr(st, s, c)
+                    return a // b
                 except ZeroDivisionError:
                     raise by_zero() from None
-            return div, "num"
 
-        def mod(st, s, c):
+            def div(st, s, c):
+                return div_of(st, fl(st, s, c), fr(st, s, c))
+            return div, "num", (fr, div_of)
+
+        def mod_of(st, a, b):
             try:
-                return fl(st, s, c) % fr(st, s, c)
+                return a % b
             except ZeroDivisionError:
                 raise by_zero() from None
-        return mod, "num"
+
+        def mod(st, s, c):
+            return mod_of(st, fl(st, s, c), fr(st, s, c))
+        return mod, "num", (fr, mod_of)
 
     # -- calls ------------------------------------------------------------
     def c_call(self, node):
@@ -645,22 +698,103 @@ FUNCTIONS = {
 }
 
 
-def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game") -> Expr:
+def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game", limits=None) -> Expr:
     """Parse and compile ``text`` (found at ``pos``) into an ``Expr``.
 
     ``kind`` says what is bound: ``game`` (nothing), ``seat`` (``seat``),
-    ``card`` (``card`` and ``seat``)."""
+    ``card`` (``card`` and ``seat``). ``limits`` (the loader's ``Limits``)
+    bound the length, the nesting and the integers of the expression: each is
+    checked on the text before it is parsed, and the nesting again on the tree."""
+    from .loader import Limits
+    limits = limits or Limits()
     text = str(text)
+    _check_text(text, pos, limits)
     try:
         tree = parser().parse(text)
     except UnexpectedInput as e:
         raise RuleError(Diagnostic(pos.shift(e.line - 1 if e.line > 0 else 0,
                                              (e.column - 1) if e.column > 0 else len(text)),
                                    _parse_message(e, text), code="syntax")) from None
+    _check_depth(tree, text, pos, limits)
     cp = _Compiler(text, pos, scope, BOUND[kind])
-    fn, k = cp.c(tree)
-    names = frozenset(str(t) for t in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME"))
+    try:
+        fn, k = cp.c(tree)
+    except RecursionError:
+        raise RuleError(Diagnostic(pos, "the expression is nested too deeply to compile (lower "
+                                   "--max-expr-depth)", code="limit")) from None
+    names = frozenset(str(t) for t in _tokens(tree) if t.type == "NAME")
     return Expr(fn, text, pos, k, names, _card_filter(cp, tree) if kind == "card" else None, _shape(tree))
+
+
+_CHAINS = ("binop", "and_op", "or_op")     # left-associative: a chain of any length is one level
+
+
+def _check_text(text: str, pos: Pos, limits) -> None:
+    """Refuse, before parsing, an expression longer than the limit, nested
+    deeper than the limit in brackets, or holding too long an integer."""
+    import re
+    if len(text) > limits.expr_length:
+        raise RuleError(Diagnostic(pos, f"the expression is {len(text)} characters long, more than the limit "
+                                   f"of {limits.expr_length} (raise it with --max-expr-length)", code="limit"))
+    depth, line, col = 0, 0, 0
+    for ch in text:
+        if ch in "([":
+            depth += 1
+            if depth > limits.expr_depth:
+                raise RuleError(Diagnostic(pos.shift(line, col), f"the expression is nested more than "
+                                           f"{limits.expr_depth} levels deep (raise the limit with "
+                                           "--max-expr-depth)", code="limit"))
+        elif ch in ")]":
+            depth = max(depth - 1, 0)
+        if ch == "\n":
+            line, col = line + 1, 0
+        else:
+            col += 1
+    for m in re.finditer(r"[0-9]+", text):
+        if m.end() - m.start() > limits.int_digits:
+            before = text[:m.start()]
+            at = pos.shift(before.count("\n"), m.start() - (before.rfind("\n") + 1))
+            raise RuleError(Diagnostic(at, f"this integer has more than {limits.int_digits} digits "
+                                       "(raise the limit with --max-int-digits)", code="limit"))
+
+
+def _check_depth(tree, text: str, pos: Pos, limits) -> None:
+    """Refuse a tree nested deeper than the limit (``- - - … 1``, ``not not
+    …``), counting a chain of the same operator as one level. Iterative."""
+    stack = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        if d > limits.expr_depth:
+            meta = getattr(node, "meta", None)
+            at = pos.shift(meta.line - 1, meta.column - 1) if meta is not None and not meta.empty else pos
+            raise RuleError(Diagnostic(at, f"the expression is nested more than {limits.expr_depth} levels deep "
+                                       "(raise the limit with --max-expr-depth)", code="limit"))
+        for i, ch in enumerate(node.children):
+            if isinstance(ch, Tree):
+                same = i == 0 and node.data in _CHAINS and ch.data == node.data
+                stack.append((ch, d if same else d + 1))
+
+
+def _tokens(tree):
+    """Every token of a tree, without recursion."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Token):
+            yield node
+        elif isinstance(node, Tree):
+            stack.extend(reversed(node.children))
+
+
+def _chain(node) -> list:
+    """The operands of a left-associative chain ``a and b and c`` (same operator)."""
+    out = []
+    while isinstance(node, Tree) and node.data in _CHAINS and isinstance(node.children[0], Tree) \
+            and node.children[0].data == node.data:
+        out.append(node.children[-1])
+        node = node.children[0]
+    out += [node.children[-1], node.children[0]] if isinstance(node, Tree) and node.data in _CHAINS else [node]
+    return out[::-1]
 
 
 def _shape(tree) -> str | None:
@@ -702,8 +836,7 @@ def _card_filter(cp: _Compiler, tree):
     left, right = tree.children[0], tree.children[2]
     if not (isinstance(left, Tree) and left.data == "attr" and _is_bound_card(left.children[0])):
         return None
-    if any(str(t) == "card" for t in right.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME")) \
-            if isinstance(right, Tree) else False:
+    if any(t.type == "NAME" and str(t) == "card" for t in _tokens(right)) if isinstance(right, Tree) else False:
         return None
     field_ = str(left.children[1])
     if field_ not in ("suit", "rank", "colour"):

@@ -23,15 +23,30 @@ from .errors import UNKNOWN, Diagnostic, Pos, RuleError, remember_text
 MAX_FILE_BYTES = 1_000_000      # a rule file larger than this is refused (raise with limits=)
 MAX_DEPTH = 64                  # nesting of mappings and lists
 MAX_NODES = 200_000             # nodes after expanding aliases (alias bombs)
+MAX_PLAYERS = 100               # players.max of a game
+MAX_CARDS = 1_000               # cards of a pack, and any count of cards (a hand, a batch, a rest)
+MAX_INT_DIGITS = 15             # digits of an integer, in YAML or in an expression
+MAX_EXPR_LENGTH = 1_000         # characters of one expression
+MAX_EXPR_DEPTH = 50             # nesting of one expression (brackets, calls, operators)
+MAX_QUOTE_LENGTH = 2_000        # characters of one quoted passage
 
 Path_ = tuple
 
 
 @dataclass(frozen=True)
 class Limits:
+    """The size limits a rule file is read and compiled with. Each is checked
+    before the work it bounds, and reported at the place in the file that
+    exceeds it; the command line raises them (--max-players, …)."""
     file_bytes: int = MAX_FILE_BYTES
     depth: int = MAX_DEPTH
     nodes: int = MAX_NODES
+    players: int = MAX_PLAYERS
+    cards: int = MAX_CARDS
+    int_digits: int = MAX_INT_DIGITS
+    expr_length: int = MAX_EXPR_LENGTH
+    expr_depth: int = MAX_EXPR_DEPTH
+    quote_length: int = MAX_QUOTE_LENGTH
     allow: tuple = ()           # folders (besides its own) a user's rule file may extend or import from
 
 
@@ -43,6 +58,7 @@ class Doc:
     file: str
     id: str
     chain: list[str] = field(default_factory=list)     # files read, the file itself first
+    limits: Limits = field(default_factory=Limits)     # the limits it was read with, for the compiler
     options: list[str] = field(default_factory=list)   # options switched on
     defaults: dict[str, str] = field(default_factory=dict)  # file -> its default source id
 
@@ -146,7 +162,14 @@ class _Located:
         return self.scalar(node)
 
     def scalar(self, node):
-        """A scalar's value; one its tag cannot hold (``!!int abc``) is a located error."""
+        """A scalar's value. An integer is refused, before it is converted, beyond
+        the limit of digits (a huge one is costly to convert, print or compute
+        with); a value its tag cannot hold (``!!int abc``) is a located error."""
+        if node.tag == "tag:yaml.org,2002:int":
+            digits = sum(ch.isdigit() for ch in node.value[:self.limits.int_digits + 64])
+            if digits > self.limits.int_digits:
+                raise RuleError(f"this integer has more than {self.limits.int_digits} digits "
+                                "(raise the limit with --max-int-digits)", self.node_pos(node), code="limit")
         try:
             return _scalar(node)
         except (ValueError, KeyError, TypeError, OverflowError, yaml.YAMLError):
@@ -675,7 +698,7 @@ def resolve(ref: str | Path, options: list[str] | tuple = (), limits: Limits | N
     own = {k: v for k, v in data.items() if k not in ("extends", "imports")}
     doc_data, doc_pos = merge(doc_data, doc_pos, own, positions)
     defaults = {**inherited, **({file: data["source"]} if "source" in data else {})}
-    doc = Doc(doc_data, doc_pos, file, rid, chain, defaults=defaults)
+    doc = Doc(doc_data, doc_pos, file, rid, chain, defaults=defaults, limits=limits or Limits())
     apply_options(doc, list(options))
     _place_steps(doc.data, doc.positions)
     return doc

@@ -7,6 +7,7 @@ a closure. The interpreter never looks at the YAML again.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -186,6 +187,7 @@ class _Ctx:
 class _Model:
     def __init__(self, doc: Doc):
         self.doc, self.d = doc, strip_nulls(doc.data)
+        self.limits: Limits = getattr(doc, "limits", None) or Limits()
         self.errors: list[Diagnostic] = []
 
     def pos(self, *path) -> Pos:
@@ -203,7 +205,7 @@ class _Model:
         if isinstance(v, bool):
             v = "true" if v else "false"
         try:
-            e = compile_expr(str(v), self.doc.pos(tuple(path)), self.scope, kind)
+            e = compile_expr(str(v), self.doc.pos(tuple(path)), self.scope, kind, self.limits)
         except RuleError as e:
             self.errors.extend(e.diagnostics)
             return None
@@ -240,7 +242,12 @@ class _Model:
         orders = {}
         for name, o in (d.get("orders", {}) or {}).items():
             ranks = [str(r) for r in o["ranks"]]
-            dup = {r for r in ranks if ranks.count(r) > 1}
+            if len(ranks) > self.limits.cards:
+                self.err(("orders", name, "ranks"), f"order '{name}' lists {len(ranks)} ranks, more than the limit "
+                         f"of {self.limits.cards} (raise it with --max-cards)", "limit")
+                orders[name] = {}
+                continue
+            dup = {r for r, k in Counter(ranks).items() if k > 1}
             if dup:
                 self.err(("orders", name, "ranks"), f"order '{name}' lists {', '.join(sorted(dup))} twice")
             strength = {r: len(ranks) - i for i, r in enumerate(ranks)}   # highest first
@@ -258,9 +265,19 @@ class _Model:
         pmin, pmax = (players or {}).get("min", 0), (players or {}).get("max", 0)
         if players and pmin > pmax:
             self.err(("players",), f"players: min {pmin} is more than max {pmax}")
+        for key, v in (("min", pmin), ("max", pmax)):
+            if isinstance(v, int) and v > self.limits.players:
+                self.err(("players", key), f"players: {key} {v} is more than the limit of {self.limits.players} "
+                         "players (raise it with --max-players)", "limit")
+                pmin, pmax = min(pmin, self.limits.players), min(pmax, self.limits.players)
         pack = d.get("pack") or {}
         suits = [str(s) for s in pack.get("suits", [])]
         ranks = [str(r) for r in pack.get("ranks", [])]
+        if len(suits) * len(ranks) > self.limits.cards:
+            self.err(("pack",), f"the pack would hold {len(suits) * len(ranks)} cards ({len(suits)} suits × "
+                     f"{len(ranks)} ranks), more than the limit of {self.limits.cards} (raise it with --max-cards)",
+                     "limit")
+            suits, ranks = [], []
         for key, items in (("suits", suits), ("ranks", ranks)):
             seen = set()
             for i, x in enumerate(items):
@@ -299,7 +316,9 @@ class _Model:
         if not steps and not d.get("abstract"):
             self.err((), "the game has no hand: add hand: with its steps (deal, tricks, …)")
         game = d.get("game", {}) or {}
-        vars_c = {k: (bool(v.get("per_seat")), self.expr(("vars", k, "initial"), want=_NUMBER), v.get("reset", "game"))
+        vars_c = {k: (bool(v.get("per_seat")),
+                      self.bounded(self.expr(("vars", k, "initial"), want=_NUMBER), f"the counter '{k}'"),
+                      v.get("reset", "game"))
                   for k, v in vars_.items()}
         gd = GameDef(
             id=self.doc.id, title=d.get("title", self.doc.id), doc=self.doc,
@@ -314,7 +333,7 @@ class _Model:
             game_end=self.effects(("game", "end"), seat_bound=False),
             standings=self.expr(("game", "standings", "score"), "seat", want=_NUMBER),
             options=list(self.doc.options), abstract=bool(d.get("abstract")))
-        if not gd.abstract:
+        if not gd.abstract and not any(e.code == "limit" for e in self.errors):
             self.check_counts(gd)
         if self.errors:
             raise RuleError(self.errors)
@@ -324,6 +343,11 @@ class _Model:
         known = source_ids()
         from .compiler import _suggest
         for cpath, src, quote in self.doc.cites():
+            if isinstance(quote, str) and len(quote) > self.limits.quote_length:
+                where = cpath + (("quote",) if isinstance(_get(self.d, cpath), dict) else ())
+                self.err(where, f"this quote is {len(quote)} characters long, more than the limit of "
+                         f"{self.limits.quote_length} (cite a shorter passage, or raise the limit with "
+                         "--max-quote-length)", "limit")
             if src is None:
                 self.err(cpath, "this cite is a bare quote but the file names no default "
                                 "source: add source: ID at the top, or write {source:, quote:}", "cite")
@@ -356,6 +380,24 @@ class _Model:
                 self.err(("hand",), f"for {n} players the deal needs {used} cards, the pack has {size}",
                          "arithmetic")
 
+    def bounded(self, e: Expr | None, what: str) -> Expr | None:
+        """``e``, refusing at run time (a located error) an integer of more than
+        max(18, the limit of digits) digits: a counter or a payment that grows
+        without end would cost time and memory, and could not be printed."""
+        if e is None:
+            return None
+        digits = max(18, self.limits.int_digits)
+        bound, fn = 10 ** digits, e.fn
+
+        def checked(st, s, c):
+            v = fn(st, s, c)
+            if type(v) is int and not -bound < v < bound:
+                raise RuleError(f"{what} would be a number of more than {digits} digits: {e.text}", e.pos,
+                                code="limit")
+            return v
+        e.fn = checked
+        return e
+
     def zone_ref(self, path, text: str, seat_kind="seat") -> Expr | None:
         t = str(text).strip()
         if re.fullmatch(r"[A-Za-z_]\w*", t) and t in self.scope.seat_zones:
@@ -384,7 +426,7 @@ class _Model:
         if isinstance(a, int) and not isinstance(a, bool) and a < 0:
             self.err(path + ("amount",), f"an amount paid is not negative ({a}): swap from: and to:")
         return Payment(payer=payer, payee=self.holder(path + ("to",), p.get("to")),
-                       amount=amount, unit=unit,
+                       amount=self.bounded(amount, "an amount"), unit=unit,
                        where=self.expr(path + ("where",), "seat"),
                        exclude=self.expr(path + ("except",), "seat"), pos=self.doc.pos(path))
 
@@ -433,17 +475,47 @@ class _Model:
                     elif k in self.scope.seat_vars and sk == "game":
                         self.err(p + (op, k), f"'{k}' belongs to each seat, and this effect is about no seat: "
                                  "say whose with at: SEAT")
-                    args[k] = (k in self.scope.seat_vars, self.expr(p + (op, k), sk, want=_NUMBER))
+                    args[k] = (k in self.scope.seat_vars,
+                               self.bounded(self.expr(p + (op, k), sk, want=_NUMBER), f"the counter '{k}'"))
             out.append(Effect(op, args, when, self.doc.pos(p), at))
         return out
 
     def by_players(self, path) -> dict:
+        """A count given for every number of players, or per number of players
+        ({4: 12, 5: 10}); counts beyond the limit of cards, and entries for
+        more players than the limit allows, are refused here, before any deal
+        is planned."""
         v = _get(self.d, path)
         if v is None:
             return {}
-        if isinstance(v, dict):
-            return {int(k): x for k, x in v.items()}
-        return {0: v}
+        table = v if isinstance(v, dict) else {0: v}
+        out = {}
+        for k, x in table.items():
+            where = path + (k,) if isinstance(v, dict) else path
+            if isinstance(k, str) and len(k) > self.limits.int_digits:
+                self.err(where, f"an entry for a number of players of more than {self.limits.int_digits} digits",
+                         "limit")
+                continue
+            try:
+                n = int(k)
+            except (TypeError, ValueError):
+                continue                      # the schema has reported it
+            if isinstance(v, dict) and n > self.limits.players:
+                self.err(where, f"an entry for {k} players, more than the limit of {self.limits.players} "
+                         "(raise it with --max-players)", "limit")
+                continue
+            counts = x if isinstance(x, list) else [x]
+            bad = [c for c in counts if isinstance(c, int) and not isinstance(c, bool)
+                   and not (0 <= c <= self.limits.cards)]
+            if bad:
+                self.err(where, f"{bad[0]} cards: a count of cards is between 0 and the limit of "
+                         f"{self.limits.cards} (raise it with --max-cards)", "limit")
+                continue
+            if isinstance(x, list) and len(x) > self.limits.cards:
+                self.err(where, f"{len(x)} batches, more than the limit of {self.limits.cards}", "limit")
+                continue
+            out[n] = x
+        return out
 
     def step(self, name, s) -> Step | None:
         base = ("hand", name)

@@ -24,6 +24,14 @@ from .agents import make_agents
 from .state import State
 
 BACKENDS = ("local", "dask")
+MAX_GAMES = 10 ** 9             # games of one simulation
+MAX_CHUNK = 10_000              # games per chunk (its rows are held until it is written)
+CONNECT_TIMEOUT = 10.0          # seconds to reach a Dask scheduler and hear back from it
+
+
+class BackendError(Exception):
+    """The backend cannot be used (no scheduler at that address, no answer,
+    a cluster that cannot start): said plainly, not a rule error."""
 
 
 def game_seed(seed, i: int) -> str:
@@ -159,8 +167,14 @@ def run_chunk(job: Job, start: int, stop: int, game: GameDef | None = None):
         return start, e.diagnostics, None
 
 
-def chunks(games: int, size: int) -> list[tuple[int, int]]:
-    return [(a, min(a + size, games)) for a in range(0, games, size)]
+def chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
+    """The chunks of a simulation, made one at a time as they are sent: the
+    memory of a run does not depend on the number of games."""
+    return ((a, min(a + size, games)) for a in range(0, games, size))
+
+
+def chunk_count(games: int, size: int) -> int:
+    return -(-games // size)
 
 
 def default_chunk(games: int, workers: int) -> int:
@@ -185,13 +199,15 @@ def simulate(job: Job, games: int, *, workers: int | None = None, backend: str =
     workers = workers or os.cpu_count() or 1
     if game is not None:        # worker processes started by fork find it compiled
         _GAMES[(job.rules, tuple(job.options), job.limits)] = game
-    parts = chunks(games, chunk or default_chunk(games, workers))
+    size = chunk or default_chunk(games, workers)
+    parts, count = chunks(games, size), chunk_count(games, size)
+    workers = max(1, min(workers, count))       # never more workers than chunks to play
     if backend == "dask":
-        results = _dask_results(job, parts, workers, scheduler)
+        results = _dask_results(job, parts, count, workers, scheduler)
     elif workers == 1:
         results = (run_chunk(job, a, b, game) for a, b in parts)
     else:
-        results = _pool_results(job, parts, workers)
+        results = _pool_results(job, parts, count, workers)
     return _collect(results, job.players, on_progress, on_rows)
 
 
@@ -214,17 +230,17 @@ def _collect(results: Iterable, players: int, on_progress, on_rows) -> Tally:
     return total
 
 
-def _window(parts, workers: int) -> int:
+def _window(count: int, workers: int) -> int:
     """Chunks in flight at once: enough to keep every worker busy, few enough
     that results waiting for an earlier chunk stay few."""
-    return min(len(parts), workers * 4)
+    return min(count, workers * 4)
 
 
-def _pool_results(job: Job, parts, workers: int) -> Iterator:
+def _pool_results(job: Job, parts, count: int, workers: int) -> Iterator:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     todo = iter(parts)
     with ProcessPoolExecutor(max_workers=workers) as ex:
-        running = {ex.submit(run_chunk, job, a, b) for a, b in _take(todo, _window(parts, workers))}
+        running = {ex.submit(run_chunk, job, a, b) for a, b in _take(todo, _window(count, workers))}
         try:
             while running:
                 done, running = wait(running, return_when=FIRST_COMPLETED)
@@ -247,23 +263,30 @@ def _take(it, k: int):
     return out
 
 
-def _dask_results(job: Job, parts, workers: int, scheduler: str | None) -> Iterator:
+def _dask_results(job: Job, parts, count: int, workers: int, scheduler: str | None) -> Iterator:
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise RuleError("the dask backend needs Dask: pip install 'academie[dask]'", code="backend") from None
     cluster = None
     if scheduler:
-        client = Client(scheduler)
+        client = _connect(Client, scheduler)
     else:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
+        try:
+            import logging
+            with _interrupts_held():        # the worker processes never see Ctrl-C: this process stops them
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.CRITICAL)
+                client = Client(cluster)
+        except Exception as e:
+            if cluster is not None:
+                cluster.close()
+            raise BackendError(f"cannot start a local Dask cluster: {e}") from None
     try:
         if scheduler:           # as many chunks in flight as the cluster has threads
             workers = sum(client.nthreads().values()) or workers
         todo = iter(parts)
-        first = [client.submit(run_chunk, job, a, b, pure=False) for a, b in _take(todo, _window(parts, workers))]
+        first = [client.submit(run_chunk, job, a, b, pure=False) for a, b in _take(todo, _window(count, workers))]
         ac = as_completed(first)
         for f in ac:
             for a, b in _take(todo, 1):
@@ -273,6 +296,65 @@ def _dask_results(job: Job, parts, workers: int, scheduler: str | None) -> Itera
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+class _interrupts_held:
+    """Ignore SIGINT while the local cluster starts: its worker processes
+    inherit the ignored signal, so a Ctrl-C reaches this process alone (which
+    closes the cluster) and no worker prints a traceback. A Ctrl-C pressed
+    during the few seconds of the start is lost. Does nothing outside the main
+    thread, where signals cannot be set."""
+
+    def __enter__(self):
+        import signal
+        import warnings
+        self.old = None
+        try:
+            old = signal.getsignal(signal.SIGINT)
+            if old is not None:         # a handler that Python can put back
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                self.old = old
+        except (OSError, ValueError):
+            self.old = None
+        self.warnings = warnings.catch_warnings()
+        self.warnings.__enter__()
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+        self.warnings.__exit__(*exc)
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+        return False
+
+
+def _connect(Client, address: str):
+    """A client of the scheduler at ``address``, or a BackendError within
+    about CONNECT_TIMEOUT seconds: an address that cannot be read, a port
+    that refuses, and a port that accepts and never answers (which Dask's own
+    timeout does not cover: the client is made in a thread that is given up
+    on)."""
+    import threading
+    box: dict = {}
+
+    def connect():
+        try:
+            box["client"] = Client(address, timeout=CONNECT_TIMEOUT)
+        except BaseException as e:          # handed to the caller, below
+            box["error"] = e
+    t = threading.Thread(target=connect, name="academie-dask-connect", daemon=True)
+    t.start()
+    t.join(CONNECT_TIMEOUT + 2)
+    if t.is_alive():
+        raise BackendError(f"no answer from a Dask scheduler at {address} within {CONNECT_TIMEOUT:g} s")
+    e = box.get("error")
+    if e is not None:
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise e
+        why = str(e) or type(e).__name__
+        raise BackendError(f"cannot reach a Dask scheduler at {address}: {why}") from None
+    return box["client"]
 
 
 def run_games(game: GameDef, players: int, games: int, seed, agents: list[str], max_plays: int,

@@ -94,42 +94,77 @@ class Text:
         return None
 
     def closest(self, quote: str) -> tuple[float, Span] | None:
-        """The passage most like ``quote``: (likeness 0..1, its span)."""
+        """The passage most like ``quote``: (likeness 0..1, its span).
+
+        Bounded work whatever the quote: the passages of as many words as the
+        quote are ranked by the words they share with it, in one pass over the
+        text; the few best are aligned word by word with the quote, and the
+        likeness of each, character by character, decides. The quote is read
+        up to ``CLOSEST_MAX_WORDS`` words."""
         q = normalise(quote)
         if not q or not self.norm:
             return None
-        n = len(q)
-        starts = [0] + [m.end() for m in re.finditer(r"\s+", self.norm)]
-        sm = difflib.SequenceMatcher(None, autojunk=False)
-        sm.set_seq2(q)
-        scored: list[tuple[float, int]] = []
-        top = 0.0
-        for s in starts:
-            sm.set_seq1(self.norm[s:s + n])
-            if sm.real_quick_ratio() < top - 0.05 or sm.quick_ratio() < top - 0.05:
-                continue
-            r = sm.ratio()
-            top = max(top, r)
-            scored.append((r, s))
+        qw = q.split(" ")[:CLOSEST_MAX_WORDS]
+        q = " ".join(qw)
+        bounds = [(m.start(), m.end()) for m in re.finditer(r"[^ ]+", self.norm)]
+        words = [self.norm[x:y] for x, y in bounds]
+        m, total = len(qw), len(words)
+        if not total:
+            return None
+        starts = _best_windows(words, qw, CLOSEST_CANDIDATES)
+        slack = min(m // 2 + 2, 20)
         best: tuple[float, int, int] | None = None
-        slack = n // 2 + 3
-        for r0, s in scored:
-            if r0 < top - 0.05:
+        sm_chars = difflib.SequenceMatcher(None, autojunk=False)
+        sm_chars.set_seq2(q)
+        for s in starts:
+            lo, hi = max(0, s - slack), min(total, s + m + slack)
+            region = words[lo:hi]
+            blocks = [b for b in difflib.SequenceMatcher(None, qw, region, autojunk=False).get_matching_blocks()
+                      if b.size]
+            if blocks:
+                first, last = blocks[0], blocks[-1]
+                a = max(lo, lo + first.b - first.a)                      # the quote's unmatched words before
+                e = min(hi, lo + last.b + last.size + (m - last.a - last.size))   # and after
+            else:
+                a, e = s, min(total, s + m)
+            if e <= a:
                 continue
-            # let the passage end where it is most alike, on a word boundary
-            for end in range(max(s + 1, s + n - slack), min(len(self.norm), s + n + slack) + 1):
-                if end < len(self.norm) and _word(self.norm[end - 1]) and _word(self.norm[end]):
-                    continue
-                sm.set_seq1(self.norm[s:end])
-                r = sm.ratio()
-                if best is None or r > best[0]:
-                    best = (r, s, end)
+            sm_chars.set_seq1(self.norm[bounds[a][0]:bounds[e - 1][1]])
+            r = sm_chars.ratio()
+            if best is None or r > best[0]:
+                best = (r, a, e)
         if best is None:
             return None
-        r, s, e = best
-        while e < len(self.norm) and _word(self.norm[e - 1]) and _word(self.norm[e]):
-            e += 1
-        return r, self.span(s, min(e, len(self.norm)))
+        r, a, e = best
+        return r, self.span(bounds[a][0], bounds[e - 1][1])
+
+
+CLOSEST_CANDIDATES = 6          # passages aligned with a quote that is not found
+CLOSEST_MAX_WORDS = 400         # words of a quote looked at to find its closest passage
+
+
+def _best_windows(words: list[str], qw: list[str], k: int) -> list[int]:
+    """The first words of the ``k`` runs of ``len(qw)`` words that share the
+    most words with ``qw`` (as multisets), in one pass: O(len(words))."""
+    from collections import Counter
+    import heapq
+    want = Counter(qw)
+    have: Counter = Counter()
+    m, shared, scores = len(qw), 0, []
+    for i, w in enumerate(words):
+        if have[w] < want[w]:
+            shared += 1
+        have[w] += 1
+        if i >= m:
+            old = words[i - m]
+            have[old] -= 1
+            if have[old] < want[old]:
+                shared -= 1
+        scores.append((shared, -max(0, i - m + 1)))
+    if len(words) <= m:
+        return [0]
+    top = heapq.nlargest(k, scores[m - 1:])
+    return [-start for _, start in top]
 
 
 def _word(ch: str) -> bool:

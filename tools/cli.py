@@ -17,6 +17,7 @@ from .dsl.model import GameDef, load_game
 from .dsl.text import safe, safe_json, split_lines
 from .paths import allowed_paths, allow_path_option
 from .interpreter.agents import AGENTS, make_agents, play as play_out
+from .interpreter.simulate import MAX_CHUNK, MAX_GAMES
 from .interpreter.state import DEFAULT_MAX_PLAYS, Abandoned, InvariantError, State
 from .outputs import AtomicFile, STATUS, atomic_write, check_targets, failed_stream, silence_stdout
 
@@ -122,6 +123,18 @@ def _options(f):
 def _limits(f):
     """Resource limits of the loader, which a user can raise."""
     d = Limits()
+    f = click.option("--max-quote-length", type=click.IntRange(min=1), default=d.quote_length, show_default=True,
+                     help="Refuse a quoted passage longer than this many characters.")(f)
+    f = click.option("--max-expr-depth", type=click.IntRange(min=1, max=200), default=d.expr_depth,
+                     show_default=True, help="Refuse an expression nested deeper than this (at most 200).")(f)
+    f = click.option("--max-expr-length", type=click.IntRange(min=1), default=d.expr_length, show_default=True,
+                     help="Refuse an expression longer than this many characters.")(f)
+    f = click.option("--max-int-digits", type=click.IntRange(min=1, max=4000), default=d.int_digits,
+                     show_default=True, help="Refuse an integer of more digits than this (at most 4000).")(f)
+    f = click.option("--max-cards", type=click.IntRange(min=1, max=100_000), default=d.cards, show_default=True,
+                     help="Refuse a pack, hand or deal of more cards than this (at most 100000).")(f)
+    f = click.option("--max-players", type=click.IntRange(min=1, max=10_000), default=d.players, show_default=True,
+                     help="Refuse a game for more players than this (at most 10000).")(f)
     f = allow_path_option(f)
     f = click.option("--max-nodes", type=click.IntRange(min=1), default=d.nodes, show_default=True,
                      help="Refuse a document of more nodes than this (after aliases).")(f)
@@ -134,7 +147,9 @@ def _limits(f):
 
 def _make_limits(kw: dict) -> Limits:
     return Limits(file_bytes=kw.pop("max_file_size"), depth=kw.pop("max_depth"), nodes=kw.pop("max_nodes"),
-                  allow=allowed_paths(kw.pop("allow_path", ())))
+                  players=kw.pop("max_players"), cards=kw.pop("max_cards"), int_digits=kw.pop("max_int_digits"),
+                  expr_length=kw.pop("max_expr_length"), expr_depth=kw.pop("max_expr_depth"),
+                  quote_length=kw.pop("max_quote_length"), allow=allowed_paths(kw.pop("allow_path", ())))
 
 
 def _with_options(rules: str, options) -> tuple[str, tuple]:
@@ -387,7 +402,8 @@ def _read_deal(path: str, limits: Limits | None = None):
 
 @main.command()
 @click.argument("rules")
-@click.option("--games", "-n", type=int, default=100, show_default=True, help="Number of games.")
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
+              help=f"Number of games (at most {MAX_GAMES}; memory does not grow with it).")
 @click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest allowed).")
 @click.option("--seed", "-s", type=SEED, default="0", show_default=True,
               help="Base seed; game i uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".")
@@ -395,18 +411,21 @@ def _read_deal(path: str, limits: Limits | None = None):
 @_options
 @click.option("--max-plays", type=click.IntRange(min=1), default=DEFAULT_MAX_PLAYS, show_default=True,
               help="Play limit per game.")
-@click.option("--workers", "-w", type=int, help="Worker processes (default: all cores); 1 plays in this process.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes (default: all cores; "
+              "at most the number of cores, and never more than there are chunks of games); 1 plays in this process.")
+@click.option("--force-workers", is_flag=True, help="Allow more --workers than this machine has cores.")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local: worker processes on this machine; dask: a Dask cluster (pip install 'academie[dask]').")
 @click.option("--scheduler", metavar="ADDRESS", help="With --backend dask: the scheduler to use (tcp://host:8786); "
               "default: a local cluster of --workers processes.")
-@click.option("--chunk", type=int, help="Games per task sent to a worker (default: chosen from --games and --workers).")
+@click.option("--chunk", type=click.IntRange(1, MAX_CHUNK), help=f"Games per task sent to a worker, at most "
+              f"{MAX_CHUNK} (default: chosen from --games and --workers).")
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), help="Write one row per game here (CSV).")
 @click.option("--jsonl", "jsonl_file", type=click.Path(dir_okay=False), help="Write one row per game here (JSON Lines).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @_limits
-def simulate(rules, games, players, seed, agents, options, max_plays, workers, backend, scheduler, chunk,
-             csv_file, jsonl_file, as_json, **kw):
+def simulate(rules, games, players, seed, agents, options, max_plays, workers, force_workers, backend, scheduler,
+             chunk, csv_file, jsonl_file, as_json, **kw):
     """Play many games of RULES (a corpus id or a path, as in play; options
     may follow a plus) and report wins by seat, hand lengths and how often the play limit was hit.
 
@@ -415,12 +434,10 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
     index, seed, winning seats, hands, plays, whether it was unfinished and
     the final scores, in game order.
     """
-    if games < 1:
-        raise click.BadParameter("at least one game", param_hint="--games")
-    if workers is not None and workers < 1:
-        raise click.BadParameter("at least one worker", param_hint="--workers")
-    if chunk is not None and chunk < 1:
-        raise click.BadParameter("at least one game per chunk", param_hint="--chunk")
+    cores = os.cpu_count() or 1
+    if workers is not None and workers > cores and not force_workers and not scheduler:
+        raise click.BadParameter(f"{workers} workers, but this machine has {cores} cores "
+                                 "(add --force-workers to start them all the same)", param_hint="--workers")
     if scheduler and backend != "dask":
         raise click.BadParameter("--scheduler is for --backend dask", param_hint="--scheduler")
     if backend == "dask":
@@ -437,7 +454,7 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
         raise click.BadParameter("simulate plays without a human", param_hint="--agents")
     names = (agents or "random").split(",")
     _agents(agents, n, 0)                           # same checks as play
-    from .interpreter.simulate import Job, simulate as run
+    from .interpreter.simulate import BackendError, Job, simulate as run
     from .dsl.loader import is_path
     ref = str(Path(rules).expanduser().absolute()) if is_path(rules) else rules   # workers may start elsewhere
     writers = []
@@ -460,9 +477,11 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, b
                         game=game, on_rows=on_rows)
         for w in writers:
             w.close()
-    except BaseException:
+    except BaseException as e:
         for w in writers:
             w.abort()
+        if isinstance(e, BackendError):
+            raise _BackendFailure(str(e)) from None
         raise
     report = tally.report()
     if as_json:
@@ -541,6 +560,13 @@ def coverage(sources, as_json, every):
         click.echo(safe_json(json.dumps(reports, indent=1, ensure_ascii=False)))
     else:
         click.echo(safe(format_text(reports, every)))
+
+
+class _BackendFailure(click.ClickException):
+    """The simulation backend cannot be used: a plain message, exit status 2."""
+    exit_code = EXIT_USAGE
+
+
 class _RowWriter:
     """Per-game rows, written as they come to a fresh temporary file beside
     FILE, renamed to FILE at the end (academie.outputs.AtomicFile)."""

@@ -169,7 +169,7 @@ def validate_file(path: Path, report: Report, playouts: int, limits: Limits | No
         schema_ok = False
     # 3. citations (also on a file that fails the schema: walked defensively)
     if isinstance(data, dict):
-        check_quotes(data, positions, file, report)
+        check_quotes(data, positions, file, report, limits)
     if not schema_ok:
         return
     # 4. references, expressions, arithmetic
@@ -195,12 +195,15 @@ def validate_file(path: Path, report: Report, playouts: int, limits: Limits | No
                 check_playouts(g, names, playouts, max_plays, report)
 
 
-def check_quotes(data: dict, positions: dict, file: str, report: Report) -> None:
+def check_quotes(data: dict, positions: dict, file: str, report: Report, limits: Limits | None = None) -> None:
     known = source_ids()
+    longest = (limits or Limits()).quote_length
     for q in quotes(data):
         pos = positions.get(q.path) or Pos(file, 1, 1)
         if q.source is None or q.source not in known:
             continue                  # the compiler reports unknown or missing sources
+        if len(q.text) > longest:
+            continue                  # the compiler reports it as too long; it is not looked for
         text = source_text(q.source)
         if text is None:
             report.add(_err(pos, f"source '{q.source}' has no readable text to check the quote against",
