@@ -400,6 +400,15 @@ def corpus_path(cid: str) -> Path | None:
     return None
 
 
+def _is_file(p: Path) -> bool:
+    """Whether ``p`` is a file; a name the system cannot even look up (too
+    long, a NUL) is no file."""
+    try:
+        return p.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def find_rules(ref: str | Path, relative_to: str | None = None) -> tuple[Path, str]:
     """(path, id) of a rule file named by corpus id or by path (see
     ``is_path``). A path is taken relative to the working directory, or to
@@ -656,7 +665,7 @@ def resolve(ref: str | Path, options: list[str] | tuple = (), limits: Limits | N
         from .compiler import _suggest
         from .text import cut
         hint = missing_hint(str(ref))
-        if _from is not None and not is_path(ref) and (Path(_from.file).parent / str(ref)).is_file():
+        if _from is not None and not is_path(ref) and _is_file(Path(_from.file).parent / str(ref)):
             hint = f" (a corpus id is looked up only in the corpus; to name the file beside this one, write ./{cut(str(ref), 120)})"
         raise RuleError(f"no rule file '{cut(str(ref), 200)}': not a file, nor a corpus id" + hint
                         + ("" if hint else _suggest(str(ref), known))

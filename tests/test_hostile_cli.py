@@ -137,8 +137,8 @@ def arg_lists(draw):
     if cmd in ("simulate", "compare") and not {"-n", "--games"} & set(args):
         args += ["-n", "2"]
     for i, a in enumerate(args[:-1]):
-        if a in ("-n", "--games", "--playouts") and args[i + 1].lstrip("-").isdigit() \
-                and int(args[i + 1]) > 3 and len(args[i + 1]) < 10:
+        if a in ("-n", "--games", "--playouts") and re.fullmatch(r"[0-9]{1,9}", args[i + 1]) \
+                and int(args[i + 1]) > 3:
             args[i + 1] = "3"
     return args
 

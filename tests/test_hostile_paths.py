@@ -258,3 +258,14 @@ def test_a_value_its_tag_cannot_hold_is_located(run, tmp_path):
     deal.write_text("hands: []\nx: !!bool maybe\n")
     code, out, err = run("play", "enfle/academie", "-p", 4, "--deal", deal)
     assert code == 2 and "d.deal.yaml:2:4: 'maybe' is not a valid !!bool value" in err, err
+
+
+def test_a_name_too_long_for_the_system_is_no_rule_file(run, tmp_path):
+    """extends: a name longer than any file name (the standing test found it
+    reaching the catch-all through the lookup beside the file)."""
+    rule = tmp_path / "long.yaml"
+    rule.write_text("# yaml-language-server: $schema=x\nextends: '" + "9" * 5000 + "'\n", encoding="utf-8")
+    code, out, err = run("validate", "--playouts", "0", rule)
+    assert code == 1, out + err
+    assert "internal error" not in out + err
+    assert re.search(r"long\.yaml:2:\d+: error: no rule file '9{20}", out), out
