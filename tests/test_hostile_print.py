@@ -152,3 +152,17 @@ def test_escaped_text_and_windows_hold_no_control_character(text, col):
     assert len(shown) <= 101
     if col <= len(line):       # the caret is under the escape of the character at col
         assert shown[at - 1:].startswith(safe(line[col - 1], one_line=True))
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "enfle/academie", "--json", "\x1b]0;t\x07"],          # an extra argument, quoted by click
+    ["play", "enfle/academie", "-p", "\x1b[2J"],                    # a value that is not a number
+    ["simulate", "enfle/academie", "-n", "1", "--agents", "\x1b[2J"],
+])
+def test_usage_errors_quote_arguments_escaped(run, args):
+    """A usage error quotes the argument it refuses (a file name from a
+    downloaded archive may hold escapes): escaped like everything printed."""
+    code, out, err = run(*args)
+    assert code == 2, out + err
+    assert "\x1b" not in out + err and "\x07" not in out + err, repr(out + err)
+    assert "\\x1b" in out + err

@@ -37,9 +37,17 @@ class _Group(click.Group):
                 raise SystemExit(status) from None
             raise
 
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.ClickException as e:
+            raise _escaped(e) from None
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except click.ClickException as e:   # a usage error may quote an argument: shown escaped
+            raise _escaped(e) from None
         except RuleError as e:
             click.echo(e.format(), err=True)
             ctx.exit(EXIT_USAGE)
@@ -64,6 +72,13 @@ class _Group(click.Group):
             click.echo(safe(f"academie: internal error: {type(e).__name__}: {e}\n"
                             "(set ACADEMIE_DEBUG=1 to see the traceback, and please report it)"), err=True)
             ctx.exit(3)
+
+
+def _escaped(e: click.ClickException) -> click.ClickException:
+    """A usage error whose message quotes an argument (a file name, a value)
+    with its control characters escaped, as everything else printed is."""
+    e.message = safe(e.message)
+    return e
 
 
 def _output_failed(ctx, e: OSError, stream: str):
