@@ -44,7 +44,7 @@ def render(rules, fmt, options, output, allow_path):
     RULES is a corpus id (enfle/academie), looked up only in the corpus, or a
     path: an argument that ends in .yaml or .yml, or starts with ./, ../, /
     or ~. Control characters of the rule file are written as visible escapes
-    (\x1b)."""
+    (\\x1b)."""
     from .outputs import check_targets, write_text
     from .render import render as run
     check_targets([("--output", output)], inputs=_input_files(("RULES", rules)))
