@@ -2,7 +2,7 @@
 ``path:line:col: message``, followed by the offending line and a caret."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .text import safe, split_lines, window
 

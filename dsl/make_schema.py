@@ -11,8 +11,10 @@ def el(props, required=(), extra=None):
     p.update(props)
     d = {"type": "object", "properties": p, "additionalProperties": False,
          "anyOf": [{"required": ["cite"]}, {"required": ["editorial"]}]}
-    if required: d["required"] = list(required)
-    if extra: d.update(extra)
+    if required:
+        d["required"] = list(required)
+    if extra:
+        d.update(extra)
     return d
 def deletable(item):
     """A named entry a variant may delete by writing null."""

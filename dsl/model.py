@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from .cards import RANKS, SUITS, Card, card as _card
 from .compiler import Expr, Scope, compile_expr
@@ -315,7 +314,6 @@ class _Model:
                 steps.append(st)
         if not steps and not d.get("abstract"):
             self.err((), "the game has no hand: add hand: with its steps (deal, tricks, …)")
-        game = d.get("game", {}) or {}
         vars_c = {k: (bool(v.get("per_seat")),
                       self.bounded(self.expr(("vars", k, "initial"), want=_NUMBER), f"the counter '{k}'"),
                       v.get("reset", "game"))

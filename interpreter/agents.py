@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Callable, TextIO
+from typing import TextIO
 
-from ..dsl.cards import Card, parse_card, pretty
+from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe
 from .state import Abandoned, State, move_name
 

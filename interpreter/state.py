@@ -23,7 +23,7 @@ from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Any, Callable, Iterator
 
-from ..dsl.cards import RANKS, SUITS, Card, card as _card, parse_card
+from ..dsl.cards import RANKS, SUITS, Card, parse_card
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment, Step, deal_plan
 

@@ -3,7 +3,6 @@ measures of play with 95% intervals, the HTML page."""
 import json
 import math
 
-import pytest
 
 from academie.compare import load_side, rank_moves, rules_diff, split_ref
 from academie.measures import game_measures, mean_ci, newcombe, wilson

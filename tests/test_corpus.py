@@ -3,7 +3,6 @@
 where a declaration is needed, a scripted choice. Every expected line was
 checked by hand against the rule's source."""
 import pytest
-import yaml
 
 from academie.dsl.loader import load_yaml
 from academie.dsl.model import load_game

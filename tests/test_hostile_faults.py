@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from academie.dsl.errors import RuleError
-from academie.dsl.loader import find_rules
 from academie.interpreter.agents import HumanAgent
 
 BROKEN = Path(__file__).parent / "broken"

@@ -16,7 +16,6 @@ def strength(card):
 def referee(events, n):
     """Replay a log, asserting the rules; return the number of pick-ups seen."""
     hands, trick, led, turn, pickups = None, [], None, None, 0
-    chips = None
     for e in events:
         t = e["type"]
         if t == "deal":

@@ -1,7 +1,6 @@
 """``academie validate`` on the corpus and on altered copies of it."""
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest

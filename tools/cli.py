@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import sys
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import click
 
 from .args import SEED, SEED_HELP, check_agents, check_dealer
 from .dsl.cards import parse_card, pretty
-from .dsl.errors import Diagnostic, Pos, RuleError, remember_text
+from .dsl.errors import Pos, RuleError, remember_text
 from .dsl.loader import Limits, corpus_ids, load_yaml, resolve, split_ref
 from .dsl.model import GameDef, load_game
 from .dsl.text import safe, safe_json, split_lines
@@ -503,7 +502,7 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, f
         click.echo(safe_json(json.dumps(report, ensure_ascii=False)))
         return
     click.echo(safe(f"{game.title} ({game.id}), {n} players, {games} games, seed {seed}"))
-    click.echo(f"  wins by seat (first place, ties shared): "
+    click.echo("  wins by seat (first place, ties shared): "
                + "  ".join(f"{s}: {w:.1f}" for s, w in enumerate(report["wins_by_seat"])))
     h = report["hand_plays"]
     click.echo(f"  plays per hand: median {h['median']}, mean {h['mean']:.1f}, max {h['max']} ({report['hands']} hands)")

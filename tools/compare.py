@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .describe import ASPECTS, Statement, describe
 from .dsl.errors import Pos, RuleError

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-from collections import Counter
 
 from .render import CSS, code_html
 

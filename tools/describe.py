@@ -17,7 +17,7 @@ from typing import Any
 
 from .dsl.loader import Doc
 from .dsl.model import GameDef, compile_doc
-from .words import SUIT_PLURAL, article, rank_word, words
+from .words import SUIT_PLURAL, words
 
 # The aspects of a game, in the order of a rule book.
 ASPECTS = [

@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from .args import SEED, SEED_HELP, check_agents
-from .dsl.errors import Pos, RuleError
 from .dsl.loader import Limits
 from .dsl.text import safe, safe_json
 from .paths import allow_path_option, allowed_paths

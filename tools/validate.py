@@ -21,7 +21,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-import yaml
 
 from .citations import Text
 from .dsl.errors import Diagnostic, Pos, RuleError
