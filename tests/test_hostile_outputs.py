@@ -1,5 +1,5 @@
 """Outputs are written atomically, checked before the work, and exit statuses
-stay true through a pipe or onto a full disk (docs/security-outputs.md)."""
+stay true through a pipe or onto a full disk (docs/security.md)."""
 import errno
 import fcntl
 import os
