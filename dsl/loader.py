@@ -22,7 +22,7 @@ from .errors import UNKNOWN, Diagnostic, Pos, RuleError, remember_text
 
 MAX_FILE_BYTES = 1_000_000      # a rule file larger than this is refused (raise with limits=)
 MAX_DEPTH = 64                  # nesting of mappings and lists
-MAX_NODES = 200_000             # nodes after expanding aliases (alias bombs)
+MAX_NODES = 20_000             # nodes after expanding aliases (alias bombs)
 MAX_PLAYERS = 100               # players.max of a game
 MAX_CARDS = 1_000               # cards of a pack, and any count of cards (a hand, a batch, a rest)
 MAX_INT_DIGITS = 15             # digits of an integer, in YAML or in an expression

@@ -16,7 +16,7 @@ CASES = [
     (V, "scalar.yaml", 1, "2:1", "not a single value"),
     (V, "binary.yaml", 1, "2:1", "binary data"),
     (V, "deep.yaml", 1, "3:71", "nested more than 64 levels"),
-    (V, "alias-bomb.yaml", 1, r"\d+:\d+", "more than 200000 nodes"),
+    (V, "alias-bomb.yaml", 1, r"\d+:\d+", "more than 20000 nodes"),
     (V, "duplicate-key.yaml", 1, "4:1", "duplicate key 'title' (first written at line 3)"),
     (V, "unknown-key.yaml", 1, "3:1", "unknown key 'colour'"),
     (V, "wrong-type.yaml", 1, "5:8", "players/min: 'four' is not of type integer"),
