@@ -16,9 +16,14 @@ def data():
 
 @pytest.fixture
 def run():
-    """Run the CLI in-process: returns (exit code, stdout, stderr)."""
-    def _run(*args):
+    """Run the CLI in-process: returns (exit code, stdout, stderr). No input
+    of the test suite may reach the catch-all (docs/security.md): every run
+    is checked for it, except where a test means to reach it."""
+    def _run(*args, internal_ok: bool = False):
         r = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+        if not internal_ok:
+            assert r.exit_code != 3 and "internal error" not in r.stderr, \
+                f"academie {' '.join(map(str, args))} reached the catch-all:\n{r.stderr[-2000:]}"
         return r.exit_code, r.stdout, r.stderr
     return _run
 

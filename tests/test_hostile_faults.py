@@ -208,3 +208,22 @@ def test_well_typed_expressions_still_compile(text):
     from academie.dsl.compiler import Scope, compile_expr
     from academie.dsl.errors import Pos
     compile_expr(text, Pos("f.yaml", 1, 1), Scope(zones={"trick"}, orders={"play": {}}), "card")
+
+
+def test_the_catch_all_is_still_there_for_real_bugs(run, monkeypatch):
+    """A bug of academie itself (here: one planted in the corpus listing) is
+    reported plainly, exit status 3, with no traceback; ACADEMIE_DEBUG=1 lets
+    the exception through for whoever debugs it."""
+    import academie.cli as cli
+
+    def broken():
+        raise RuntimeError("a planted bug")
+    monkeypatch.setattr(cli, "corpus_ids", broken)
+    monkeypatch.delenv("ACADEMIE_DEBUG", raising=False)
+    code, out, err = run("list", internal_ok=True)
+    assert code == 3
+    assert "academie: internal error: RuntimeError: a planted bug" in err
+    assert "Traceback" not in out + err
+    monkeypatch.setenv("ACADEMIE_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="a planted bug"):
+        run("list", internal_ok=True)
