@@ -1,4 +1,4 @@
-"""Quote matching (tools/citations.py) and the coverage report."""
+"""Quote matching (academie/citations.py) and the coverage report."""
 import json
 
 import pytest

@@ -214,7 +214,7 @@ def test_the_catch_all_is_still_there_for_real_bugs(run, monkeypatch):
     """A bug of academie itself (here: one planted in the corpus listing) is
     reported plainly, exit status 3, with no traceback; ACADEMIE_DEBUG=1 lets
     the exception through for whoever debugs it."""
-    import academie.cli as cli
+    import academie.cli.listing as cli
 
     def broken():
         raise RuntimeError("a planted bug")

@@ -2,7 +2,7 @@
 
 The statements of ``describe`` are grouped in the order of a rule book
 (players and cards, the deal, the play, the end, the scoring) and written by
-jinja2 templates (``tools/templates/``). Every statement carries a footnote
+jinja2 templates (``academie/templates/``). Every statement carries a footnote
 with its source passages (source title + quote); an editorial choice is marked
 ``[editorial]`` in the text and its reason and evidence are in the footnote.
 """

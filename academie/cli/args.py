@@ -39,7 +39,7 @@ SEED = SeedType()
 def check_agents(spec: str | None, n: int, param_hint: str = "--agents", agents=None) -> list[str]:
     """The agent names of ``--agents`` for ``n`` seats, checked: each a known
     agent, one name for all seats or one per seat."""
-    from .interpreter.agents import AGENTS
+    from ..interpreter.agents import AGENTS
     known = agents or AGENTS
     names = (spec or "random").split(",")
     bad = [a for a in names if a not in known]

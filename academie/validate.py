@@ -4,7 +4,7 @@ located diagnostics rather than stopping at the first.
 Checks, in order (a file that cannot be read as YAML stops at the first):
 
 1. structure: YAML, the JSON Schema (every violation), the schema line;
-2. citations: every quote is in its source (``tools/citations.py``);
+2. citations: every quote is in its source (``academie/citations.py``);
 3. references: ``extends``/``imports`` targets, cycles, source ids, options
    (each alone, and each declared conflict);
 4. expressions and the arithmetic of the deal (the compiler's own checks);

@@ -1,57 +1,16 @@
-"""The commands that read the rules back to a person: ``render``,
-``compare`` and ``site``. Registered on the ``academie`` group by cli.py."""
+"""academie compare: two variants side by side, and how they play."""
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import click
 
+from ..dsl.loader import Limits
+from ..dsl.text import safe, safe_json
+from ..outputs import check_targets, write_text
 from .args import SEED, SEED_HELP, check_agents
-from .dsl.loader import Limits
-from .dsl.text import safe, safe_json
+from .common import input_files
 from .paths import allow_path_option, allowed_paths
-
-
-def _option_flag(f):
-    return click.option("--option", "-o", "options", multiple=True, metavar="NAME",
-                        help="Switch on a named option of the rule file (repeatable).")(f)
-
-
-def _input_files(*args) -> list:
-    """The rule files among the arguments (options after a plus taken off):
-    no output may replace one."""
-    from .dsl.loader import is_path, split_ref
-    files = ((name, split_ref(ref)[0]) for name, ref in args)
-    return [(name, path) for name, path in files if is_path(path) and os.path.isfile(path)]
-
-
-@click.command()
-@click.argument("rules")
-@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
-              help="Markdown, or one self-contained HTML page.")
-@_option_flag
-@click.option("--output", "-O", type=click.Path(dir_okay=False), help="Write here instead of standard output.")
-@allow_path_option
-def render(rules, fmt, options, output, allow_path):
-    """Write RULES back as rules a person can follow, in the order of a rule
-    book (players and cards, the deal, the play, the end, the scoring); every
-    statement is footnoted with its source passage, editorial choices are
-    marked [editorial].
-
-    RULES is a corpus id (enfle/academie), looked up only in the corpus, or a
-    path: an argument that ends in .yaml or .yml, or starts with ./, ../, /
-    or ~. Control characters of the rule file are written as visible escapes
-    (\\x1b)."""
-    from .outputs import check_targets, write_text
-    from .render import render as run
-    check_targets([("--output", output)], inputs=_input_files(("RULES", rules)))
-    text = safe(run(rules, options, fmt, limits=Limits(allow=allowed_paths(allow_path))))
-    if output:
-        write_text(output, text)
-    else:
-        click.echo(text, nl=False)
 
 
 @click.command()
@@ -88,14 +47,13 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
     and the measures are compared with 95% intervals.
     """
     import time
-    from .compare import (common_players, format_play, format_rules, load_side, play_measures, rules_diff,
+    from ..compare import (common_players, format_play, format_rules, load_side, play_measures, rules_diff,
                           rules_json)
-    from .outputs import check_targets, write_text
     ags = agents.split(",")
     if "human" in ags:
         raise click.BadParameter("compare plays without a human", param_hint="--agents")
     check_agents(agents, len(ags), agents=("first", "random"))       # the names, before any work
-    check_targets([("--html", html_file)], inputs=_input_files(("A", a), ("B", b)))
+    check_targets([("--html", html_file)], inputs=input_files(("A", a), ("B", b)))
     limits = Limits(allow=allowed_paths(allow_path))
     sa = load_side(a, tuple(options) + tuple(options_a), limits)
     sb = load_side(b, tuple(options) + tuple(options_b), limits)
@@ -110,7 +68,7 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
         played = play_measures(sa, sb, n, games, seed_v, ags, max_plays)
         seconds = time.perf_counter() - t0
     if html_file:
-        from .compare_html import page
+        from ..compare_html import page
         write_text(html_file, safe(page(sa, sb, diff, played)))
     if as_json:
         out = {"a": {"id": sa.game.id, "title": sa.game.title, "options": sa.options},
@@ -129,19 +87,3 @@ def compare(a, b, options, options_a, options_b, games, players, seed, agents, m
     if html_file:
         click.echo(safe(f"wrote {html_file}"), err=True)
 
-
-@click.command()
-@click.argument("outdir", type=click.Path(file_okay=False))
-def site(outdir):
-    """Write a static site of the whole corpus into OUTDIR: an index, a page
-    per rule file (the rules, footnoted), a page per source (the passages
-    cited highlighted, the uncovered ones marked), and the variants of each
-    game compared. It opens from the file system (index.html)."""
-    import time
-    from .outputs import check_targets
-    from .site import build
-    check_targets([], folders=[("OUTDIR", outdir)])
-    t0 = time.perf_counter()
-    pages = build(outdir)
-    click.echo(f"{len(pages)} pages written to {outdir} in {time.perf_counter() - t0:.1f} s; "
-               f"open {Path(outdir) / 'index.html'}")

@@ -1,0 +1,18 @@
+"""The ``academie`` command line: one module per command, registered on the
+group of ``app``. ``main`` is the entry point (``academie = academie.cli:main``)."""
+from __future__ import annotations
+
+from .app import main
+from .compare import compare
+from .coverage import coverage
+from .listing import list_cmd
+from .play import play
+from .render import render
+from .simulate import simulate
+from .site import site
+from .validate import validate
+
+for _command in (list_cmd, play, simulate, validate, coverage, render, compare, site):
+    main.add_command(_command)
+
+__all__ = ["main"]
