@@ -1,2 +1,15 @@
 """academie: historical card-game rules as cited, executable data."""
+from __future__ import annotations
+
+import os as _os
+
 __version__ = "0.1.0"
+
+# Installed, the subpackages dsl, interpreter, rules and sources lie inside this folder. In a
+# checkout they are its siblings (the project's top-level folders): there the checkout's root
+# is searched for them too, so that the code runs from a checkout as it is (python -m academie,
+# a test's subprocess started in the checkout) and never mixes with another installed copy.
+_root = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
+if _os.path.isfile(_os.path.join(_root, "pyproject.toml")) and \
+        _os.path.isfile(_os.path.join(_root, "dsl", "expr.lark")):
+    __path__.append(_root)  # type: ignore[name-defined]  # noqa: F821
