@@ -190,6 +190,17 @@ def _scalar(node):
     return _CONSTRUCTOR.construct_object(node)
 
 
+def decode_utf8(raw: bytes, file: str) -> str:
+    """The text of a file's bytes; bytes that are not UTF-8 are a located error
+    at their own line and column."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise RuleError("the file is not UTF-8 text", Pos(file, line, col), code="encoding") from None
+
+
 def load_yaml(text: str | bytes, file: str, limits: Limits | None = None) -> tuple[Any, dict]:
     """Parse ``text`` safely; return (data, positions). Every failure is a RuleError."""
     limits = limits or Limits()
@@ -201,12 +212,7 @@ def load_yaml(text: str | bytes, file: str, limits: Limits | None = None) -> tup
             line = text[:text.index(b"\x00")].count(b"\n") + 1
             raise RuleError("the file holds binary data (a NUL byte), not YAML text",
                             Pos(file, line, 1), code="encoding")
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as e:
-            line = text[:e.start].count(b"\n") + 1
-            col = e.start - (text.rfind(b"\n", 0, e.start) + 1) + 1
-            raise RuleError("the file is not UTF-8 text", Pos(file, line, col), code="encoding") from None
+        text = decode_utf8(text, file)
     if len(text) > limits.file_bytes:
         raise RuleError(f"the file is larger than the limit of {limits.file_bytes} bytes",
                         Pos(file, 1, 1), code="limit")

@@ -213,7 +213,7 @@ def test_errors_on_line_two_are_located_there(run, tmp_path, bom):
     deck = tmp_path / "d.deck"
     deck.write_bytes(bom + b"AS 2S\n3S \xff\n")
     code, out, err = run("play", "enfle/academie", "-p", 4, "--deck", deck)
-    assert code == 2 and re.search(r"d\.deck:2:4: not UTF-8 text", err), err
+    assert code == 2 and re.search(r"d\.deck:2:4: the file is not UTF-8 text", err), err
 
 
 # -- the broken-file battery: tests/broken/path-* --------------------------------------------

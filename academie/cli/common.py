@@ -117,15 +117,8 @@ def check_deck(cards, pack, path: str, n: int):
 
 def read_text(path: str, limits: Limits | None = None, what: str = "file") -> str:
     """A deck or deal file's text: a regular file only, its size bounded, a BOM dropped."""
-    from ..dsl.loader import read_input
-    raw = read_input(path, (limits or Limits()).file_bytes, what)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[:e.start].count(b"\n") + 1
-        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        raise RuleError("not UTF-8 text", Pos(path, line, col), code="encoding") from None
-    text = text.removeprefix("\ufeff")
+    from ..dsl.loader import decode_utf8, read_input
+    text = decode_utf8(read_input(path, (limits or Limits()).file_bytes, what), path).removeprefix("\ufeff")
     remember_text(path, text)
     return text
 
