@@ -292,8 +292,8 @@ class _Compiler:
                 if k != "rank" or not self.const(ch):
                     self.fail(ch, "a list of ranks must hold ranks only (A K Q J 10 … 2)")
                 vals.append(f(None, None, None))
-            v = frozenset(vals)
-            return (lambda st, s, c: v), "list:rank"
+            ranks = frozenset(vals)
+            return (lambda st, s, c: ranks), "list:rank"
         return self.c(node)
 
     def _pair(self, node):
