@@ -209,7 +209,8 @@ def sentences(text: str) -> list[Unit]:
     for bstart, bend in _blocks(text):
         block = text[bstart:bend]
         if _is_heading(block):
-            units.append(_unit(text, bstart, bend, "heading"))
+            if (u := _unit(text, bstart, bend, "heading")) is not None:
+                units.append(u)
             continue
         cuts = [0] + [m.end() for m in _SENTENCE_END.finditer(block)] + [len(block)]
         pieces: list[tuple[int, int]] = []

@@ -148,7 +148,7 @@ def rules_diff(a: Side, b: Side) -> list[dict]:
         diffs, same, recited = [], [], []
         for k in keys:
             x, y = ka.get(k), kb.get(k)
-            lab = _label(x or y)
+            lab = _label(ka[k] if k in ka else kb[k])
             if x is not None and y is not None and k[0] == "hand" and len(k) > 1 and k[1] in back:
                 lab += f" (B: '{back[k[1]]}')"
             if x is not None and y is not None and _norm(x.value_json, a) == _norm(y.value_json, b):

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .citations import normalise, sentences
+from .citations import Span, normalise, sentences
 from .dsl.errors import RuleError
 from .dsl.loader import corpus_ids, find_rules, load_yaml, source_ids, sources_root
 from .validate import quotes, source_meta, source_text
 
 
-def corpus_quotes(rule_files: list[Path] | None = None) -> dict[str, list[tuple[str, object]]]:
+def corpus_quotes(rule_files: list[Path] | None = None) -> dict[str, list[tuple[str, Span]]]:
     """source id -> [(where "file:line:col", Span in the source)] for every
     quote of the rule files that is found in its source."""
     if rule_files is None:

@@ -140,7 +140,7 @@ def check_targets(outputs: Iterable[tuple[str, str | None]],
         except FileNotFoundError:
             st = None
         except OSError as e:
-            raise _bad(hint, path, e.strerror) from None
+            raise _bad(hint, path, e.strerror or str(e)) from None
         if st is not None:
             kind = _describe(st.st_mode)
             if stat.S_ISLNK(st.st_mode):
@@ -271,7 +271,7 @@ def write_text(path: str, text: str) -> None:
 
 
 @contextmanager
-def atomic_folder(outdir: str) -> Iterator[Path]:
+def atomic_folder(outdir: str | Path) -> Iterator[Path]:
     """Build a folder output: yields a fresh empty folder inside ``outdir``
     (created if it does not exist); when the block ends without an exception
     each file built there is moved over its namesake in ``outdir``. On any
@@ -355,7 +355,7 @@ def failed_stream(e: BaseException) -> str | None:
             continue
         for o in objs:
             try:
-                if hasattr(o, "write") and o.fileno() == fd:
+                if o is not None and hasattr(o, "write") and o.fileno() == fd:
                     return name
             except (OSError, ValueError, AttributeError, TypeError):
                 continue

@@ -228,7 +228,7 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
     """Each declared option alone, then each two that may be used together (both
     good alone, neither declaring a conflict with the other); each declared
     conflict must be refused."""
-    out = []
+    out: list[tuple[tuple[str, ...], Any]] = []
     if not isinstance(options, dict):
         return out
     for name, opt in options.items():
@@ -286,7 +286,7 @@ def check_source_says(doc, game: GameDef, report: Report) -> None:
                 continue
             spath = path + ("source_says",) + ((i,) if i is not None else ())
             n, hand, rest = s.get("players"), s.get("hand"), s.get("rest", 0)
-            if not all(isinstance(x, int) for x in (n, hand, rest)):
+            if not (isinstance(n, int) and isinstance(hand, int) and isinstance(rest, int)):
                 continue
             pack = s.get("pack")
             if not isinstance(pack, int):

@@ -267,7 +267,7 @@ class _Words:
                 if field == "rank" and all(v in RANK_WORDS for v in vals):
                     return _join([article(rank_word(v)) for v in vals], "or")
                 if field == "suit" and all(v in SUIT_WORDS for v in vals):
-                    return _join([article(SUIT_WORDS[v]) for v in vals], "or")
+                    return _join([article(SUIT_WORDS[str(v)]) for v in vals], "or")
         if d == "and_op":
             return self.card_conjunction(t)
         if d == "or_op":

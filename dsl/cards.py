@@ -2,9 +2,11 @@
 
 Cards are written rank + suit letter (``AS``, ``10H``, ``KD``, ``7C``). Every
 card is interned: there is exactly one ``Card`` object per name, so cards
-compare by identity and hash cheaply. ``Card.canon`` is the notation order of
-DESIGN.md §2 (suits S H D C; ranks 2 < … < 10 < J < Q < K < A), used for
-listings and for the ``first`` agent; it is not any game's ranking.
+compare by identity and hash cheaply. ``Card.canon`` is the notation order
+(suits S H D C, in that order; within a suit ranks 2 < … < 10 < J < Q < K < A;
+docs/language.md, "Expressions"), used for listings, the canonical order of
+moves and the ``first`` agent; it is not any game's ranking (games rank cards by
+their ``orders``).
 """
 from __future__ import annotations
 

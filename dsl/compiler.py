@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -95,7 +95,7 @@ class _Compiler:
     # -- errors ---------------------------------------------------------
     def where(self, node) -> Pos:
         meta = getattr(node, "meta", None)
-        if isinstance(node, Token):
+        if isinstance(node, Token) and node.line is not None and node.column is not None:
             line, col = node.line, node.column
         elif meta is not None and not getattr(meta, "empty", True):
             line, col = meta.line, meta.column
@@ -103,7 +103,7 @@ class _Compiler:
             return self.pos
         return self.pos.shift(line - 1, col - 1)
 
-    def fail(self, node, message: str):
+    def fail(self, node, message: str) -> NoReturn:
         raise RuleError(Diagnostic(self.where(node), message, code="expression"))
 
     # -- dispatch -------------------------------------------------------
@@ -292,8 +292,8 @@ class _Compiler:
                 if k != "rank" or not self.const(ch):
                     self.fail(ch, "a list of ranks must hold ranks only (A K Q J 10 … 2)")
                 vals.append(f(None, None, None))
-            v = frozenset(vals)
-            return (lambda st, s, c: v), "list:rank"
+            ranks = frozenset(vals)
+            return (lambda st, s, c: ranks), "list:rank"
         return self.c(node)
 
     def _pair(self, node):
@@ -880,7 +880,7 @@ def _parse_message_plain(e: UnexpectedInput, text: str) -> str:
         hint = f" (expected {', '.join(_pretty_terms(expected[:6]))})" if expected else ""
         return f"unexpected '{e.token}' in expression{hint}"
     if isinstance(e, UnexpectedCharacters):
-        return f"unexpected character {text[e.pos_in_stream]!r} in expression"
+        return f"unexpected character {text[e.pos_in_stream or 0]!r} in expression"
     return f"cannot read expression: {e}"
 
 

@@ -430,10 +430,10 @@ def find_rules(ref: str | Path, relative_to: str | None = None) -> tuple[Path, s
         except OSError:
             pass
         raise FileNotFoundError(str(ref))
-    q = corpus_path(ref)
+    q = corpus_path(str(ref))
     if q is not None:
-        return q, ref
-    raise FileNotFoundError(ref)
+        return q, str(ref)
+    raise FileNotFoundError(str(ref))
 
 
 def missing_hint(ref: str) -> str:
@@ -599,9 +599,9 @@ def read_input(path: Path | str, limit: int, what: str = "file") -> bytes:
             kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a pipe, a device …)"
             raise RuleError(f"cannot read {what}: it is {kind}", Pos(file, 0, 0), code="io")
         if st.st_size > limit:
-            size = f"{st.st_size} bytes, more than the limit of {limit}" if what == "rule file" \
+            told = f"{st.st_size} bytes, more than the limit of {limit}" if what == "rule file" \
                 else f"larger than the limit of {limit} bytes"
-            raise RuleError(f"the file is {size} (raise it with --max-file-size)", Pos(file, 1, 1), code="limit")
+            raise RuleError(f"the file is {told} (raise it with --max-file-size)", Pos(file, 1, 1), code="limit")
         fd = os.open(file, flags)
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):      # replaced between the two looks
@@ -696,18 +696,18 @@ def resolve(ref: str | Path, options: list[str] | tuple = (), limits: Limits | N
         chain += [c for c in other.chain if c not in chain]
         inherited.update(other.defaults)
         for j, part in enumerate(imp["take"]):
-            path = tuple(part.split("."))
-            node = other.data
-            for k in path:
+            keys = tuple(part.split("."))
+            node: Any = other.data
+            for k in keys:
                 node = node.get(k) if isinstance(node, dict) else None
             if node is None:
-                have = other.data if len(path) == 1 else {}
+                have = other.data if len(keys) == 1 else {}
                 raise RuleError(f"'{imp['from']}' has no '{part}' to import"
                                 + (f" (it has: {', '.join(have)})" if have else ""),
                                 positions[("imports", i, "take", j)], code="reference")
-            sub_pos = {k: v for k, v in other.positions.items() if k[:len(path)] == path}
+            sub_pos = {k: v for k, v in other.positions.items() if k[:len(keys)] == keys}
             patch = node
-            for k in reversed(path):
+            for k in reversed(keys):
                 patch = {k: patch}
             doc_data, doc_pos = merge(doc_data, doc_pos, patch, sub_pos)
     own = {k: v for k, v in data.items() if k not in ("extends", "imports")}

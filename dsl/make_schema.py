@@ -51,7 +51,7 @@ kinds["deal"] = el({**step_common, "source_says": source_says, "first": expr, "h
 kinds["turnup"] = el({**step_common, "to": {"type": "string"}, "sets_trump": {"type": "boolean"},
                       "rest": {"type": "string"}}, ["to"])
 kinds["announce"] = el({**step_common, "first": expr, "declarations": {"type": "array", "minItems": 1,
-                        "items": {"type": "string"}}, "once": {"type": "boolean"}}, ["declarations"])
+                        "items": {"type": "string"}}}, ["declarations"])
 kinds["effects"] = el({**step_common, "do": {"$ref": "#/$defs/effects"}}, ["do"])
 del kinds["effects"]["anyOf"]   # each effect inside cites for itself
 follow = el({"must": {"type": "array", "items": expr}, "free": expr, "lead": expr})
@@ -101,7 +101,7 @@ document = {
             {"ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1}}, ["ranks"]))},
         "direction": el({"value": {"enum": ["clockwise", "counterclockwise"]}}, ["value"]),
         "zones": {"type": "object", "additionalProperties": deletable(el(
-            {"per_seat": {"type": "boolean"}, "money": {"type": "boolean"}, "hidden": {"type": "boolean"}}))},
+            {"per_seat": {"type": "boolean"}, "money": {"type": "boolean"}}))},
         "money": {"type": "object", "additionalProperties": False, "properties": {
             "currencies": {"type": "object", "additionalProperties": deletable(el(
                 {"worth": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1},

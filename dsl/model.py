@@ -205,8 +205,8 @@ class _Model:
             v = "true" if v else "false"
         try:
             e = compile_expr(str(v), self.doc.pos(tuple(path)), self.scope, kind, self.limits)
-        except RuleError as e:
-            self.errors.extend(e.diagnostics)
+        except RuleError as err:
+            self.errors.extend(err.diagnostics)
             return None
         if want is not None and e.kind not in want and e.kind != "any":
             self.err(path, f"'{v}' gives a {_KIND_WORDS.get(e.kind, e.kind.split(':')[0])}, but {want[-1]} is "
@@ -238,7 +238,11 @@ class _Model:
                 self.err(("money", "currencies", name, "worth"), f"'{w[0]}' is not a currency of this game")
         vars_ = d.get("vars", {}) or {}
         decls = {k: v.get("max", 1) for k, v in (d.get("declarations", {}) or {}).items()}
-        orders = {}
+        for k, m in decls.items():
+            if m != 1:      # the announce step lets each declaration be made once a hand, by one seat
+                self.err(("declarations", k, "max"), f"declaration '{k}' has max: {m}, but a declaration is "
+                         "made at most once a hand (by one seat): only max: 1 is supported", "declaration")
+        orders: dict[str, dict] = {}
         for name, o in (d.get("orders", {}) or {}).items():
             ranks = [str(r) for r in o["ranks"]]
             if len(ranks) > self.limits.cards:
@@ -423,8 +427,11 @@ class _Model:
         a = p.get("amount")
         if isinstance(a, int) and not isinstance(a, bool) and a < 0:
             self.err(path + ("amount",), f"an amount paid is not negative ({a}): swap from: and to:")
+        amount = self.bounded(amount, "an amount")
+        if amount is None or not isinstance(unit, str):    # already told (the schema requires both)
+            return None
         return Payment(payer=payer, payee=self.holder(path + ("to",), p.get("to")),
-                       amount=self.bounded(amount, "an amount"), unit=unit,
+                       amount=amount, unit=unit,
                        where=self.expr(path + ("where",), "seat"),
                        exclude=self.expr(path + ("except",), "seat"), pos=self.doc.pos(path))
 

@@ -154,7 +154,7 @@ def run_chunk(job: Job, start: int, stop: int, game: GameDef | None = None):
     try:
         g = game if game is not None else _game(job.rules, job.options, job.limits)
         tally = Tally(job.players)
-        rows = [] if job.rows else None
+        rows: list | None = [] if job.rows else None
         agents = list(job.agents)
         for i in range(start, stop):
             s = game_seed(job.seed, i)
@@ -355,10 +355,3 @@ def _connect(Client, address: str):
         why = str(e) or type(e).__name__
         raise BackendError(f"cannot reach a Dask scheduler at {address}: {why}") from None
     return box["client"]
-
-
-def run_games(game: GameDef, players: int, games: int, seed, agents: list[str], max_plays: int,
-              progress: bool = False) -> dict:
-    """Serial simulation in this process (kept for callers of the first API)."""
-    job = Job(game.id, tuple(game.options or ()), players, seed, tuple(agents), max_plays)
-    return simulate(job, games, workers=1, game=game).report()

@@ -1,7 +1,11 @@
 """``academie render``: every corpus file written back as rules, every
 statement footnoted; the Markdown compared with a golden file per rule file
 (rewrite them with ``pytest --update-golden`` or ACADEMIE_UPDATE_GOLDEN=1)."""
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,8 +31,20 @@ def test_golden(cid, update_golden):
         f"render {cid} differs from {path} (if the change is meant: pytest --update-golden, and review the diff)"
 
 
-def test_stable():
-    assert render("enfle/foster") == render("enfle/foster")
+@pytest.mark.parametrize("hashseed", ["0", "1"])
+def test_render_is_the_same_in_another_process(hashseed):
+    """The render does not depend on the process that makes it (string hashing, and so the
+    order of sets and dicts built from sets, differs between processes): renders made in a
+    fresh interpreter with a fixed hash seed are the golden files."""
+    code = ("import json, sys; from academie.dsl.loader import corpus_ids; from academie.render import render; "
+            "sys.stdout.write(json.dumps({c: render(c) for c in corpus_ids()}))")
+    env = {**os.environ, "PYTHONHASHSEED": hashseed}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         encoding="utf-8", check=True, cwd=Path(__file__).parents[1]).stdout
+    renders = json.loads(out)
+    assert sorted(renders) == sorted(corpus_ids())
+    for cid, text in renders.items():
+        assert text == (GOLDEN / f"{cid}.md").read_text(encoding="utf-8"), f"{cid}, PYTHONHASHSEED={hashseed}"
 
 
 def _footnotes(md):

@@ -67,7 +67,7 @@ class AcademieGroup(click.Group):
 def _escaped(e: click.ClickException) -> click.ClickException:
     """A usage error whose message quotes an argument (a file name, a value)
     with its control characters escaped, as everything else printed is."""
-    e.message = safe(e.message)
+    e.message = safe(e.message)  # type: ignore[misc]  # click marks it Final; escaping it in place keeps ctx and param
     return e
 
 

@@ -99,7 +99,8 @@ def read_deck(path: str, limits: Limits | None = None):
 
 def check_deck(cards, pack, path: str, n: int):
     """A stacked deck holds each card of the pack exactly once."""
-    in_pack, seen = set(pack), {}
+    in_pack = set(pack)
+    seen: dict[object, Pos] = {}
     for c, pos in cards:
         if c not in in_pack:
             raise RuleError(f"{c} is not in this game's pack for {n} players", pos, code="deck")

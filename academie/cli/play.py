@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import AbstractSet
 
 import click
 
@@ -23,12 +24,14 @@ def summary(st: State) -> dict:
             "balances": {str(h): b for h, b in st.bal.items()}}
 
 
-def narrate(ev: dict, n: int, hidden: set = frozenset()) -> str | None:
+def narrate(ev: dict, n: int, hidden: AbstractSet[int] = frozenset(), draw_lowest: bool = True) -> str | None:
     """One line (or a few) of the game's narrative; the dealt hands of the
-    ``hidden`` seats are shown only by their number of cards."""
+    ``hidden`` seats are shown only by their number of cards. ``draw_lowest``:
+    whether the rules' draw for the first dealer goes to the lowest card
+    (``dealer: {draw: {lowest: …}}``) or to the highest."""
     t = ev["type"]
     if t == "dealer":
-        return f"Seat {ev['seat']} draws the lowest card and deals first."
+        return f"Seat {ev['seat']} draws the {'lowest' if draw_lowest else 'highest'} card and deals first."
     if t == "hand_start":
         return f"\n== Hand {ev['hand']} (dealer: seat {ev['dealer']})"
     if t == "deal":
@@ -124,9 +127,10 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
     if not as_json:                     # narrate as the game goes, so that a human sees the table
         click.echo(safe(f"{game.title} ({game.id}), {n} players, seed {seed}"))
         hidden = set(range(n)) - humans if humans else set()
+        draw_lowest = bool((game.dealer_draw or {}).get("lowest", True))    # as the interpreter reads it
 
         def sink(ev):
-            line = narrate(ev, n, hidden)
+            line = narrate(ev, n, hidden, draw_lowest)
             if line is not None:
                 click.echo(safe(line))
     st = State(game, n, seed_v, dealer=dealer, deck=deck_cards, deal=deal, max_plays=max_plays, hands=hands,

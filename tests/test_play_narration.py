@@ -1,0 +1,31 @@
+"""The narrative of `academie play` says what the rules do."""
+from pathlib import Path
+
+import pytest
+
+from conftest import read_log
+from academie.dsl.model import load_game
+
+CORPUS = Path(__file__).parents[1] / "rules"
+
+
+@pytest.mark.parametrize("lowest", [True, False])
+def test_the_draw_for_dealer_is_narrated_as_the_rules_say(tmp_path, run, lowest):
+    """A rule file whose draw goes to the highest card is not narrated as drawing the lowest;
+    and the seat named did draw that card."""
+    text = (CORPUS / "enfle" / "academie.yaml").read_text()
+    assert text.count("    lowest: true\n") == 1
+    p = tmp_path / "draw.yaml"
+    p.write_text(text.replace("    lowest: true\n", f"    lowest: {str(lowest).lower()}\n"))
+    log = tmp_path / "log.jsonl"
+    code, out, err = run("play", p, "-p", 4, "-s", 5, "--hands", 1, "--log", log)
+    assert code == 0, err
+    events = read_log(log)
+    dealer = next(e for e in events if e["type"] == "dealer")
+    word, other = ("lowest", "highest") if lowest else ("highest", "lowest")
+    assert f"Seat {dealer['seat']} draws the {word} card and deals first." in out
+    assert f"draws the {other} card" not in out
+    order = load_game(str(p)).orders["play"]
+    last = [e for e in events if e["type"] == "draw_for_dealer"][-1]["cards"]
+    values = {int(s): next(v for c, v in order.items() if c.name == name) for s, name in last.items()}
+    assert values[dealer["seat"]] == (min if lowest else max)(values.values())
