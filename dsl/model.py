@@ -46,7 +46,6 @@ class Payment:
     where: Expr | None
     exclude: Expr | None
     pos: Pos
-    ante: bool | None = field(default=None, repr=False)   # each seat pays a set amount to a set money zone
 
 
 @dataclass
@@ -88,9 +87,6 @@ class Step:
     cannot_follow: list[Effect] = field(default_factory=list)
     winner_key: list[Expr] = field(default_factory=list)
     key_pure: bool = False      # the winner keys read only the card, led and trump
-    key_tables: dict = field(default_factory=dict, repr=False)   # (led, trump) -> {card: key}
-    deal_plans: dict = field(default_factory=dict, repr=False)   # players -> the interpreter's deal plan
-    short_loop: bool | None = field(default=None, repr=False)     # the interpreter's short loop fits it
     won_to: str | None = None
     on_trick: list[Effect] = field(default_factory=list)
     end: list[EndRule] = field(default_factory=list)
@@ -132,7 +128,6 @@ class GameDef:
     options: list[str]
     abstract: bool = False
     _packs: dict = field(default_factory=dict, repr=False)
-    runners: dict = field(default_factory=dict, repr=False)   # id(list of effects) -> the interpreter's function
     _pack_sets: dict = field(default_factory=dict, repr=False)
 
     def pack(self, players: int) -> list[Card]:
