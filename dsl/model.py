@@ -134,7 +134,7 @@ class GameDef:
         """The cards in play for ``players`` players, in canonical order."""
         p = self._packs.get(players)
         if p is None:
-            ctx = _Ctx(players)
+            ctx = PackContext(players)
             cards = [_card(r + s) for s in self.suits for r in self.ranks]
             for when, test in self.removals:
                 if when(ctx):
@@ -171,7 +171,7 @@ def deal_plan(st: Step, players: int) -> tuple[int | None, list[int], int | None
     return per, batches, rest
 
 
-class _Ctx:
+class PackContext:
     """Just enough state to evaluate pack removals: the number of players."""
     def __init__(self, n):
         self.n = n
@@ -334,7 +334,7 @@ class _Model:
 
     def check_cites(self):
         known = source_ids()
-        from .compiler import _suggest
+        from .compiler import suggest
         for cpath, src, quote in self.doc.cites():
             if isinstance(quote, str) and len(quote) > self.limits.quote_length:
                 where = cpath + (("quote",) if isinstance(_get(self.d, cpath), dict) else ())
@@ -346,7 +346,7 @@ class _Model:
                                 "source: add source: ID at the top, or write {source:, quote:}", "cite")
             elif src not in known:
                 where = cpath + (("source",) if isinstance(_get(self.d, cpath), dict) else ())
-                self.err(where, f"unknown source '{src}'" + _suggest(src, known), "cite")
+                self.err(where, f"unknown source '{src}'" + suggest(src, known), "cite")
 
     def check_counts(self, gd: GameDef):
         for n in range(gd.min_players, gd.max_players + 1):
