@@ -47,3 +47,8 @@ def for_game(game: GameDef) -> Compiled:
         c = _CACHE[id(game)] = Compiled()
         weakref.finalize(game, _CACHE.pop, id(game), None)
     return c
+
+
+def held() -> int:
+    """How many games have tables here now (each goes when its GameDef does)."""
+    return len(_CACHE)
