@@ -7,9 +7,10 @@ from typing import Any
 
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
+from .base import StateParts
 
 
-class InputChecks:
+class InputChecks(StateParts):
     """``State``'s checks of ``deck=`` and ``deal=``."""
 
     def _check_deck(self, deck: list[Card]) -> list[Card]:

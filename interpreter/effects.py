@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, Payment
-from .base import canon_key
+from .base import StateParts, canon_key
 
 if TYPE_CHECKING:
     from .state import State
 
 
-class Effects:
+class Effects(StateParts):
     """``State``'s effects, card moves and payments."""
 
     def _effects(self, effects: list[Effect], seat):

@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..dsl.errors import RuleError
-from .base import Decision, Unfinished
+from .base import Decision, StateParts, Unfinished
 
 
-class Procedure:
+class Procedure(StateParts):
     """``State``'s game and hand loop."""
 
     def _run(self) -> Iterator[Decision]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from ..dsl.cards import Card
 from ..dsl.errors import RuleError
 from ..dsl.model import Step
-from .base import Decision
+from .base import Decision, StateParts
 
 
-class Sequence:
+class Sequence(StateParts):
     """``State``'s sequence step."""
 
     def _step_sequence(self, st: Step):

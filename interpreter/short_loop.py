@@ -17,7 +17,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from ..dsl.model import Step
-from .base import SUIT_SPAN, Unfinished, canon_key
+from .base import SUIT_SPAN, StateParts, Unfinished, canon_key
 
 
 def short_loop_fits(st: Step) -> bool:
@@ -28,7 +28,7 @@ def short_loop_fits(st: Step) -> bool:
             and st.must[0].shape == "card.suit == led" and st.free is None)
 
 
-class ShortLoop:
+class ShortLoop(StateParts):
     """``State``'s short trick loop."""
 
     def _short_loop_fits(self, st: Step) -> bool:

@@ -7,10 +7,10 @@ from operator import itemgetter
 
 from ..dsl.errors import RuleError
 from ..dsl.model import Step, deal_plan
-from .base import PASS, Decision, canon_key
+from .base import PASS, Decision, StateParts, canon_key
 
 
-class Steps:
+class Steps(StateParts):
     """``State``'s ``_step_<kind>`` for every kind but tricks and sequence."""
 
     def _step_pay(self, st: Step):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from ..dsl.cards import Card
 from ..dsl.model import Step
-from .base import Decision, Unfinished
+from .base import Decision, StateParts, Unfinished
 
 
-class Tricks:
+class Tricks(StateParts):
     """``State``'s general trick loop."""
 
     def _legal(self, st: Step, seat: int) -> tuple[list, bool]:
