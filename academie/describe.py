@@ -258,8 +258,8 @@ class Describer:
             when, _ = self.game.removals[i]
         except IndexError:
             return False
-        from .dsl.model import _Ctx
-        return bool(when(_Ctx(n)))
+        from .dsl.model import PackContext
+        return bool(when(PackContext(n)))
 
     def orders(self):
         for name, o in (self.d.get("orders") or {}).items():

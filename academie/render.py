@@ -94,9 +94,9 @@ def context(doc: Doc, statements: list[Statement] | None = None) -> dict:
 
 
 def _extends(doc: Doc) -> list[str]:
-    from .dsl.loader import _id_of
+    from .dsl.loader import id_of
     from pathlib import Path
-    return [_id_of(Path(f)) for f in doc.chain[1:]]
+    return [id_of(Path(f)) for f in doc.chain[1:]]
 
 
 def render(ref: str, options=(), fmt: str = "md", links: dict | None = None, limits=None) -> str:

@@ -194,7 +194,7 @@ class _Compiler:
             return (lambda st, s, c: name), "rank"
         if name in sc.currencies or name in sc.orders or name in sc.declarations:
             return (lambda st, s, c: name), "symbol:" + name
-        self.fail(node, f"unknown name '{name}'" + _suggest(name, self._known()))
+        self.fail(node, f"unknown name '{name}'" + suggest(name, self._known()))
 
     def _known(self):
         sc = self.scope
@@ -479,7 +479,7 @@ class _Compiler:
             return (lambda st, s, c: st.pvars[name][f(st, s, c)]), "num"
         spec = FUNCTIONS.get(name)
         if spec is None:
-            self.fail(name_tok, f"unknown function '{name}'" + _suggest(name, set(FUNCTIONS) | sc.seat_zones | sc.seat_vars))
+            self.fail(name_tok, f"unknown function '{name}'" + suggest(name, set(FUNCTIONS) | sc.seat_zones | sc.seat_vars))
         lo, hi, build = spec
         if not (lo <= len(args) <= (hi if hi is not None else 99)):
             want = f"{lo}" if lo == hi else (f"{lo} to {hi}" if hi else f"at least {lo}")
@@ -541,7 +541,7 @@ def _getter(attr):
     return lambda st, s, c: getattr(st, attr)
 
 
-def _suggest(name, known) -> str:
+def suggest(name, known) -> str:
     import difflib
     close = difflib.get_close_matches(name, sorted(known), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""

@@ -426,7 +426,7 @@ def find_rules(ref: str | Path, relative_to: str | None = None) -> tuple[Path, s
             p = Path(relative_to).parent / p
         try:
             if p.exists():
-                return p, _id_of(p)
+                return p, id_of(p)
         except OSError:
             pass
         raise FileNotFoundError(str(ref))
@@ -453,7 +453,7 @@ def missing_hint(ref: str) -> str:
     return ""
 
 
-def _id_of(path: Path) -> str:
+def id_of(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(corpus_root().resolve()).with_suffix("")).replace("\\", "/")
     except (ValueError, OSError):
@@ -467,7 +467,7 @@ def in_corpus(path: Path) -> bool:
         return False
 
 
-def _check_reach(ref: str, path: Path, from_file: str, limits: Limits | None, at: Pos) -> None:
+def check_reach(ref: str, path: Path, from_file: str, limits: Limits | None, at: Pos) -> None:
     """Refuse (a located RuleError, before reading anything) a file named by a
     path in ``extends``/``imports`` of ``from_file`` that is outside what that
     file may reach: a corpus file reaches only the corpus; any other file
@@ -657,24 +657,24 @@ def resolve(ref: str | Path, options: list[str] | tuple = (), limits: Limits | N
     """Load ``ref`` (corpus id or path, see ``is_path``) and resolve extends,
     imports and the options switched on, into one ``Doc``. A file named in
     extends or imports must be within reach of the file naming it (see
-    ``_check_reach``)."""
+    ``check_reach``)."""
     if not isinstance(ref, (str, Path)):
         raise RuleError(f"a rule file is named by a corpus id or a path, not {ref!r:.40}",
                         _from or UNKNOWN, code="reference")
     if _from is not None and is_path(ref):       # outside the boundary: refused before any read
         rel = Path(ref).expanduser() if str(ref).startswith("~") else Path(ref)
-        _check_reach(str(ref), Path(_from.file).parent / rel, _from.file, limits, _from)
+        check_reach(str(ref), Path(_from.file).parent / rel, _from.file, limits, _from)
     try:
         path, rid = find_rules(ref, _from.file if _from else None)
     except FileNotFoundError:
         known = corpus_ids()
-        from .compiler import _suggest
+        from .compiler import suggest
         from .text import cut
         hint = missing_hint(str(ref))
         if _from is not None and not is_path(ref) and _is_file(Path(_from.file).parent / str(ref)):
             hint = f" (a corpus id is looked up only in the corpus; to name the file beside this one, write ./{cut(str(ref), 120)})"
         raise RuleError(f"no rule file '{cut(str(ref), 200)}': not a file, nor a corpus id" + hint
-                        + ("" if hint else _suggest(str(ref), known))
+                        + ("" if hint else suggest(str(ref), known))
                         + ("" if _from or hint else f" (corpus: {', '.join(known)})"),
                         _from or Pos(str(ref), 0, 0), code="reference") from None
     key = str(path.resolve())
@@ -724,9 +724,9 @@ def apply_options(doc: Doc, names: list[str]) -> None:
     on = [n for n, o in opts.items() if o.get("default")]
     for n in names:
         if n not in opts:
-            from .compiler import _suggest
+            from .compiler import suggest
             avail = ", ".join(opts) or "none"
-            raise RuleError(f"unknown option '{n}' for {doc.id}" + _suggest(n, set(opts))
+            raise RuleError(f"unknown option '{n}' for {doc.id}" + suggest(n, set(opts))
                             + f" (options: {avail})", Pos(doc.file, 1, 1), code="option")
         if n not in on:
             on.append(n)

@@ -46,7 +46,6 @@ class Payment:
     where: Expr | None
     exclude: Expr | None
     pos: Pos
-    ante: bool | None = field(default=None, repr=False)   # each seat pays a set amount to a set money zone
 
 
 @dataclass
@@ -88,9 +87,6 @@ class Step:
     cannot_follow: list[Effect] = field(default_factory=list)
     winner_key: list[Expr] = field(default_factory=list)
     key_pure: bool = False      # the winner keys read only the card, led and trump
-    key_tables: dict = field(default_factory=dict, repr=False)   # (led, trump) -> {card: key}
-    deal_plans: dict = field(default_factory=dict, repr=False)   # players -> the interpreter's deal plan
-    short_loop: bool | None = field(default=None, repr=False)     # the interpreter's short loop fits it
     won_to: str | None = None
     on_trick: list[Effect] = field(default_factory=list)
     end: list[EndRule] = field(default_factory=list)
@@ -132,14 +128,13 @@ class GameDef:
     options: list[str]
     abstract: bool = False
     _packs: dict = field(default_factory=dict, repr=False)
-    runners: dict = field(default_factory=dict, repr=False)   # id(list of effects) -> the interpreter's function
     _pack_sets: dict = field(default_factory=dict, repr=False)
 
     def pack(self, players: int) -> list[Card]:
         """The cards in play for ``players`` players, in canonical order."""
         p = self._packs.get(players)
         if p is None:
-            ctx = _Ctx(players)
+            ctx = PackContext(players)
             cards = [_card(r + s) for s in self.suits for r in self.ranks]
             for when, test in self.removals:
                 if when(ctx):
@@ -176,7 +171,7 @@ def deal_plan(st: Step, players: int) -> tuple[int | None, list[int], int | None
     return per, batches, rest
 
 
-class _Ctx:
+class PackContext:
     """Just enough state to evaluate pack removals: the number of players."""
     def __init__(self, n):
         self.n = n
@@ -343,7 +338,7 @@ class _Model:
 
     def check_cites(self):
         known = source_ids()
-        from .compiler import _suggest
+        from .compiler import suggest
         for cpath, src, quote in self.doc.cites():
             if isinstance(quote, str) and len(quote) > self.limits.quote_length:
                 where = cpath + (("quote",) if isinstance(_get(self.d, cpath), dict) else ())
@@ -355,7 +350,7 @@ class _Model:
                                 "source: add source: ID at the top, or write {source:, quote:}", "cite")
             elif src not in known:
                 where = cpath + (("source",) if isinstance(_get(self.d, cpath), dict) else ())
-                self.err(where, f"unknown source '{src}'" + _suggest(src, known), "cite")
+                self.err(where, f"unknown source '{src}'" + suggest(src, known), "cite")
 
     def check_counts(self, gd: GameDef):
         for n in range(gd.min_players, gd.max_players + 1):

@@ -147,12 +147,12 @@ def test_allow_path_lets_a_folder_in(run, outside):
 
 
 def test_a_corpus_file_reaches_only_the_corpus(tmp_path):
-    from academie.dsl.loader import _check_reach
+    from academie.dsl.loader import check_reach
     me = corpus_root() / "enfle" / "academie.yaml"
     target = me.parent / os.path.relpath(tmp_path / "x.yaml", me.parent)
     with pytest.raises(RuleError, match="outside the corpus") as e:
-        _check_reach(os.path.relpath(tmp_path / "x.yaml", me.parent), target, str(me), None,
-                     Pos(str(me), 3, 10))
+        check_reach(os.path.relpath(tmp_path / "x.yaml", me.parent), target, str(me), None,
+                    Pos(str(me), 3, 10))
     assert e.value.diagnostics[0].pos == Pos(str(me), 3, 10)
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from academie.dsl.loader import corpus_ids, resolve
 from academie.dsl.model import load_game
+from academie.interpreter.short_loop import short_loop_fits
 from academie.interpreter.simulate import play_one
 from academie.interpreter.state import State
 
@@ -50,8 +51,7 @@ def test_short_loop_plays_the_same_games(cid, opts, monkeypatch):
             general = _outcome(game, n, f"short/{seed}")
             assert short == general, f"{cid}{'+' + '+'.join(opts) if opts else ''}, {n} players, seed {seed}"
     tricks = [st for st in game.steps if st.kind == "tricks"]
-    eligible = any(st.lead_test is None and st.key_pure and len(st.must) == 1
-                   and st.must[0].shape == "card.suit == led" and st.free is None for st in tricks)
+    eligible = any(short_loop_fits(st) for st in tricks)
     assert bool(used) == eligible       # the short loop ran exactly where it applies
 
 

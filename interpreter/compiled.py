@@ -1,0 +1,54 @@
+"""What the interpreter works out once per rule file, kept here rather than in
+the dsl's data classes: the compiled ``GameDef`` stays as the dsl made it.
+
+``for_game(game)`` gives the ``Compiled`` of a ``GameDef``, made on first use
+and dropped when the ``GameDef`` is. Its tables are keyed by the ``id`` of the
+step, payment or list of effects they belong to (all kept alive by the game):
+
+- ``runners``: id(list of effects) -> one function of (state, seat) running them
+  (``effects.build_runner``);
+- ``key_tables``: id(tricks step) -> {(led, trump): {card: winner key}}, for keys
+  that read only the card, ``led`` and ``trump``;
+- ``deal_plans``: id(deal step) -> {players: (cards dealt, per-seat getters)};
+- ``short_loop``: id(tricks step) -> whether the short trick loop fits it;
+- ``ante``: id(payment) -> whether every seat pays a set amount to a set money zone.
+
+Nothing in these tables changes what a game does: each entry is a function of
+the rule file alone (and of the number of players, where it says so).
+"""
+from __future__ import annotations
+
+import weakref
+from typing import Any, Callable
+
+from ..dsl.model import GameDef
+
+
+class Compiled:
+    __slots__ = ("runners", "key_tables", "deal_plans", "short_loop", "ante")
+
+    def __init__(self) -> None:
+        self.runners: dict[int, Callable[[Any, Any], int | None]] = {}
+        self.key_tables: dict[int, dict] = {}
+        self.deal_plans: dict[int, dict[int, tuple]] = {}
+        self.short_loop: dict[int, bool] = {}
+        self.ante: dict[int, bool] = {}
+
+
+# id(GameDef) -> its Compiled; an entry goes when its GameDef is collected (a
+# GameDef is a mutable dataclass, unhashable, so not a WeakKeyDictionary key)
+_CACHE: dict[int, Compiled] = {}
+
+
+def for_game(game: GameDef) -> Compiled:
+    """The interpreter's tables for ``game``, made on first use."""
+    c = _CACHE.get(id(game))
+    if c is None:
+        c = _CACHE[id(game)] = Compiled()
+        weakref.finalize(game, _CACHE.pop, id(game), None)
+    return c
+
+
+def held() -> int:
+    """How many games have tables here now (each goes when its GameDef does)."""
+    return len(_CACHE)

@@ -1,0 +1,275 @@
+"""Effects and money: the rule file's effects (take, end_trick, pay, set, add)
+as functions of (state, seat), built once per rule file; moving cards
+between zones; payments and transfers between money holders.
+"""
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..dsl.errors import Pos, RuleError
+from ..dsl.model import Effect, Payment
+from .base import StateParts, canon_key
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+class Effects(StateParts):
+    """``State``'s effects, card moves and payments."""
+
+    def _effects(self, effects: list[Effect], seat):
+        """Run ``effects`` for ``seat``. Returns the seat that leads next if
+        an ``end_trick`` effect ended the trick (the effects after it are not
+        run), else None."""
+        return self._runner(effects)(self, seat)
+
+    def _runner(self, effects: list[Effect]) -> Callable[[State, Any], int | None]:
+        """``effects`` as one function of (state, seat), built once per rule
+        file (kept with the game): each effect a closure over its compiled
+        expressions, so that running them looks nothing up by name."""
+        runners = self._compiled.runners
+        run = runners.get(id(effects))
+        if run is None:
+            run = runners[id(effects)] = build_runner(effects)
+        return run
+
+    def _move_cards(self, cards: list, dst: list, seat, to_name: str, src: list | None = None):
+        """Move ``cards`` into zone ``dst``. ``src`` is the zone they all come
+        from when known (a whole zone moves when ``cards is src``); otherwise
+        each card is looked for in every zone."""
+        if not cards:
+            return
+        if src is not None and cards is src and src is not dst:
+            moved = src[:] if self._logging else None
+            dst.extend(src)
+            src.clear()
+        else:
+            moved = list(cards)
+            if src is not None and cards is src:
+                src.clear()
+            elif src is not None:
+                for c in moved:
+                    src.remove(c)
+            else:
+                for c in moved:
+                    for zone in self._all_zones:
+                        if c in zone:
+                            zone.remove(c)
+                            break
+            dst.extend(moved)
+        owner = self._zone_owner
+        if id(src) in owner:
+            self._touched.add(owner[id(src)])
+        o = owner.get(id(dst))
+        if o is not None:
+            self._touched.add(o)
+            if id(dst) in self._hand_ids:
+                dst.sort(key=canon_key)
+        self._counts["takes"] += 1
+        if self._logging:
+            self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
+
+    def _money_totals(self) -> dict[str, int]:
+        holders = self.bal.values()
+        tot = {}
+        for c in self.g.currencies:
+            tot[c] = sum(map(itemgetter(c), holders))
+        return tot
+
+    def _pay(self, p: Payment, seat, bank: bool = False):
+        """Make payment ``p``. With ``from: each`` (or ``to: each``) every seat
+        in play order from the dealer's next pays (or is paid), ``seat`` bound
+        to it in every expression; otherwise one payment, ``seat`` bound to the
+        seat the rule is about (the player who borrowed, renounced …)."""
+        n = self.n
+        amount = p.amount.fn
+        if p.payer is not None and p.payee is not None and not bank:     # one payment
+            if p.where is None or p.where.fn(self, seat, None):
+                self._transfer(p.payer.fn(self, seat, None), p.payee.fn(self, seat, None),
+                               amount(self, seat, None), p.unit)
+            return
+        first = self.dealer + 1
+        order = [(first + k) % n for k in range(n)]
+        if bank:
+            for t in (order if p.payee is None else [p.payee.fn(self, seat, None)]):
+                amt = amount(self, t, None)
+                self.bal[self._holder(t)][p.unit] += amt
+                if self._logging:
+                    self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": p.unit})
+            return
+        payer = p.payer.fn if p.payer is not None else None
+        payee = p.payee.fn if p.payee is not None else None
+        where = p.where.fn if p.where is not None else None
+        exclude = p.exclude.fn if p.exclude is not None else None
+        unit, transfer = p.unit, self._transfer
+        ante = self._compiled.ante.get(id(p))
+        if ante is None:
+            pools = set(self.g.pools)
+            ante = self._compiled.ante[id(p)] = (where is None and exclude is None and payer is None and p.payee is not None
+                      and p.payee.names <= pools and not p.amount.names)
+        if ante:
+            # each seat pays a set amount to a set money zone (an ante): one evaluation, no calls per seat
+            to, amt, bal = self._holder(payee(self, None, None)), amount(self, None, None), self.bal
+            if amt > 0:
+                for s in order:
+                    if s != to:
+                        bal[s][unit] -= amt
+                        bal[to][unit] += amt
+                        if self._logging:
+                            self.emit({"type": "pay", "from": s, "to": to, "amount": amt, "unit": unit})
+            return
+        for s in order:
+            if where is not None and not where(self, s, None):
+                continue
+            if exclude is not None and exclude(self, s, None) == s:
+                continue
+            transfer(s if payer is None else payer(self, s, None), s if payee is None else payee(self, s, None),
+                     amount(self, s, None), unit)
+
+    def _transfer(self, frm, to, amount: int, unit: str) -> None:
+        if frm is None or to is None or amount <= 0:
+            return
+        bal = self.bal
+        frm = frm % self.n if type(frm) is int else self._holder(frm)
+        to = to % self.n if type(to) is int else self._holder(to)
+        if frm == to:
+            return
+        bal[frm][unit] -= amount
+        bal[to][unit] += amount
+        if self._logging:
+            self.emit({"type": "pay", "from": frm, "to": to, "amount": amount, "unit": unit})
+
+    def _holder(self, h):
+        if isinstance(h, int):
+            return h % self.n
+        if h in self.bal:
+            return h
+        raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
+
+
+
+def build_runner(effects: list[Effect]) -> Callable[[State, Any], int | None]:
+    """Only ``end_trick`` gives a seat back; the effects after an
+    unconditional one are never run."""
+    fns = [effect_fn(e) for e in effects]
+    ends = [i for i, e in enumerate(effects) if e.op == "end_trick"]
+    if ends and all(effects[i].when is None and effects[i].at is None for i in ends):
+        body, end = fns[:ends[0]], effects[ends[0]]
+        ld = end.args["leader"]
+        if ld is None or ld.text.strip() == "seat":       # the seat in hand leads: no call
+            if len(body) == 1:
+                only = body[0]
+
+                def run(st, seat):
+                    only(st, seat)
+                    return seat
+                run.whole = getattr(only, "whole", None)  # the move, then the seat leads
+            else:
+                def run(st, seat):
+                    for f in body:
+                        f(st, seat)
+                    return seat
+        else:
+            last = fns[ends[0]]
+
+            def run(st, seat):
+                for f in body:
+                    f(st, seat)
+                return last(st, seat)
+    elif not fns:
+        def run(st, seat):
+            return None
+    elif len(fns) == 1:
+        run = fns[0]
+    else:
+        def run(st, seat):
+            for f in fns:
+                r = f(st, seat)
+                if r is not None:
+                    return r
+            return None
+    return run
+
+
+def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
+    op, a = e.op, e.args
+    if op == "take":
+        fsrc, fdst, test, to_name = a["from"].fn, a["to"].fn, a["cards"], a["to_name"]
+        src_name, own = a["from_shared"], a["to_own"]
+        if test is None and src_name is not None and own is not None:
+            # the whole of a shared zone to a zone of the seat's own: no expression to evaluate
+            def f(st, seat):
+                src = st.zones[src_name]
+                if not src:
+                    return None
+                dst = st.pzones[own][seat]
+                moved = src[:] if st._logging else None
+                dst.extend(src)
+                src.clear()
+                st._touched.add(seat)
+                if dst is st.hand[seat]:
+                    dst.sort(key=canon_key)
+                st._counts["takes"] += 1
+                if moved is not None:
+                    st.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
+                return None
+            f.whole = (src_name, own)     # for a loop that does this move itself
+        elif test is None:
+            def f(st, seat):
+                src = fsrc(st, seat, None)
+                st._move_cards(src, fdst(st, seat, None), seat, to_name, src)
+        else:
+            filt = test.filter
+
+            def f(st, seat):
+                src = fsrc(st, seat, None)
+                st._move_cards(filt(st, seat, src), fdst(st, seat, None), seat, to_name, src)
+    elif op == "end_trick":
+        ld = a["leader"]
+        if ld is None:
+            def f(st, seat):
+                return seat
+        else:
+            fld = ld.fn
+
+            def f(st, seat):
+                return fld(st, seat, None) % st.n
+    elif op == "pay":
+        payment = a["payment"]
+
+        def f(st, seat):
+            st._pay(payment, seat)
+    else:
+        items = list(a.items())
+
+        def f(st, seat):
+            for name, (per_seat, expr) in items:
+                v = expr(st, seat)
+                if per_seat:
+                    target = st.pvars[name]
+                    if op == "set":
+                        target[seat] = v
+                    else:
+                        target[seat] += v
+                else:
+                    st.vars[name] = v if op == "set" else st.vars[name] + v
+    if e.when is not None:
+        inner, when = f, e.when
+
+        def f(st, seat):
+            if when(st, seat):
+                return inner(st, seat)
+            return None
+    if e.at is not None:
+        inner2, at = f, e.at
+
+        def f(st, seat):
+            seat = at(st, seat)
+            if not isinstance(seat, int):
+                raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos,
+                                code="runtime")
+            return inner2(st, seat)
+    return f
+
+

@@ -1,0 +1,167 @@
+"""The procedure of a game: set-up, the hands one after another, each hand's
+steps in order, and the standings at the end. A generator (``_run``) that
+yields a ``Decision`` wherever a player must choose; each step kind is run by
+``_step_<kind>`` (``steps``, ``tricks``, ``sequence``).
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..dsl.errors import RuleError
+from .base import Decision, StateParts, Unfinished
+
+
+class Procedure(StateParts):
+    """``State``'s game and hand loop."""
+
+    def _run(self) -> Iterator[Decision]:
+        g = self.g
+        for name, (per_seat, init, reset) in g.vars.items():
+            self._init_var(name, per_seat, init)
+        for p in g.start:
+            self._pay(p, None, bank=True)
+        self._totals = self._money_totals()
+        if self._forced_dealer is not None:
+            self.dealer = self._forced_dealer
+        elif g.dealer_draw is not None:
+            self.dealer = self._draw_dealer(g.dealer_draw)
+        elif g.dealer_seat is not None:
+            self.dealer = g.dealer_seat(self) % self.n
+        else:
+            self.dealer = 0
+        idle = 0    # hands in which nobody played: they count against the play limit too
+        try:
+            while True:
+                self.hand_no += 1
+                yield from self._hand()
+                if self._hand_plays == 0:
+                    idle += 1
+                    if self.plays + idle > self.max_plays:
+                        self.unfinished = True
+                        break
+                if self.hands_limit is not None and self.hand_no >= self.hands_limit:
+                    self.truncated = True   # stopped by the user, not by the rules:
+                    break                   # no final settlement
+                if g.hands is not None and self.hand_no >= g.hands.fn(self, None, None):
+                    break
+                if g.until is not None and g.until.fn(self, None, None):
+                    break
+                if g.hands is None and g.until is None:
+                    break
+                if g.next_dealer is not None:
+                    self.dealer = g.next_dealer.fn(self, None, None) % self.n
+            if not self.truncated and not self.unfinished:
+                self._effects(g.game_end, None)
+        except Unfinished:
+            self.unfinished = True
+            self.emit({"type": "hand_end", "hand": self.hand_no, "winner": None, "reason": "unfinished"})
+            self.hand_results.append({"hand": self.hand_no, "winner": None, "plays": self._hand_plays,
+                                      "reason": "unfinished"})
+        self._finish()
+
+    def _finish(self):
+        g = self.g
+        if g.standings is not None:
+            score = g.standings.fn
+            scores = [score(self, s, None) for s in range(self.n)]
+        else:
+            scores = [0] * self.n
+        order = sorted(range(self.n), key=scores.__getitem__, reverse=True)   # stable: ties by seat
+        standings, rank, last = [], 0, None
+        for i, s in enumerate(order):
+            if scores[s] != last:
+                rank, last = i + 1, scores[s]
+            standings.append({"seat": s, "score": last, "rank": rank})
+        self.standings = standings
+        self.check_invariants()
+        self.finished = True
+        if self._logging:
+            self.emit({"type": "game_end", "standings": standings, "unfinished": self.unfinished,
+                       "truncated": self.truncated,
+                       "hands": self.hand_no, "plays": self.plays})
+
+    def _init_var(self, name, per_seat, init):
+        if per_seat:
+            self.pvars[name] = [init(self, s) if init else 0 for s in range(self.n)]
+        else:
+            self.vars[name] = init(self) if init else 0
+
+    def _draw_dealer(self, spec: dict) -> int:
+        order = self.g.orders.get(spec.get("order") or "", None)
+        if order is None and self.g.orders:
+            order = self.g.orders.get("play") or next(iter(self.g.orders.values()))
+        lowest = spec.get("lowest", True)
+        seats = list(range(self.n))
+        if len(self.pack_cards) < self.n:
+            raise RuleError(f"the draw for dealer needs a card for each of {self.n} players",
+                            self.g.doc.pos(("dealer",)), code="runtime")
+        for _ in range(1000):
+            cards = self.rng.sample(self.pack_cards, len(seats))    # each draws a card of the pack
+            drawn = {s: cards[i] for i, s in enumerate(seats)}
+            if self._logging:
+                self.emit({"type": "draw_for_dealer", "cards": {str(s): drawn[s].name for s in seats}})
+            vals = {s: order.get(drawn[s], 0) if order else drawn[s].canon for s in seats}
+            best = (min if lowest else max)(vals.values())
+            seats = [s for s in seats if vals[s] == best]
+            if len(seats) == 1:
+                self.emit({"type": "dealer", "seat": seats[0]})
+                return seats[0]
+        raise RuleError("the draw for dealer never decides: the order gives the drawn cards equal values",
+                        self.g.doc.pos(("dealer",)), code="runtime")
+
+    def _hand(self) -> Iterator[Decision]:
+        g = self.g
+        self.led = self.trump = self.winner = self.leader = None
+        self.tricks_played = 0
+        self.won = [0] * self.n
+        self.declared = {}
+        self._plays_at_hand = self.plays
+        self._hand_over = False
+        for name, (per_seat, init, reset) in g.vars.items():
+            if reset == "hand":
+                self._init_var(name, per_seat, init)
+        self._gather()
+        first = self.hand_no == 1
+        stacked = first and self._deck is not None
+        dealt = first and self._deal is not None
+        if stacked:
+            self.zones["pack"][:] = self._deck
+        if self._logging:
+            self.emit({"type": "hand_start", "hand": self.hand_no, "dealer": self.dealer})
+        for st in g.steps:
+            self._step_pos = st.pos
+            if st.when is not None and not st.when.fn(self, None, None):
+                continue
+            if st.kind == "shuffle" and (stacked or dealt):
+                continue
+            if st.kind == "deal" and dealt:
+                self._place_deal(st)
+                dealt = False
+                continue
+            handler = getattr(self, "_step_" + st.kind)
+            r = handler(st)
+            if r is not None:
+                yield from r
+        self._step_pos = None
+        if self.winner is None and g.hand_winner is not None:
+            self.winner = g.hand_winner.fn(self, None, None)
+        if self._logging:
+            self.emit({"type": "hand_end", "hand": self.hand_no, "winner": self.winner,
+                       "plays": self._hand_plays, "tricks": self.tricks_played})
+        self.hand_results.append({"hand": self.hand_no, "winner": self.winner, "plays": self._hand_plays,
+                                  "tricks": self.tricks_played})
+        self.check_invariants(full=self._check_moves)
+
+    def _gather(self):
+        """Every card back to the pack: the shared zones', then each seat's."""
+        pack = self.zones["pack"]
+        for z in self._all_zones:
+            if z and z is not pack:
+                pack.extend(z)
+                z.clear()
+
+    def _count_play(self):
+        self.plays += 1
+        if self.plays > self.max_plays:
+            raise Unfinished()
+

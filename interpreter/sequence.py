@@ -1,0 +1,110 @@
+"""Sequence play (``_step_sequence``): runs of a suit in order, each card
+taken from the first place that holds it.
+"""
+from __future__ import annotations
+
+from ..dsl.cards import Card
+from ..dsl.errors import RuleError
+from ..dsl.model import Step
+from .base import Decision, StateParts
+
+
+class Sequence(StateParts):
+    """``State``'s sequence step."""
+
+    def _step_sequence(self, st: Step):
+        """Sequence play: each player in turn plays the card that follows the
+        last one in its suit (by the step's order), obtained from the first
+        place in ``obtain`` that holds it; when a run ends, a player begins a
+        new one with any card of his hand. With ``wrap``, a run goes round the
+        suit (past the top card to the lowest) until the whole suit is played."""
+        n = self.n
+        order = st.order
+        suits: dict[str, list[Card]] = {}
+        for c in sorted(self.pack_cards, key=lambda c: order.get(c, 0)):
+            suits.setdefault(c.suit, []).append(c)
+        played: set[Card] = set()
+        end_play = [r for r in st.end if r.after == "play"]
+        seat = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
+        last: Card | None = None
+        start: Card | None = None
+        last_seat = seat
+        while not self._hand_over:
+            required = None
+            if last is not None:
+                run = suits[last.suit]
+                i = run.index(last)
+                for k in range(1, len(run)):
+                    j = i + k
+                    if j >= len(run):
+                        if not st.wrap:
+                            break
+                        j -= len(run)
+                    c = run[j]
+                    if c is start:
+                        break
+                    if c not in played:
+                        required = c
+                        break
+            self.mover = seat
+            if required is None:
+                if last is not None:
+                    seat = last_seat if st.new_run == "last_player" else (last_seat + 1) % n
+                    self.mover = seat
+                if not self.hand[seat]:
+                    break
+                self.led = None
+                if self._auto is not None:
+                    c = self._ask(seat, list(self.hand[seat]))
+                else:
+                    c = yield Decision(seat, list(self.hand[seat]), "play")
+                self.hand[seat].remove(c)
+                src = "hand"
+                start = c
+                self.emit({"type": "run", "seat": seat, "suit": c.suit})
+            else:
+                src = None
+                for zone, effects in st.obtain:
+                    holder = None
+                    if zone == "hand":
+                        if required in self.hand[seat]:
+                            self.hand[seat].remove(required)
+                            src = "hand"
+                    elif zone == "others":
+                        for k in range(1, n):
+                            o = (seat + k) % n
+                            if required in self.hand[o]:
+                                holder = o
+                                break
+                        if holder is not None:
+                            self.hand[holder].remove(required)
+                            self._touched.add(holder)
+                            src = "borrow"
+                            self._counts["borrows"] += 1
+                            self.emit({"type": "borrow", "seat": seat, "from": holder, "card": required.name})
+                            self.other = holder
+                            self._effects(effects, seat)
+                            self.other = None
+                    elif zone in self.zones and required in self.zones[zone]:
+                        self.zones[zone].remove(required)
+                        src = zone
+                        self._counts["draws"] += 1
+                        self.emit({"type": "draw", "seat": seat, "from": zone, "card": required.name})
+                        self._effects(effects, seat)
+                    if src is not None:
+                        break
+                if src is None:
+                    raise RuleError(f"{required} is nowhere the sequence may take it from", st.pos, code="runtime")
+                c = required
+            self.zones["trick"].append(c)
+            played.add(c)
+            self.led = c.suit
+            self._count_play()
+            self.emit({"type": "play", "seat": seat, "card": c.name, "from": src})
+            last, last_seat = c, seat
+            self._touched.add(seat)
+            if end_play and self._check_end(end_play, seat):
+                break
+            seat = (seat + 1) % n
+        self.led = None
+

@@ -1,0 +1,280 @@
+"""The general trick loop (``_step_tricks``): it logs events, asks any agent,
+and handles every follow rule, lead restriction, free card and end condition
+of the language. When the short loop fits (``short_loop.short_loop_fits``)
+and nothing is asked nor logged, it hands the step to ``_tricks_drawn``.
+Also the legal cards of a seat (``_legal``) and the end conditions
+(``_check_end``), which both loops use.
+"""
+from __future__ import annotations
+
+from ..dsl.cards import Card
+from ..dsl.model import Step
+from .base import Decision, StateParts, Unfinished
+
+
+class Tricks(StateParts):
+    """``State``'s general trick loop."""
+
+    def _legal(self, st: Step, seat: int) -> tuple[list, bool]:
+        """The legal cards of ``seat``, in canonical order, and whether his
+        hand meets the first tier of the follow rule (False: he cannot follow)."""
+        hand = self.hand[seat]
+        if self.led is None:
+            if st.lead_test is not None:
+                return (st.lead_test.filter(self, seat, hand) or list(hand)), True
+            return list(hand), True
+        for i, tier in enumerate(st.must):
+            ok = tier.filter(self, seat, hand)
+            if ok:
+                if st.free is not None:
+                    keep, free = set(ok), st.free.fn
+                    ok = [c for c in hand if c in keep or free(self, seat, c)]
+                return ok, i == 0
+        return list(hand), not st.must
+
+    def _agents_inline(self):
+        """How the agents of run_with() are asked inside the loop: (choose
+        methods, the uniform draws of agents that pick uniformly with their own
+        ``random()``, or None, whether a choice must be checked)."""
+        auto = self._auto
+        if auto is None:
+            return None, None, True
+        if self._inline is not None and self._inline[0] is auto:
+            return self._inline[1]
+        choosers = [a.choose for a in auto]
+        uniform = [getattr(a, "uniform", None) for a in auto]
+        if None in uniform:
+            uniform = None
+        # the built-in first and random agents pick from the list they are given
+        check_choice = not all(getattr(a, "picks_from_moves", False) for a in auto)
+        self._inline = (auto, (choosers, uniform, check_choice))
+        return choosers, uniform, check_choice
+
+    def _step_tricks(self, st: Step):
+        choosers, uniform, check_choice = self._agents_inline()
+        if uniform is not None and self._draw_inline and not self._logging and self._short_loop_fits(st):
+            self._tricks_drawn(st, uniform)          # nothing to ask nor to record: the short loop
+            return
+        n = self.n
+        leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
+        trick = self.zones["trick"]
+        logging = self._logging
+        keys = [f.fn for f in st.winner_key]
+        # keys that read only the card, led and trump are tabulated per (led, trump)
+        # and the best is kept as the cards are played
+        key_tables = self._compiled.key_tables.setdefault(id(st), {}) if st.key_pure else None
+        end_play = [r for r in st.end if r.after == "play"]
+        end_trick = [r for r in st.end if r.after == "trick"]
+        hands, touched, legal = self.hand, self._touched, self._legal
+        # one end condition after play, reading only the seat's own zones: test the mover directly
+        mover_only = end_play[0].when.fn if len(end_play) == 1 and end_play[0].zone_only else None
+        # ... and of the shape ``count(hand(seat)) == 0``: test the hands themselves, no call
+        empty_hand_ends = mover_only is not None and end_play[0].when.shape == "count(hand(seat)) == 0"
+        cannot_follow = st.cannot_follow
+        renounce = self._runner(cannot_follow) if cannot_follow else None
+        suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
+        one_tier = len(st.must) == 1
+        lead_any = st.lead_test is None
+        free = st.free.fn if st.free is not None else None
+        nxt = [(s + 1) % n for s in range(n)]   # the seat after each seat
+        max_plays = self.max_plays
+        counts = self._counts
+        won = self.won
+        won_seat = self.pzones.get(st.won_to) if st.won_to is not None else None
+        won_zone = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
+        pack = self.zones["pack"]
+        played = self.plays         # kept in a local, written back before anything else can read it
+        try:
+            while not self._hand_over:
+                if not hands[leader]:
+                    break
+                self.leader = leader
+                # ``led`` is kept in a local and written to self.led when the first card
+                # is played: nothing else sets it during a trick
+                self.led = led = None
+                plays: list[tuple[int, Card]] = []
+                table = best_seat = best_key = None
+                seat = leader
+                broke = False
+                for _ in range(n):
+                    hand = hands[seat]
+                    if not hand:
+                        seat = nxt[seat]
+                        continue
+                    c = None
+                    if led is None:
+                        if lead_any:
+                            if uniform is not None:      # an agent drawing uniformly from the hand
+                                k = len(hand)
+                                c = hand.pop(int(uniform[seat]() * k) if k > 1 else 0)
+                            else:
+                                moves, follows = hand[:], True
+                        else:
+                            moves, follows = legal(st, seat)
+                    elif suit_led:
+                        moves = [c for c in hand if c.suit == led]
+                        if moves:
+                            follows = True
+                            if free is not None:
+                                keep = set(moves)
+                                moves = [c for c in hand if c in keep or free(self, seat, c)]
+                        else:
+                            follows = False
+                            if renounce is None:
+                                moves = hand[:] if one_tier else legal(st, seat)[0]
+                        c = None
+                    else:
+                        moves, follows = legal(st, seat)
+                    if c is None:
+                        if not follows and renounce is not None:
+                            if logging:
+                                self.emit({"type": "renounce", "seat": seat, "led": led})
+                            self.plays = played
+                            new = renounce(self, seat)
+                            if new is not None:              # the trick is over; he (or another) leads
+                                if new != leader:
+                                    counts["lead_changes"] += 1
+                                leader = new
+                                broke = True
+                                break
+                            if self._hand_over:
+                                return
+                            moves, _ = legal(st, seat)       # the effects may have changed his hand
+                            if not moves:
+                                seat = nxt[seat]
+                                continue
+                        self.mover = seat
+                        if uniform is not None:              # an agent drawing uniformly: draw here
+                            k = len(moves)
+                            c = moves[int(uniform[seat]() * k)] if k > 1 else moves[0]
+                        elif choosers is not None:
+                            self.plays = played
+                            c = choosers[seat](self, seat, moves)
+                            if check_choice and c not in moves:
+                                self._illegal(seat, c, moves)
+                        else:
+                            self.plays = played
+                            c = yield Decision(seat, moves, "play")
+                            if self._auto is not None:   # run_with() took over: ask its agents inline from now on
+                                choosers, uniform, check_choice = self._agents_inline()
+                        hand.remove(c)
+                    else:
+                        self.mover = seat
+                    trick.append(c)
+                    if led is None:
+                        self.led = led = c.suit
+                        if key_tables is not None:
+                            table = key_tables.get((led, self.trump))
+                            if table is None:
+                                table = key_tables[(led, self.trump)] = {}
+                    if table is not None:
+                        k = table.get(c)
+                        if k is None:
+                            k = table[c] = tuple([f(self, seat, c) for f in keys])
+                        if best_key is None or k > best_key:
+                            best_seat, best_key = seat, k
+                    else:
+                        plays.append((seat, c))
+                    played += 1
+                    if played > max_plays:
+                        raise Unfinished()
+                    if logging:
+                        self.emit({"type": "play", "seat": seat, "card": c.name})
+                    if end_play:
+                        if empty_hand_ends:
+                            # the mover's hand, then any other hand changed since the last check
+                            if not hand:
+                                touched.add(seat)
+                                self.plays = played
+                                self._check_end(end_play, seat)
+                                return
+                            if touched:
+                                for s in touched:
+                                    if not hands[s]:
+                                        touched.add(seat)
+                                        self.plays = played
+                                        if self._check_end(end_play, seat):
+                                            return
+                                        break
+                                touched.clear()
+                        elif not touched and mover_only is not None:   # only the mover's zones changed
+                            self.plays = played
+                            if mover_only(self, seat, None):
+                                touched.add(seat)
+                                self._check_end(end_play, seat)
+                                return
+                        else:
+                            touched.add(seat)
+                            self.plays = played
+                            if self._check_end(end_play, seat):
+                                return
+                    seat = nxt[seat]
+                if broke:
+                    if trick:
+                        self._move_cards(trick, pack, None, "pack", src=trick)
+                    continue
+                if table is None:
+                    if not plays:
+                        break
+                    self.plays = played
+                    for s, c in plays:
+                        k = tuple([f(self, s, c) for f in keys])
+                        if best_key is None or k > best_key:
+                            best_seat, best_key = s, k
+                self.tricks_played += 1
+                counts["tricks"] += 1
+                won[best_seat] += 1
+                if logging:
+                    cards = [c.name for c in trick]
+                    self.emit({"type": "trick", "winner": best_seat, "cards": cards})
+                if won_seat is not None or won_zone is not None:
+                    (won_seat[best_seat] if won_seat is not None else won_zone).extend(trick)
+                    trick.clear()
+                    if won_seat is not None:
+                        touched.add(best_seat)
+                    if logging:
+                        self.emit({"type": "take", "seat": best_seat, "cards": cards, "to": st.won_to})
+                else:
+                    pack.extend(trick)
+                    trick.clear()
+                if best_seat != leader:
+                    counts["lead_changes"] += 1
+                self.mover = best_seat
+                leader = best_seat
+                if st.on_trick:
+                    self.plays = played
+                    self._effects(st.on_trick, best_seat)
+                self.led = None
+                if end_trick:
+                    self.plays = played
+                    if self._check_end(end_trick, best_seat):
+                        return
+            self.led = None
+        finally:
+            self.plays = played
+
+    def _check_end(self, rules, mover: int) -> bool:
+        """Check end conditions for every seat from ``mover`` on; a condition
+        that reads only the seat's own card zones is checked only for seats
+        whose zones changed since the last check."""
+        n = self.n
+        touched = self._touched
+        order = None
+        for rule in rules:
+            test = rule.when.fn
+            if rule.zone_only and len(touched) == 1:
+                seats = touched
+            else:
+                order = order or [(mover + k) % n for k in range(n)]
+                seats = order if not rule.zone_only else [x for x in order if x in touched]
+            for s in seats:
+                if test(self, s, None):
+                    w = rule.winner(self, s) if rule.winner is not None else None
+                    self.winner = w % n if isinstance(w, int) else w
+                    self._hand_over = True
+                    self.led = None
+                    touched.clear()
+                    return True
+        touched.clear()
+        return False
+
