@@ -237,3 +237,12 @@ def test_the_public_names():
         assert getattr(academie, name) is getattr(academie.api, name)
     with pytest.raises(AttributeError):
         academie.no_such_name
+
+
+def test_the_examples_of_docs_api_run(capsys):
+    text = (Path(__file__).parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert len(blocks) >= 3
+    for code in blocks:
+        exec(compile(code, "docs/api.md", "exec"), {})
+    assert capsys.readouterr().out
