@@ -188,17 +188,17 @@ class State:
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
                                    or not 0 <= dealer < players):
             raise InvalidSeat(f"dealer {dealer!r}: seats are 0 to {players - 1}")
-        if deck is not None:
-            deck = [_card_of(c) for c in deck]
+        cards = None if deck is None else [_card_of(c) for c in deck]
         self.game = game
         self.players = players
-        self._recipe = (players, seed, dealer, deck, deal)
+        self._recipe: tuple[int, int | str, int | None, list[Card] | None, dict | None] = \
+            (players, seed, dealer, cards, deal)
         self._keep = keep_events
         self._moves: list[Move] = []
         self._events: list[tuple[dict, int | None, dict | None]] = []   # the hand in progress
         self._seen: set[str] = set()
         try:
-            self.engine = _engine.State(game.gamedef, players, seed, dealer=dealer, deck=deck, deal=deal,
+            self.engine = _engine.State(game.gamedef, players, seed, dealer=dealer, deck=cards, deal=deal,
                                         keep_events=keep_events, sink=self._on_event, check="hand")
         except RuleError as e:
             if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):

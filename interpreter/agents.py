@@ -47,6 +47,9 @@ class _BuiltIn:
     name = "agent"
     _own_choose: Callable | None = None     # the choose that is known to pick from the moves
 
+    def choose(self, state: State, seat: int, moves: list) -> Any:
+        raise NotImplementedError
+
     @property
     def picks_from_moves(self) -> bool:
         cls = type(self)
@@ -131,7 +134,7 @@ def make_agents(spec: list[str], players: int, seed) -> list[Agent]:
         spec = spec * players
     if len(spec) != players:
         raise ValueError(f"{len(spec)} agents for {players} players")
-    out = []
+    out: list[Agent] = []
     shared = random.Random(f"{seed}:agents") if "random" in spec else None
     for seat, name in enumerate(spec):
         if name == "first":
