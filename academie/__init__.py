@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os as _os
+import typing as _typing
 
 __version__ = "0.1.0"
 
@@ -19,8 +20,7 @@ if _os.path.isfile(_os.path.join(_root, "pyproject.toml")) and \
 __all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction",
            "load_game"]
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from .api import (ApiError, Game, GameOver, IllegalMove, InvalidSeat, Move, State, UnknownAction,  # noqa: F401
                       load_game)
 

@@ -12,8 +12,8 @@ from academie.dsl.errors import RuleError
 from academie.dsl.loader import corpus_ids, resolve
 from academie.interpreter.state import State as EngineState
 
-PLAYABLE = [cid for cid in corpus_ids() if not resolve(cid).data.get("abstract")]
 CONCEPTS = Path(__file__).parent / "concepts"
+PLAYABLE = [cid for cid in corpus_ids() if not resolve(cid).data.get("abstract")]
 FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards"}
 
 
@@ -22,6 +22,11 @@ def _variants():
         yield cid
         for opt in resolve(cid).data.get("options") or {}:
             yield f"{cid}+{opt}"
+    # the concept files: a talon drawn from and cards borrowed in sequence play, a turn-up,
+    # a renouncer who takes another zone, tricks won to a shared zone
+    for f in sorted(CONCEPTS.glob("*.yaml")):
+        if not resolve(str(f)).data.get("abstract"):
+            yield str(f)
 
 
 def shown_this_hand(events):
@@ -73,7 +78,7 @@ def check_clone_and_pickle(state, rng):
         assert views(state) == before
 
 
-@pytest.mark.parametrize("ref", list(_variants()))
+@pytest.mark.parametrize("ref", list(_variants()), ids=lambda r: Path(r).stem if r.endswith(".yaml") else r)
 def test_every_game_through_the_api_alone(ref):
     game = academie.load_game(ref)
     rng = random.Random(ref)
