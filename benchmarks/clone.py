@@ -14,8 +14,7 @@ then a state is rebuilt at mid-game (half its moves) and timed:
 * api hand: one hand through the API from the start (the whole game's time,
   move by move, divided by its hands).
 
-Each figure is the best of ``--repeat`` runs (the mean of ``--number`` calls in
-each). ``clone / hand`` is the price of a copy against a hand played by the
+Each figure is the median of ``--number`` calls. ``clone / hand`` is the price of a copy against a hand played by the
 interpreter: a clone by replay costs about as much as playing the moves made
 so far through the API again.
 """
@@ -24,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import time
 
 import academie
@@ -40,14 +40,14 @@ def _variants():
             yield f"{cid}+{opt}"
 
 
-def _best(fn, repeat: int, number: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
+def _median(fn, number: int) -> float:
+    """The median time of ``number`` calls of ``fn`` (robust to a busy machine)."""
+    times = []
+    for _ in range(number):
         t = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t) / number)
-    return best
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
 
 
 def _random_game(game, players: int, seed, rng_seed) -> academie.State:
@@ -58,7 +58,7 @@ def _random_game(game, players: int, seed, rng_seed) -> academie.State:
     return state
 
 
-def measure(ref: str, players: int | None, repeat: int, number: int, seed="clone") -> dict:
+def measure(ref: str, players: int | None, number: int, seed="clone") -> dict:
     game = academie.load_game(ref)
     lo, hi = game.players
     n = min(max(players or 4, lo), hi)
@@ -69,16 +69,17 @@ def measure(ref: str, players: int | None, repeat: int, number: int, seed="clone
     for m in moves[:len(moves) // 2]:
         mid.apply(m)
     rng = random.Random(1)
+    clone = _median(mid.clone, number)
+    copies = [mid.clone() for _ in range(number)]
 
     def playout():
-        s = mid.clone()
+        s = copies.pop()
         while not s.is_terminal():
             s.apply_action(rng.choice(s.legal_actions()))
-    clone = _best(mid.clone, repeat, number)
-    out = _best(playout, repeat, max(1, number // 4)) - clone
-    engine_game = _best(lambda: play_one(game.gamedef, n, seed, ["random"], 50_000), repeat, max(1, number // 4))
+    out = _median(playout, number)
+    engine_game = _median(lambda: play_one(game.gamedef, n, seed, ["random"], 50_000), number)
     engine_hands = max(play_one(game.gamedef, n, seed, ["random"], 50_000).hand_no, 1)
-    api_game = _best(lambda: _random_game(game, n, seed, 0), repeat, max(1, number // 4))
+    api_game = _median(lambda: _random_game(game, n, seed, 0), number)
     return {"game": ref, "players": n, "moves": len(moves), "mid": len(moves) // 2, "hands": hands,
             "clone_ms": clone * 1e3, "playout_ms": out * 1e3,
             "hand_ms": engine_game / engine_hands * 1e3, "api_hand_ms": api_game / hands * 1e3,
@@ -88,11 +89,10 @@ def measure(ref: str, players: int | None, repeat: int, number: int, seed="clone
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--number", type=int, default=20)
+    ap.add_argument("--number", type=int, default=31, help="calls timed for each figure (their median is given)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    rows = [measure(ref, a.players, a.repeat, a.number) for ref in _variants()]
+    rows = [measure(ref, a.players, a.number) for ref in _variants()]
     if a.json:
         print(json.dumps(rows, indent=1))
         return
