@@ -22,6 +22,7 @@ and the moves applied since. ``docs/api.md`` describes every call.
 """
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any, Iterable, Union
 
@@ -192,7 +193,7 @@ class State:
         self.game = game
         self.players = players
         self._recipe: tuple[int, int | str, int | None, list[Card] | None, dict | None] = \
-            (players, seed, dealer, cards, deal)
+            (players, seed, dealer, cards, copy.deepcopy(deal))
         self._keep = keep_events
         self._moves: list[Move] = []
         self._events: list[tuple[dict, int | None, dict | None]] = []   # the hand in progress

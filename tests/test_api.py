@@ -90,6 +90,8 @@ def test_every_game_through_the_api_alone(ref):
             moves, actions = state.legal_moves(), state.legal_actions()
             assert actions and len(actions) == len(moves)
             assert [game.action_to_move(a) for a in actions] == moves      # the same ids in every state
+            cards = [m.canon for m in moves if not isinstance(m, str)]
+            assert cards == sorted(cards) and all(isinstance(m, str) for m in moves[len(cards):])
             assert all(0 <= a < game.num_distinct_actions() for a in actions)
             sample = decisions < 10 or rng.random() < 0.05
             shown = shown_this_hand(state.engine.events)
@@ -131,6 +133,13 @@ def test_a_seat_sees_its_own_deal_and_the_others_sizes():
         assert deal["hand"] == obs["hand"] and deal["hand_sizes"] == [13] * 4
         assert obs["hand_sizes"] == [13] * 4 and len(obs["hand"]) == 13
     assert state.information_state_string(0) != state.information_state_string(1)
+    while state.engine.tricks_played < 2:
+        state.apply_action(state.legal_actions()[0])
+    obs = state.observation(0)
+    piles = obs["seat_zones"]["tricks"]
+    assert sum(p["count"] for p in piles) == 8 and sum(len(p["cards"]) for p in piles) == 8
+    assert obs["zones"]["pack"] == {"count": 0, "cards": []} and obs["tricks_played"] == 2
+    assert [ev["type"] for ev in obs["events"]].count("trick") == 2
 
 
 def test_a_pick_up_shows_the_cards_that_were_played():
@@ -192,6 +201,8 @@ def test_the_same_seed_gives_the_same_game_and_a_stacked_deck_is_used():
     deal = {"hands": [deck[i * 13:(i + 1) * 13] for i in range(4)]}
     s = game.new_state(players=4, deal=deal, dealer=0)
     assert s.observation(2)["hand"] == deck[26:39]
+    deal["hands"][2] = deal["hands"][1]                  # the state keeps its own copy of the deal
+    assert s.clone() == s and s.clone().observation(2)["hand"] == deck[26:39]
     assert pickle.loads(pickle.dumps(s)) == s
 
 
