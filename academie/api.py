@@ -196,7 +196,9 @@ class State:
             (players, seed, dealer, cards, copy.deepcopy(deal))
         self._keep = keep_events
         self._moves: list[Move] = []
-        self._events: list[tuple[dict, int | None, dict | None]] = []   # the hand in progress
+        self._events: list[_Entry] = []            # the hand in progress (or the set-up before it)
+        self._earlier: list[list[_Entry]] = []     # the hands before (and the set-up), in order
+        self._earlier_views: dict[int, tuple[int, list, str]] = {}   # seat -> (hands, views, JSON)
         self._seen: set[str] = set()
         try:
             self.engine = _engine.State(game.gamedef, players, seed, dealer=dealer, deck=cards, deal=deal,
@@ -309,7 +311,9 @@ class State:
         """Each event of the engine, as it happens: the hand's public record."""
         t = ev["type"]
         if t == "hand_start":
-            self._events.clear()
+            if self._events:
+                self._earlier.append(self._events)
+                self._events = []
             self._seen.clear()
         key = _FACE_UP.get(t)
         if key is not None:
@@ -337,7 +341,7 @@ class State:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise InvalidSeat(f"seat {seat!r}: seats are 0 to {self.players - 1}")
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int, earlier_hands: bool = True) -> dict:
         """What ``seat`` may know, as plain data (see docs/api.md): its own
         hand, every hand's size, the cards shown face up in each other zone
         and its size, money, counters, declarations, scores, and the public
@@ -346,14 +350,7 @@ class State:
         self._check_seat(seat)
         e = self.engine
         seen = self._seen
-        events = []
-        for public, owner, full in self._events:
-            if owner is None:
-                events.append(dict(public))
-            elif owner == -1:           # a deal: one's own hand
-                events.append({**public, "hand": list(full["hands"][seat])})  # type: ignore[index]
-            else:
-                events.append(dict(full if owner == seat else public))  # type: ignore[arg-type]
+        events = _view(self._events, seat)
         zones = {z: {"count": len(cs), "cards": [c.name for c in cs if c.name in seen]}
                  for z, cs in e.zones.items()}
         seat_zones = {z: [{"count": len(cs), "cards": [c.name for c in cs if s == seat or c.name in seen]}
@@ -371,15 +368,48 @@ class State:
             "tricks_played": e.tricks_played, "won": list(e.won),
             "declared": _plain(e.declared), "vars": _plain(e.vars), "pvars": _plain(e.pvars),
             "balances": _plain(e.bal),
-            "hand_results": _plain(e.hand_results), "standings": _plain(e.standings),
+            "hand_results": [dict(r) for r in e.hand_results], "standings": [dict(r) for r in e.standings],
             "terminal": e.is_terminal(),
             "events": events,
         }
+        if earlier_hands:
+            obs["earlier_hands"] = [[dict(ev) for ev in hand] for hand in self._earlier_view(seat)[1]]
         return obs
+
+    def _earlier_view(self, seat: int) -> tuple[int, list, str]:
+        """The earlier hands' events as ``seat`` saw them, and as JSON: kept, since they never change."""
+        got = self._earlier_views.get(seat)
+        if got is None or got[0] != len(self._earlier):
+            views = (got[1] if got else []) + [_view(h, seat) for h in self._earlier[len(got[1]) if got else 0:]]
+            got = self._earlier_views[seat] = (len(self._earlier), views, _dumps(views))
+        return got
 
     def information_state_string(self, seat: int) -> str:
         """``observation(seat)`` as a deterministic string (JSON, keys sorted)."""
-        return json.dumps(self.observation(seat), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        obs = self.observation(seat, earlier_hands=False)
+        obs["earlier_hands"] = _SLOT              # the earlier hands' JSON is kept, not made again
+        return _dumps(obs).replace(_dumps(_SLOT), self._earlier_view(seat)[2], 1)
+
+
+_Entry = tuple[dict, Union[int, None], Union[dict, None]]   # (public event, who sees the full one, full)
+_SLOT = "\x00earlier hands\x00"       # no event holds a NUL: the place of a JSON kept aside
+
+
+def _view(entries: list[_Entry], seat: int) -> list[dict]:
+    """Events as ``seat`` sees them (a deal: its own hand; a take of unseen cards: the taker)."""
+    out = []
+    for public, owner, full in entries:
+        if owner is None:
+            out.append(dict(public))
+        elif owner == -1:
+            out.append({**public, "hand": list(full["hands"][seat])})  # type: ignore[index]
+        else:
+            out.append(dict(full if owner == seat else public))  # type: ignore[arg-type]
+    return out
+
+
+def _dumps(v: Any) -> str:
+    return json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _card_of(c: Card | str) -> Card:

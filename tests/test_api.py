@@ -43,6 +43,22 @@ def shown_this_hand(events):
     return shown
 
 
+def hands_of_log(events):
+    """The full log cut at each hand_start (the set-up before the first hand, if any, first)."""
+    groups = [[]]
+    for ev in events:
+        if ev["type"] == "hand_start" and groups[-1]:
+            groups.append([])
+        groups[-1].append(ev)
+    return [g for g in groups if g]
+
+
+def hidden_in_hand(events, seat):
+    """The cards dealt to other seats in this hand's log that it never showed face up."""
+    dealt = {c for ev in events if ev["type"] == "deal" for s, h in enumerate(ev["hands"]) if s != seat for c in h}
+    return dealt - shown_this_hand(events)
+
+
 def hidden_from(state, seat):
     """The cards in other seats' hands that were never shown face up this hand."""
     shown = shown_this_hand(state.engine.events)
@@ -84,7 +100,7 @@ def test_every_game_through_the_api_alone(ref):
     rng = random.Random(ref)
     for players in sorted(set(game.players)):
         state = game.new_state(players=players, seed=3, keep_events=True)
-        decisions = 0
+        decisions = checked = 0
         while not state.is_terminal():
             seat = state.current_player()
             moves, actions = state.legal_moves(), state.legal_actions()
@@ -95,12 +111,21 @@ def test_every_game_through_the_api_alone(ref):
             assert all(0 <= a < game.num_distinct_actions() for a in actions)
             sample = decisions < 10 or rng.random() < 0.05
             shown = shown_this_hand(state.engine.events)
+            new_hand = state.engine.hand_no != checked
+            earlier = hands_of_log(state.engine.events)[:-1] if new_hand or sample else []
             for s in range(players):
-                text = state.information_state_string(s)
+                obs = state.observation(s, earlier_hands=False)
                 hidden = {c.name for o, h in enumerate(state.engine.hand) if o != s for c in h} - shown
-                assert not leaks(text, hidden), (ref, players, decisions, s)
+                assert not leaks(json.dumps(obs), hidden), (ref, players, decisions, s)
+                if new_hand or sample:      # the earlier hands: nothing that was hidden in each of them
+                    past = state.observation(s)["earlier_hands"]
+                    assert len(past) == len(earlier)
+                    for k in range(len(earlier)):
+                        assert not leaks(json.dumps(past[k]), hidden_in_hand(earlier[k], s)), (ref, players, k, s)
+                        assert [ev["type"] for ev in past[k]] == [ev["type"] for ev in earlier[k]]
                 if sample:
-                    assert json.loads(text) == state.observation(s)
+                    assert json.loads(state.information_state_string(s)) == state.observation(s)
+            checked = state.engine.hand_no
             obs = state.observation(seat)
             assert obs["hand"] == [c.name for c in state.engine.hand[seat]]
             assert obs["hand_sizes"] == [len(h) for h in state.engine.hand]
@@ -122,7 +147,9 @@ def test_the_leak_check_can_fail():
     hidden = hidden_from(state, 0)
     assert len(hidden) == 39
     assert leaks(json.dumps(state.engine.events), hidden) == sorted(hidden)
-    assert not leaks(state.information_state_string(0), hidden)
+    obs = json.loads(state.information_state_string(0))
+    assert obs.pop("earlier_hands")[0][-1] == {"type": "dealer", "seat": state.engine.dealer}
+    assert not leaks(json.dumps(obs), hidden)
 
 
 def test_a_seat_sees_its_own_deal_and_the_others_sizes():
