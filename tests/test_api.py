@@ -1,5 +1,6 @@
 """The public API (academie.load_game, Game, State): every corpus game and option played
 through it alone, with clones and pickles, and what each seat's observation holds."""
+import copy
 import json
 import pickle
 import random
@@ -84,6 +85,8 @@ def check_clone_and_pickle(state, rng):
     assert views(state) == before
     p = pickle.loads(pickle.dumps(state))
     assert p == state and views(p) == before
+    d = copy.deepcopy(state)
+    assert d == state and d.engine is not state.engine and views(d) == before
     if not state.is_terminal():                         # apply_action(a) is apply(move), and apply(name)
         a = rng.choice(state.legal_actions())
         x, y, z = state.clone(), state.clone(), state.clone()
