@@ -189,6 +189,8 @@ class State:
         if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
                                    or not 0 <= dealer < players):
             raise InvalidSeat(f"dealer {dealer!r}: seats are 0 to {players - 1}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise ApiError(f"a seed is an int or a string, not {type(seed).__name__}")
         cards = None if deck is None else [_card_of(c) for c in deck]
         self.game = game
         self.players = players

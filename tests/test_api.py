@@ -262,6 +262,8 @@ def test_misuse_raises_the_apis_exceptions():
         game.new_state(players=9)
     with pytest.raises(academie.InvalidSeat):
         game.new_state(players=4, dealer=4)
+    with pytest.raises(academie.ApiError, match="seed"):
+        game.new_state(players=4, seed=[1])
     with pytest.raises(academie.ApiError, match="not a card"):
         game.new_state(players=4, deck=["ZZ"])
     with pytest.raises(academie.ApiError, match="lacks"):
