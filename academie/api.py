@@ -75,8 +75,8 @@ def load_game(ref: str, options: Iterable[str] = ()) -> "Game":
     reference twice gives the same ``Game``."""
     if not isinstance(ref, str):
         ref = str(ref)
-    base, opts = split_ref(ref)
-    opts = tuple(dict.fromkeys([*opts, *options]))
+    base, named = split_ref(ref)
+    opts = tuple(dict.fromkeys([*named, *options]))
     key = (base, opts)
     g = _GAMES.get(key)
     if g is None:
