@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os as _os
+import typing as _typing
 
 __version__ = "0.1.0"
 
@@ -13,3 +14,19 @@ _root = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
 if _os.path.isfile(_os.path.join(_root, "pyproject.toml")) and \
         _os.path.isfile(_os.path.join(_root, "dsl", "expr.lark")):
     __path__.append(_root)  # type: ignore[name-defined]  # noqa: F821
+
+# The public API (academie/api.py, docs/api.md), imported on first use so that the command
+# line starts without it.
+__all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction",
+           "load_game"]
+
+if _typing.TYPE_CHECKING:
+    from .api import (ApiError, Game, GameOver, IllegalMove, InvalidSeat, Move, State, UnknownAction,  # noqa: F401
+                      load_game)
+
+
+def __getattr__(name: str):
+    if name in __all__:
+        from . import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'academie' has no attribute {name!r}")

@@ -6,16 +6,25 @@
   of a game share;
 * ``human``: shows the hand and the legal moves at the terminal and asks.
 
-An agent may have ``uniform``: a function drawing a float in [0, 1) with which
-it picks ``moves[int(uniform() * len(moves))]`` (the one move if there is
-only one). The interpreter then draws for it inside its loops instead of
-calling ``choose`` (the same choices, fewer calls). Any other agent is asked.
+An agent is anything with ``choose(state, seat, moves)`` returning one of
+``moves`` (the ``Agent`` protocol): it need not inherit from a class here.
+
+Two attributes let the interpreter skip asking, and they hold only for the
+built-in classes themselves, never for a subclass that overrides ``choose``
+(such an agent is asked, and a move it returns that is not legal is refused):
+
+* ``uniform``: a function drawing a float in [0, 1) with which the agent picks
+  ``moves[int(uniform() * len(moves))]`` (the one move if there is only one).
+  The interpreter then draws for it inside its loops instead of calling
+  ``choose`` (the same choices, fewer calls).
+* ``picks_from_moves``: true when ``choose`` always returns one of the moves it
+  is given, so that the loops need not check the choice.
 """
 from __future__ import annotations
 
 import random
 import sys
-from typing import TextIO
+from typing import Any, Callable, Protocol, TextIO, runtime_checkable
 
 from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe
@@ -24,24 +33,43 @@ from .state import Abandoned, State, move_name
 AGENTS = ("first", "random", "human")
 
 
-class Agent:
-    name = "agent"
+@runtime_checkable
+class Agent(Protocol):
+    """A player: given the state, its seat and the legal moves (in canonical
+    order), it returns one of those moves."""
 
-    def choose(self, state: State, seat: int, moves: list):
+    def choose(self, state: State, seat: int, moves: list) -> Any: ...
+
+
+class _BuiltIn:
+    """What the built-in agents share: ``picks_from_moves`` holds only while
+    ``choose`` is the class's own, not a subclass's."""
+    name = "agent"
+    _own_choose: Callable | None = None     # the choose that is known to pick from the moves
+
+    def choose(self, state: State, seat: int, moves: list) -> Any:
         raise NotImplementedError
 
+    @property
+    def picks_from_moves(self) -> bool:
+        cls = type(self)
+        return cls.choose is cls._own_choose
 
-class FirstAgent(Agent):
+
+class FirstAgent(_BuiltIn):
+    """Always the first legal move."""
     name = "first"
-    picks_from_moves = True          # returns one of the moves it is given, always
 
     def choose(self, state, seat, moves):
         return moves[0]
 
 
-class RandomAgent(Agent):
+FirstAgent._own_choose = FirstAgent.choose
+
+
+class RandomAgent(_BuiltIn):
+    """Uniformly at random among the legal moves."""
     name = "random"
-    picks_from_moves = True
 
     def __init__(self, seed=None, rng: random.Random | None = None):
         """Its own generator seeded with ``seed``, or the generator ``rng``
@@ -51,14 +79,18 @@ class RandomAgent(Agent):
         # how it chooses, for a loop that draws for it: moves[int(uniform() * len(moves))]
         # if there is more than one move, else the one move (not so for a subclass that
         # chooses otherwise: that one is asked)
-        self.uniform = self._random if type(self).choose is RandomAgent.choose else None
+        self.uniform: Callable[[], float] | None = \
+            self._random if type(self).choose is RandomAgent.choose else None
 
     def choose(self, state, seat, moves):
         k = len(moves)
         return moves[int(self._random() * k)] if k > 1 else moves[0]
 
 
-class HumanAgent(Agent):
+RandomAgent._own_choose = RandomAgent.choose
+
+
+class HumanAgent:
     """Plays at the terminal: shows the table, the hand and the legal moves,
     and takes a move by its number or its name (``QS``, ``pass``)."""
     name = "human"
@@ -102,7 +134,7 @@ def make_agents(spec: list[str], players: int, seed) -> list[Agent]:
         spec = spec * players
     if len(spec) != players:
         raise ValueError(f"{len(spec)} agents for {players} players")
-    out = []
+    out: list[Agent] = []
     shared = random.Random(f"{seed}:agents") if "random" in spec else None
     for seat, name in enumerate(spec):
         if name == "first":

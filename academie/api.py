@@ -1,0 +1,423 @@
+"""The engine as a library: load a rule file, play it move by move, copy a
+state, and see it as one seat may see it.
+
+    import academie
+    game = academie.load_game("hearts/foster")
+    state = game.new_state(players=4, seed=7)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    state.returns()
+
+A ``Game`` is one compiled rule file (with its options). A ``State`` is one
+game of it, built on the interpreter's state and driven one decision at a
+time. Moves are the interpreter's own: a card (``academie.dsl.cards.Card``,
+named ``"QS"``, ``"10H"``) or a declaration's name (``"pass"`` declines). Every
+move has a stable action id: the cards of the game's full pack in canonical
+order, then (in a game with declarations) ``pass`` and the declarations in the
+order the rule file gives.
+
+A state is copied by replay: ``clone()`` and pickling rebuild a state from how
+the game was created (rule file, options, players, seed, dealer, deck, deal)
+and the moves applied since. ``docs/api.md`` describes every call.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Iterable, Union
+
+from .dsl.cards import Card, parse_card
+from .dsl.errors import RuleError
+from .dsl.loader import split_ref
+from .dsl.model import GameDef
+from .dsl.model import load_game as _compile
+from .interpreter import state as _engine
+
+__all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction",
+           "load_game"]
+
+Move = Union[Card, str]
+"""A move: a card, or the name of a declaration (``"pass"`` declines)."""
+
+PASS = _engine.PASS
+
+
+# -- the exceptions of misuse -----------------------------------------------------
+class ApiError(ValueError):
+    """A call the API cannot honour: a wrong argument, not a fault of the rule file."""
+
+
+class IllegalMove(ApiError):
+    """The move is not one of the legal moves of the decision at hand."""
+
+
+class GameOver(IllegalMove):
+    """A move was made after the end of the game."""
+
+
+class UnknownAction(IllegalMove):
+    """An action id that no move of this game has, or a move this game never offers."""
+
+
+class InvalidSeat(ApiError):
+    """A seat (or a number of players) outside the game's table."""
+
+
+# -- games ---------------------------------------------------------------------------
+_GAMES: dict[tuple[str, tuple[str, ...]], "Game"] = {}
+
+
+def load_game(ref: str, options: Iterable[str] = ()) -> "Game":
+    """The game of rule file ``ref``: a corpus id (``hearts/foster``), an id
+    with options after plus signs (``polignac/boussac+capot``), or a path to a
+    YAML file. ``options`` adds more. A faulty rule file raises the loader's
+    ``RuleError`` (located in the file). Games are kept: loading the same
+    reference twice gives the same ``Game``."""
+    if not isinstance(ref, str):
+        ref = str(ref)
+    base, named = split_ref(ref)
+    opts = tuple(dict.fromkeys([*named, *options]))
+    key = (base, opts)
+    g = _GAMES.get(key)
+    if g is None:
+        g = _GAMES[key] = Game(_compile(base, list(opts)), base, opts)
+    return g
+
+
+class Game:
+    """One compiled rule file, with its options: what never changes from one
+    state of the game to another (the table, the pack, the action ids)."""
+
+    def __init__(self, gamedef: GameDef, ref: str, options: tuple[str, ...] = ()):
+        self.gamedef = gamedef
+        self.ref = ref
+        self.id: str = gamedef.id
+        self.title: str = gamedef.title
+        self.options: tuple[str, ...] = tuple(gamedef.options)
+        self._ref_options = options
+        self.players: tuple[int, int] = (gamedef.min_players, gamedef.max_players)
+        cards: dict[Card, None] = {}
+        for n in range(gamedef.min_players, gamedef.max_players + 1):
+            cards.update(dict.fromkeys(gamedef.pack(n)))
+        decls = [d for d in gamedef.declarations if d != PASS]
+        others = [PASS, *decls] if decls else []
+        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others]
+        self._ids: dict[Any, int] = {m: i for i, m in enumerate(self._moves)}
+        self._by_name: dict[str, Move] = {_name(m).lower(): m for m in self._moves}
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id}{''.join('+' + o for o in self.options)}>"
+
+    def __reduce__(self):
+        return (load_game, (self.ref, self._ref_options))
+
+    def num_distinct_actions(self) -> int:
+        """How many action ids the game has: every card of its largest pack,
+        then ``pass`` and each declaration."""
+        return len(self._moves)
+
+    def action_to_move(self, action: int) -> Move:
+        """The move of action id ``action`` (``UnknownAction`` if none)."""
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < len(self._moves):
+            raise UnknownAction(f"{action!r} is not an action id of {self.id} (ids are 0 to {len(self._moves) - 1})")
+        return self._moves[action]
+
+    def move_to_action(self, move: Move) -> int:
+        """The action id of ``move`` (a card, a card's name or a declaration's name)."""
+        m = self._move(move)
+        return self._ids[m]
+
+    def action_to_string(self, action: int) -> str:
+        return _name(self.action_to_move(action))
+
+    def _move(self, move: Any) -> Move:
+        """The move meant by ``move``: itself, or the move of that name."""
+        if isinstance(move, Card):
+            if move in self._ids:
+                return move
+        elif isinstance(move, str):
+            c = parse_card(move)
+            m = self._by_name.get(c.name.lower() if c is not None else move.strip().lower())
+            if m is not None:
+                return m
+        raise UnknownAction(f"{move!r} is not a move of {self.id} "
+                            f"(a card of its pack, {PASS}, or a declaration: {', '.join(map(str, self._moves[-3:]))} …)")
+
+    def new_state(self, players: int | None = None, seed: int | str = 0, *, dealer: int | None = None,
+                  deck: Iterable[Card | str] | None = None, deal: dict | None = None,
+                  keep_events: bool = False) -> "State":
+        """A new game at its first decision. ``players``: the number at the
+        table (default: the fewest the rules allow). ``seed``: the shuffle's
+        (the same seed, the same game). ``dealer``: the first dealer's seat
+        (else the rules choose). ``deck``: a stacked pack, top card first, for
+        the first hand. ``deal``: the first hand's deal, ``{"hands": [[cards
+        of seat 0], …], zone: [cards]}``. ``keep_events``: keep the whole event
+        log (every card, for a referee) in ``state.engine.events``."""
+        return State(self, self.players[0] if players is None else players, seed, dealer, deck, deal,
+                     keep_events=keep_events)
+
+
+def _name(m: Move) -> str:
+    return m.name if isinstance(m, Card) else str(m)
+
+
+# -- what a seat sees ---------------------------------------------------------------------
+# the cards these events show face up; a take shows its cards when all of them were seen
+_FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards"}
+
+
+def _plain(v: Any) -> Any:
+    """A value as JSON-ready data (cards by name, mappings keyed by strings)."""
+    if isinstance(v, Card):
+        return v.name
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+class State:
+    """One game, driven one decision at a time. Built by ``Game.new_state``."""
+
+    def __init__(self, game: Game, players: int, seed: int | str = 0, dealer: int | None = None,
+                 deck: Iterable[Card | str] | None = None, deal: dict | None = None, *,
+                 keep_events: bool = False, _moves: Iterable[Move] = ()):
+        lo, hi = game.players
+        if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+            raise InvalidSeat(f"{game.id} is for {lo} to {hi} players, not {players!r}")
+        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
+                                   or not 0 <= dealer < players):
+            raise InvalidSeat(f"dealer {dealer!r}: seats are 0 to {players - 1}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise ApiError(f"a seed is an int or a string, not {type(seed).__name__}")
+        cards = None if deck is None else [_card_of(c) for c in deck]
+        self.game = game
+        self.players = players
+        self._recipe: tuple[int, int | str, int | None, list[Card] | None, dict | None] = \
+            (players, seed, dealer, cards, copy.deepcopy(deal))
+        self._keep = keep_events
+        self._moves: list[Move] = []
+        self._events: list[_Entry] = []            # the hand in progress (or the set-up before it)
+        self._earlier: list[list[_Entry]] = []     # the hands before (and the set-up), in order
+        self._earlier_views: dict[int, tuple[int, list, str]] = {}   # seat -> (hands, views, JSON)
+        self._seen: set[str] = set()
+        try:
+            self.engine = _engine.State(game.gamedef, players, seed, dealer=dealer, deck=cards, deal=deal,
+                                        keep_events=keep_events, sink=self._on_event, check="hand")
+        except RuleError as e:
+            if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):
+                raise ApiError(e.diagnostics[0].message) from None
+            raise
+        for m in _moves:
+            self.engine.apply(m)
+            self._moves.append(m)
+
+    def __repr__(self) -> str:
+        return f"<State {self.game.id}, {self.players} players, {len(self._moves)} moves>"
+
+    # -- the decision at hand ---------------------------------------------------
+    def current_player(self) -> int | None:
+        """The seat to move, or None once the game is over."""
+        return self.engine.current_player()
+
+    def decision_kind(self) -> str | None:
+        """``"play"`` (a card), ``"announce"`` (a declaration or pass), or None at the end."""
+        return self.engine.decision_kind()
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves, in canonical order (cards by suit S H D C and rank
+        2 … A; declining before declaring); empty once the game is over."""
+        return self.engine.legal_moves()
+
+    def legal_actions(self) -> list[int]:
+        """The legal moves as action ids, in the same order."""
+        ids = self.game._ids
+        return [ids[m] for m in self.engine.legal_moves()]
+
+    def action_to_string(self, action: int) -> str:
+        """The name of the move of ``action`` (``"QS"``, ``"pass"``)."""
+        return self.game.action_to_string(action)
+
+    def move_to_action(self, move: Move) -> int:
+        return self.game.move_to_action(move)
+
+    def apply(self, move: Move) -> None:
+        """Make ``move`` (a move, a card's name or a declaration's name) for the
+        seat to move, and run the rules to the next decision. ``GameOver`` after
+        the end, ``UnknownAction`` for what is no move of the game,
+        ``IllegalMove`` for a move not legal now."""
+        eng = self.engine
+        if eng.is_terminal():
+            raise GameOver(f"the game is over: no move can be made ({_name(move) if isinstance(move, (Card, str)) else repr(move)})")
+        m = self.game._move(move)
+        legal = eng.legal_moves()
+        if m not in legal:
+            raise IllegalMove(f"{_name(m)} is not a legal move for seat {eng.current_player()} "
+                              f"(legal: {' '.join(map(_name, legal))})")
+        eng.apply(m)
+        self._moves.append(m)
+
+    def apply_action(self, action: int) -> None:
+        """``apply`` the move of action id ``action``."""
+        if self.engine.is_terminal():
+            raise GameOver(f"the game is over: no move can be made (action {action!r})")
+        self.apply(self.game.action_to_move(action))
+
+    # -- the end -----------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.engine.is_terminal()
+
+    def returns(self) -> list[int]:
+        """Each seat's final score by the rules' standings (0 each until the end)."""
+        return self.engine.returns()
+
+    def standings(self) -> list[dict]:
+        """``[{seat, score, rank}, …]`` best first, once the game is over (else empty)."""
+        return [dict(r) for r in self.engine.standings]
+
+    @property
+    def history(self) -> list[Move]:
+        """The moves made since the start, in order."""
+        return list(self._moves)
+
+    # -- copies ------------------------------------------------------------------------
+    def clone(self) -> "State":
+        """An independent copy: moves applied to it never change this state (nor
+        the reverse). Built by replaying this state's moves from its start."""
+        players, seed, dealer, deck, deal = self._recipe
+        return State(self.game, players, seed, dealer, deck, deal, keep_events=self._keep, _moves=self._moves)
+
+    def __getstate__(self) -> dict:
+        players, seed, dealer, deck, deal = self._recipe
+        return {"game": (self.game.ref, self.game._ref_options), "players": players, "seed": seed,
+                "dealer": dealer, "deck": None if deck is None else [c.name for c in deck],
+                "deal": deal, "keep_events": self._keep, "moves": [_name(m) for m in self._moves]}
+
+    def __setstate__(self, d: dict) -> None:
+        game = load_game(d["game"][0], d["game"][1])
+        moves = [game._move(m) for m in d["moves"]]
+        State.__init__(self, game, d["players"], d["seed"], d["dealer"], d["deck"], d["deal"],
+                       keep_events=d["keep_events"], _moves=moves)
+
+    def __eq__(self, other: object) -> bool:
+        """Two states are equal when made the same way with the same moves."""
+        if not isinstance(other, State):
+            return NotImplemented
+        return (self.game is other.game and self.__getstate__() == other.__getstate__())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # -- what a seat may know --------------------------------------------------------
+    def _on_event(self, ev: dict) -> None:
+        """Each event of the engine, as it happens: the hand's public record."""
+        t = ev["type"]
+        if t == "hand_start":
+            if self._events:
+                self._earlier.append(self._events)
+                self._events = []
+            self._seen.clear()
+        key = _FACE_UP.get(t)
+        if key is not None:
+            v = ev[key]
+            self._seen.update(v if isinstance(v, list) else (v,))
+            self._events.append((ev, None, None))
+        elif t == "take":
+            if all(c in self._seen for c in ev["cards"]):
+                self._events.append((ev, None, None))
+            else:          # cards no one saw: their number for all, the cards for the taker
+                public = {k: v for k, v in ev.items() if k != "cards"}
+                public["count"] = len(ev["cards"])
+                self._events.append((public, ev["seat"], ev))
+        elif t == "deal":
+            public = {"type": "deal", "hand_sizes": [len(h) for h in ev["hands"]]}
+            public.update({k: len(v) for k, v in ev.items() if k not in ("type", "hands")})
+            self._events.append((public, -1, ev))        # -1: each seat sees its own hand
+        elif t == "draw_for_dealer":
+            self._seen.update(ev["cards"].values())
+            self._events.append((ev, None, None))
+        else:
+            self._events.append((ev, None, None))
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise InvalidSeat(f"seat {seat!r}: seats are 0 to {self.players - 1}")
+
+    def observation(self, seat: int, earlier_hands: bool = True) -> dict:
+        """What ``seat`` may know, as plain data (see docs/api.md): its own
+        hand, every hand's size, the cards shown face up in each other zone
+        and its size, money, counters, declarations, scores, and the public
+        events of the hand in progress. Never a card of another seat's hand
+        that was not shown."""
+        self._check_seat(seat)
+        e = self.engine
+        seen = self._seen
+        events = _view(self._events, seat)
+        zones = {z: {"count": len(cs), "cards": [c.name for c in cs if c.name in seen]}
+                 for z, cs in e.zones.items()}
+        seat_zones = {z: [{"count": len(cs), "cards": [c.name for c in cs if s == seat or c.name in seen]}
+                          for s, cs in enumerate(per)]
+                      for z, per in e.pzones.items() if z != "hand"}
+        mover = e.current_player()
+        obs = {
+            "game": self.game.id, "options": list(self.game.options), "players": self.players, "seat": seat,
+            "hand": [c.name for c in e.hand[seat]],
+            "hand_sizes": [len(h) for h in e.hand],
+            "zones": zones, "seat_zones": seat_zones,
+            "current_player": mover, "decision": e.decision_kind(),
+            "legal": [_name(m) for m in e.legal_moves()] if mover == seat else [],
+            "hand_no": e.hand_no, "dealer": e.dealer, "winner": e.winner, "leader": e.leader, "led": e.led, "trump": e.trump,
+            "tricks_played": e.tricks_played, "won": list(e.won),
+            "declared": _plain(e.declared), "vars": _plain(e.vars), "pvars": _plain(e.pvars),
+            "balances": _plain(e.bal),
+            "hand_results": [dict(r) for r in e.hand_results], "standings": [dict(r) for r in e.standings],
+            "terminal": e.is_terminal(),
+            "events": events,
+        }
+        if earlier_hands:
+            obs["earlier_hands"] = [[dict(ev) for ev in hand] for hand in self._earlier_view(seat)[1]]
+        return obs
+
+    def _earlier_view(self, seat: int) -> tuple[int, list, str]:
+        """The earlier hands' events as ``seat`` saw them, and as JSON: kept, since they never change."""
+        got = self._earlier_views.get(seat)
+        if got is None or got[0] != len(self._earlier):
+            views = (got[1] if got else []) + [_view(h, seat) for h in self._earlier[len(got[1]) if got else 0:]]
+            got = self._earlier_views[seat] = (len(self._earlier), views, _dumps(views))
+        return got
+
+    def information_state_string(self, seat: int) -> str:
+        """``observation(seat)`` as a deterministic string (JSON, keys sorted)."""
+        obs = self.observation(seat, earlier_hands=False)
+        obs["earlier_hands"] = _SLOT              # the earlier hands' JSON is kept, not made again
+        return _dumps(obs).replace(_dumps(_SLOT), self._earlier_view(seat)[2], 1)
+
+
+_Entry = tuple[dict, Union[int, None], Union[dict, None]]   # (public event, who sees the full one, full)
+_SLOT = "\x00earlier hands\x00"       # no event holds a NUL: the place of a JSON kept aside
+
+
+def _view(entries: list[_Entry], seat: int) -> list[dict]:
+    """Events as ``seat`` sees them (a deal: its own hand; a take of unseen cards: the taker)."""
+    out = []
+    for public, owner, full in entries:
+        if owner is None:
+            out.append(dict(public))
+        elif owner == -1:
+            out.append({**public, "hand": list(full["hands"][seat])})  # type: ignore[index]
+        else:
+            out.append(dict(full if owner == seat else public))  # type: ignore[arg-type]
+    return out
+
+
+def _dumps(v: Any) -> str:
+    return json.dumps(v, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _card_of(c: Card | str) -> Card:
+    if isinstance(c, Card):
+        return c
+    k = parse_card(str(c))
+    if k is None:
+        raise ApiError(f"the stacked deck holds '{c}', which is not a card (write rank + suit: AS, 10H, KD)")
+    return k

@@ -1,0 +1,108 @@
+"""What a copy of a state costs, through the public API (academie.State).
+
+    python benchmarks/clone.py               # every corpus game and option, 4 players where allowed
+    python benchmarks/clone.py --json
+
+For each game: a random game is played through the API to learn its length,
+then a state is rebuilt at mid-game (half its moves) and timed:
+
+* clone: ``state.clone()`` at mid-game (a replay of the moves made so far);
+* playout: a random playout from that clone to the end, through the API;
+* hand: one hand played by the interpreter alone (``simulate``'s way: random
+  agents asked inside the loops, no event log), the whole game's time divided
+  by its hands;
+* api hand: one hand through the API from the start (the whole game's time,
+  move by move, divided by its hands).
+
+Each figure is the median of ``--number`` calls. ``clone / hand`` is the price of a copy against a hand played by the
+interpreter: a clone by replay costs about as much as playing the moves made
+so far through the API again.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+import academie
+from academie.dsl.loader import corpus_ids, resolve
+from academie.interpreter.simulate import play_one
+
+
+def _variants():
+    for cid in corpus_ids():
+        if resolve(cid).data.get("abstract"):
+            continue
+        yield cid
+        for opt in resolve(cid).data.get("options") or {}:
+            yield f"{cid}+{opt}"
+
+
+def _median(fn, number: int) -> float:
+    """The median time of ``number`` calls of ``fn`` (robust to a busy machine)."""
+    times = []
+    for _ in range(number):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def _random_game(game, players: int, seed, rng_seed) -> academie.State:
+    state = game.new_state(players=players, seed=seed)
+    rng = random.Random(rng_seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def measure(ref: str, players: int | None, number: int, seed="clone") -> dict:
+    game = academie.load_game(ref)
+    lo, hi = game.players
+    n = min(max(players or 4, lo), hi)
+    full = _random_game(game, n, seed, 0)
+    moves = full.history
+    hands = max(full.engine.hand_no, 1)
+    mid = game.new_state(players=n, seed=seed)
+    for m in moves[:len(moves) // 2]:
+        mid.apply(m)
+    rng = random.Random(1)
+    clone = _median(mid.clone, number)
+    copies = [mid.clone() for _ in range(number)]
+
+    def playout():
+        s = copies.pop()
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+    out = _median(playout, number)
+    engine_game = _median(lambda: play_one(game.gamedef, n, seed, ["random"], 50_000), number)
+    engine_hands = max(play_one(game.gamedef, n, seed, ["random"], 50_000).hand_no, 1)
+    api_game = _median(lambda: _random_game(game, n, seed, 0), number)
+    return {"game": ref, "players": n, "moves": len(moves), "mid": len(moves) // 2, "hands": hands,
+            "clone_ms": clone * 1e3, "playout_ms": out * 1e3,
+            "hand_ms": engine_game / engine_hands * 1e3, "api_hand_ms": api_game / hands * 1e3,
+            "clone_per_hand": clone / (engine_game / engine_hands)}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--number", type=int, default=31, help="calls timed for each figure (their median is given)")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    rows = [measure(ref, a.players, a.number) for ref in _variants()]
+    if a.json:
+        print(json.dumps(rows, indent=1))
+        return
+    print(f"{'game':34} {'n':>2} {'moves':>5} {'mid':>4} {'hands':>5} {'clone ms':>9} {'playout ms':>10} "
+          f"{'hand ms':>8} {'api hand ms':>11} {'clone/hand':>10}")
+    for r in rows:
+        print(f"{r['game']:34} {r['players']:>2} {r['moves']:>5} {r['mid']:>4} {r['hands']:>5} "
+              f"{r['clone_ms']:>9.3f} {r['playout_ms']:>10.3f} {r['hand_ms']:>8.3f} {r['api_hand_ms']:>11.3f} "
+              f"{r['clone_per_hand']:>10.2f}")
+
+
+if __name__ == "__main__":
+    main()
