@@ -20,6 +20,7 @@ class Sequence(StateParts):
         suit (past the top card to the lowest) until the whole suit is played."""
         n = self.n
         order = st.order
+        assert order is not None, "a sequence step has its order (the model requires one)"
         suits: dict[str, list[Card]] = {}
         for c in sorted(self.pack_cards, key=lambda c: order.get(c, 0)):
             suits.setdefault(c.suit, []).append(c)
