@@ -16,9 +16,11 @@ move has a stable action id: the cards of the game's full pack in canonical
 order, then (in a game with declarations) ``pass`` and the declarations in the
 order the rule file gives.
 
-A state is copied by replay: ``clone()`` and pickling rebuild a state from how
-the game was created (rule file, options, players, seed, dealer, deck, deal)
-and the moves applied since. ``docs/api.md`` describes every call.
+``clone()`` copies a state from the interpreter's snapshot of the top of the
+hand in progress and the moves made since; ``clone_by_replay()`` (the
+reference) and pickling rebuild a state from how the game was created (rule
+file, options, players, seed, dealer, deck, deal) and every move applied
+since. ``docs/api.md`` describes every call.
 """
 from __future__ import annotations
 
