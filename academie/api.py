@@ -16,9 +16,11 @@ move has a stable action id: the cards of the game's full pack in canonical
 order, then (in a game with declarations) ``pass`` and the declarations in the
 order the rule file gives.
 
-A state is copied by replay: ``clone()`` and pickling rebuild a state from how
-the game was created (rule file, options, players, seed, dealer, deck, deal)
-and the moves applied since. ``docs/api.md`` describes every call.
+``clone()`` copies a state from the interpreter's snapshot of the top of the
+hand in progress and the moves made since; ``clone_by_replay()`` (the
+reference) and pickling rebuild a state from how the game was created (rule
+file, options, players, seed, dealer, deck, deal) and every move applied
+since. ``docs/api.md`` describes every call.
 """
 from __future__ import annotations
 
@@ -202,16 +204,27 @@ class State:
         self._earlier: list[list[_Entry]] = []     # the hands before (and the set-up), in order
         self._earlier_views: dict[int, tuple[int, list, str]] = {}   # seat -> (hands, views, JSON)
         self._seen: set[str] = set()
+        self._applying = 0            # 1 while a move is sent to the engine (not yet in _moves)
+        self._hand_mark = (0, 0)      # at the top of the hand in progress: (moves made, len(_earlier))
         try:
             self.engine = _engine.State(game.gamedef, players, seed, dealer=dealer, deck=cards, deal=deal,
-                                        keep_events=keep_events, sink=self._on_event, check="hand")
+                                        keep_events=keep_events, sink=self._on_event, check="hand",
+                                        snapshots=True)
         except RuleError as e:
             if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):
                 raise ApiError(e.diagnostics[0].message) from None
             raise
         for m in _moves:
+            self._send(m)
+
+    def _send(self, m: Move) -> None:
+        """Apply the legal move ``m`` in the engine and record it."""
+        self._applying = 1
+        try:
             self.engine.apply(m)
-            self._moves.append(m)
+        finally:
+            self._applying = 0
+        self._moves.append(m)
 
     def __repr__(self) -> str:
         return f"<State {self.game.id}, {self.players} players, {len(self._moves)} moves>"
@@ -255,8 +268,7 @@ class State:
         if m not in legal:
             raise IllegalMove(f"{_name(m)} is not a legal move for seat {eng.current_player()} "
                               f"(legal: {' '.join(map(_name, legal))})")
-        eng.apply(m)
-        self._moves.append(m)
+        self._send(m)
 
     def apply_action(self, action: int) -> None:
         """``apply`` the move of action id ``action``."""
@@ -284,9 +296,40 @@ class State:
     # -- copies ------------------------------------------------------------------------
     def clone(self) -> "State":
         """An independent copy: moves applied to it never change this state (nor
-        the reverse). Built by replaying this state's moves from its start."""
+        the reverse). Built from the interpreter's snapshot of the top of the
+        hand in progress and a replay of the moves made since; the same state
+        as ``clone_by_replay()``."""
+        snap = self.engine.snapshot
+        if snap is None:       # no hand begun (cannot happen once built; kept as the safe way)
+            return self.clone_by_replay()
+        at, earlier = self._hand_mark
+        new = State.__new__(State)
+        new.game = self.game
+        new.players = self.players
+        new._recipe = self._recipe
+        new._keep = self._keep
+        new._moves = self._moves[:at]
+        new._events = []                          # the hand's start makes it again
+        new._earlier = self._earlier[:earlier]    # earlier hands' events: never changed once there
+        new._earlier_views = {s: v for s, v in self._earlier_views.items() if v[0] == earlier}
+        new._seen = set()
+        new._applying = 0
+        new._hand_mark = (at, earlier)
+        players, seed, _, _, _ = self._recipe
+        new.engine = _engine.State(self.game.gamedef, players, seed, keep_events=self._keep,
+                                   sink=new._on_event, check="hand", snapshots=True, resume=snap)
+        for m in self._moves[at:]:
+            new._send(m)
+        return new
+
+    def clone_by_replay(self) -> "State":
+        """The reference copy: a new state built the way this one was, with its
+        moves replayed from the start (what pickling does)."""
         players, seed, dealer, deck, deal = self._recipe
         return State(self.game, players, seed, dealer, deck, deal, keep_events=self._keep, _moves=self._moves)
+
+    def __deepcopy__(self, memo: dict) -> "State":
+        return self.clone()
 
     def __getstate__(self) -> dict:
         players, seed, dealer, deck, deal = self._recipe
@@ -317,6 +360,7 @@ class State:
                 self._earlier.append(self._events)
                 self._events = []
             self._seen.clear()
+            self._hand_mark = (len(self._moves) + self._applying, len(self._earlier))
         key = _FACE_UP.get(t)
         if key is not None:
             v = ev[key]

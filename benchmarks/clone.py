@@ -6,7 +6,9 @@
 For each game: a random game is played through the API to learn its length,
 then a state is rebuilt at mid-game (half its moves) and timed:
 
-* clone: ``state.clone()`` at mid-game (a replay of the moves made so far);
+* clone: ``state.clone()`` at mid-game (the interpreter's snapshot of the top of
+  the hand in progress, and a replay of the moves made since);
+* replay: ``state.clone_by_replay()`` at mid-game (a replay of every move made so far);
 * playout: a random playout from that clone to the end, through the API;
 * hand: one hand played by the interpreter alone (``simulate``'s way: random
   agents asked inside the loops, no event log), the whole game's time divided
@@ -14,9 +16,10 @@ then a state is rebuilt at mid-game (half its moves) and timed:
 * api hand: one hand through the API from the start (the whole game's time,
   move by move, divided by its hands).
 
-Each figure is the median of ``--number`` calls. ``clone / hand`` is the price of a copy against a hand played by the
+Each figure is the median of ``--number`` calls. ``clone / hand`` and
+``replay / hand`` are the price of a copy against a hand played by the
 interpreter: a clone by replay costs about as much as playing the moves made
-so far through the API again.
+so far through the API again; the clone, the moves of the hand in progress.
 """
 from __future__ import annotations
 
@@ -70,6 +73,7 @@ def measure(ref: str, players: int | None, number: int, seed="clone") -> dict:
         mid.apply(m)
     rng = random.Random(1)
     clone = _median(mid.clone, number)
+    replay = _median(mid.clone_by_replay, number)
     copies = [mid.clone() for _ in range(number)]
 
     def playout():
@@ -81,9 +85,10 @@ def measure(ref: str, players: int | None, number: int, seed="clone") -> dict:
     engine_hands = max(play_one(game.gamedef, n, seed, ["random"], 50_000).hand_no, 1)
     api_game = _median(lambda: _random_game(game, n, seed, 0), number)
     return {"game": ref, "players": n, "moves": len(moves), "mid": len(moves) // 2, "hands": hands,
-            "clone_ms": clone * 1e3, "playout_ms": out * 1e3,
+            "clone_ms": clone * 1e3, "replay_ms": replay * 1e3, "playout_ms": out * 1e3,
             "hand_ms": engine_game / engine_hands * 1e3, "api_hand_ms": api_game / hands * 1e3,
-            "clone_per_hand": clone / (engine_game / engine_hands)}
+            "clone_per_hand": clone / (engine_game / engine_hands),
+            "replay_per_hand": replay / (engine_game / engine_hands)}
 
 
 def main(argv=None) -> None:
@@ -96,12 +101,12 @@ def main(argv=None) -> None:
     if a.json:
         print(json.dumps(rows, indent=1))
         return
-    print(f"{'game':34} {'n':>2} {'moves':>5} {'mid':>4} {'hands':>5} {'clone ms':>9} {'playout ms':>10} "
-          f"{'hand ms':>8} {'api hand ms':>11} {'clone/hand':>10}")
+    print(f"{'game':34} {'n':>2} {'moves':>5} {'mid':>4} {'hands':>5} {'clone ms':>9} {'replay ms':>9} "
+          f"{'playout ms':>10} {'hand ms':>8} {'api hand ms':>11} {'clone/hand':>10} {'replay/hand':>11}")
     for r in rows:
         print(f"{r['game']:34} {r['players']:>2} {r['moves']:>5} {r['mid']:>4} {r['hands']:>5} "
-              f"{r['clone_ms']:>9.3f} {r['playout_ms']:>10.3f} {r['hand_ms']:>8.3f} {r['api_hand_ms']:>11.3f} "
-              f"{r['clone_per_hand']:>10.2f}")
+              f"{r['clone_ms']:>9.3f} {r['replay_ms']:>9.3f} {r['playout_ms']:>10.3f} {r['hand_ms']:>8.3f} "
+              f"{r['api_hand_ms']:>11.3f} {r['clone_per_hand']:>10.2f} {r['replay_per_hand']:>11.2f}")
 
 
 if __name__ == "__main__":

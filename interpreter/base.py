@@ -124,6 +124,10 @@ class StateParts:
     _auto: Any
     _step_pos: Pos | None
     _draw_inline: bool
+    _snapshots: bool
+    _resume: Any
+    _idle: int
+    snapshot: Any
 
     if TYPE_CHECKING:
         @property

@@ -16,27 +16,34 @@ class Procedure(StateParts):
 
     def _run(self) -> Iterator[Decision]:
         g = self.g
-        for name, (per_seat, init, reset) in g.vars.items():
-            self._init_var(name, per_seat, init)
-        for p in g.start:
-            self._pay(p, None, bank=True)
-        self._totals = self._money_totals()
-        if self._forced_dealer is not None:
-            self.dealer = self._forced_dealer
-        elif g.dealer_draw is not None:
-            self.dealer = self._draw_dealer(g.dealer_draw)
-        elif g.dealer_seat is not None:
-            self.dealer = g.dealer_seat(self) % self.n
-        else:
-            self.dealer = 0
-        idle = 0    # hands in which nobody played: they count against the play limit too
+        resumed = self._resume is not None      # built from a snapshot: the set-up was done then
+        if not resumed:
+            for name, (per_seat, init, reset) in g.vars.items():
+                self._init_var(name, per_seat, init)
+            for p in g.start:
+                self._pay(p, None, bank=True)
+            self._totals = self._money_totals()
+            if self._forced_dealer is not None:
+                self.dealer = self._forced_dealer
+            elif g.dealer_draw is not None:
+                self.dealer = self._draw_dealer(g.dealer_draw)
+            elif g.dealer_seat is not None:
+                self.dealer = g.dealer_seat(self) % self.n
+            else:
+                self.dealer = 0
+            self._idle = 0    # hands in which nobody played: they count against the play limit too
         try:
             while True:
-                self.hand_no += 1
+                if resumed:
+                    resumed = False
+                else:
+                    self.hand_no += 1
+                    if self._snapshots:
+                        self.snapshot = self._take_snapshot()
                 yield from self._hand()
                 if self._hand_plays == 0:
-                    idle += 1
-                    if self.plays + idle > self.max_plays:
+                    self._idle += 1
+                    if self.plays + self._idle > self.max_plays:
                         self.unfinished = True
                         break
                 if self.hands_limit is not None and self.hand_no >= self.hands_limit:
@@ -58,6 +65,37 @@ class Procedure(StateParts):
             self.hand_results.append({"hand": self.hand_no, "winner": None, "plays": self._hand_plays,
                                       "reason": "unfinished"})
         self._finish()
+
+    def _take_snapshot(self) -> "Snapshot":
+        """Everything the rest of the game depends on, at the top of a hand (new lists throughout)."""
+        return Snapshot(self)
+
+    def _restore(self, snap: "Snapshot") -> None:
+        """Take ``snap``'s game as this state's own (copied into this state's lists: the maps keyed
+        by the zones' ids stay right); ``_run`` then starts at that hand."""
+        if snap.game is not self.g or snap.n != self.n:
+            raise ValueError("a snapshot resumes a game of the same rules and players only")
+        for z, cs in snap.zones.items():
+            self.zones[z][:] = cs
+        for z, per in snap.pzones.items():
+            for mine, cs in zip(self.pzones[z], per):
+                mine[:] = cs
+        self.bal = {h: dict(b) for h, b in snap.bal.items()}
+        self.vars = dict(snap.vars)
+        self.pvars = {k: list(v) for k, v in snap.pvars.items()}
+        for a, v in zip(_SCALARS, snap.scalars):
+            setattr(self, a, v)
+        self.won = list(snap.won)
+        self.declared = dict(snap.declared)
+        self._counts = dict(snap.counts)
+        self.hand_results = list(snap.hand_results)
+        self.standings = list(snap.standings)
+        self._touched = set(snap.touched)
+        self.rng.setstate(snap.rng)
+        self._deck, self._deal = snap.deck, snap.deal
+        if self.events is not None:
+            self.events = snap.events[:snap.n_events]
+        self.snapshot = snap
 
     def _finish(self):
         g = self.g
@@ -165,3 +203,38 @@ class Procedure(StateParts):
         if self.plays > self.max_plays:
             raise Unfinished()
 
+
+
+# the plain values a snapshot keeps as they are (numbers, seats, names, None)
+_SCALARS = ("dealer", "leader", "led", "trump", "winner", "mover", "other", "hand_no", "tricks_played",
+            "plays", "_plays_at_hand", "_hand_over", "unfinished", "truncated", "finished", "_step_pos",
+            "_idle", "_totals")
+
+
+class Snapshot:
+    """A game at the top of a hand (taken by ``_run`` just before the hand's steps), from which a
+    new state can resume it: zones, seat zones, money, counters, the hand's state, results so
+    far, the random generator's state. Never changed once taken: a state resumed from it copies."""
+    __slots__ = ("game", "n", "zones", "pzones", "bal", "vars", "pvars", "scalars", "won", "declared",
+                 "counts", "hand_results", "standings", "touched", "rng", "deck", "deal", "events",
+                 "n_events")
+
+    def __init__(self, st: Procedure):
+        self.game = st.g
+        self.n = st.n
+        self.zones = {z: list(cs) for z, cs in st.zones.items()}
+        self.pzones = {z: [list(cs) for cs in per] for z, per in st.pzones.items()}
+        self.bal = {h: dict(b) for h, b in st.bal.items()}
+        self.vars = dict(st.vars)
+        self.pvars = {k: list(v) for k, v in st.pvars.items()}
+        self.scalars = tuple([getattr(st, a) for a in _SCALARS])
+        self.won = list(st.won)
+        self.declared = dict(st.declared)
+        self.counts = dict(st._counts)
+        self.hand_results = list(st.hand_results)    # each result a dict never changed once made
+        self.standings = list(st.standings)
+        self.touched = frozenset(st._touched)
+        self.rng = st.rng.getstate()
+        self.deck, self.deal = st._deck, st._deal
+        self.events = st.events                      # appended to only: its first n_events stay
+        self.n_events = 0 if st.events is None else len(st.events)

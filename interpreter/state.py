@@ -41,7 +41,7 @@ from .base import (DEFAULT_MAX_PLAYS, PASS, Abandoned, Decision, InvariantError,
 from .checks import InputChecks
 from .compiled import for_game
 from .effects import Effects
-from .procedure import Procedure
+from .procedure import Procedure, Snapshot
 from .sequence import Sequence
 from .short_loop import ShortLoop
 from .steps import Steps
@@ -59,6 +59,11 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
     ``hands``: stop after this many hands (else the rules say when).
     ``agents``: one per seat; the whole game is then played here, the agents
     asked inside the rules' loop from the first move on (as ``run_with``).
+    ``snapshots``: keep in ``snapshot`` the game as it was at the top of the
+    hand in progress (off by default: a simulation pays nothing for it).
+    ``resume``: such a snapshot (of a state of the same rules and players):
+    this state starts at that hand, with no set-up (``dealer``, ``deck`` and
+    ``deal`` are then not used); the same moves from there give the same game.
     """
     # the short trick loop for agents that draw uniformly (off: the general loop, for tests)
     _draw_inline = True
@@ -68,7 +73,7 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
                  deal: dict | None = None, max_plays: int = DEFAULT_MAX_PLAYS,
                  hands: int | None = None, sink: Callable[[dict], None] | None = None,
                  keep_events: bool = True, deal_file: str = "--deal", check: str = "move",
-                 agents=None):
+                 agents=None, snapshots: bool = False, resume: Snapshot | None = None):
         if game.abstract:
             raise RuleError(f"{game.id} is a fragment for other rule files to use (abstract: true), "
                             "not a game that can be played", Pos(game.doc.file, 1, 1))
@@ -109,8 +114,9 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self._touched: set[int] = set()
         self._short_cfg: dict[int, tuple] = {}       # id(tricks step) -> what _short_setup() gives
         self._inline: tuple | None = None            # (the agents, what _agents_inline() gives)
-        self._deck = self._check_deck(deck) if deck is not None else None
-        self._deal = self._check_deal(deal, deal_file) if deal is not None else None
+        if resume is None:
+            self._deck = self._check_deck(deck) if deck is not None else None
+            self._deal = self._check_deal(deal, deal_file) if deal is not None else None
         # money
         zero = dict.fromkeys(game.currencies, 0)
         self.bal: dict[Any, dict[str, int]] = {h: zero.copy() for h in [*range(players), *game.pools]}
@@ -133,6 +139,7 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         # bookkeeping
         self.plays = 0
         self._plays_at_hand = 0
+        self._hand_over = False
         self.unfinished = False
         self.truncated = False
         self.finished = False
@@ -142,9 +149,16 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
                       "lead_changes": 0, "declarations": 0}
         self._decision: Decision | None = None
         self._auto = agents          # agents asked inline (run_with(), or given here: the game is played now)
+        self._snapshots = snapshots
+        self.snapshot: Snapshot | None = None     # the top of the hand in progress (with snapshots on)
+        self._resume = resume
+        if resume is not None:
+            self._restore(resume)
         self._gen = self._run()
-        self._step_pos: Pos | None = None
+        if resume is None:
+            self._step_pos: Pos | None = None
         self._advance(None)
+        self._resume = None
 
     # -- public interface ------------------------------------------------------
     @property

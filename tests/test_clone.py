@@ -1,0 +1,131 @@
+"""The fast clone (a snapshot of the top of the hand in progress, and a replay of the moves made
+since) against the reference clone (a replay from the start): for every corpus game and
+option and every concept file, at many decisions of seeded random games, the two give the
+same state, and played on with the same moves, the same game to its end."""
+import copy
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+
+import academie
+from academie.dsl.loader import corpus_ids, resolve
+from academie.interpreter.state import State as EngineState
+
+CONCEPTS = Path(__file__).parent / "concepts"
+
+
+def _variants():
+    for cid in corpus_ids():
+        if resolve(cid).data.get("abstract"):
+            continue
+        yield cid
+        for opt in resolve(cid).data.get("options") or {}:
+            yield f"{cid}+{opt}"
+    for f in sorted(CONCEPTS.glob("*.yaml")):
+        if not resolve(str(f)).data.get("abstract"):
+            yield str(f)
+
+
+def seen(state):
+    """Everything each seat may know, and the decision at hand."""
+    return ([state.information_state_string(s) for s in range(state.players)],
+            state.legal_actions(), state.current_player(), state.history)
+
+
+def same_to_the_end(fast, slow, rng):
+    """Both played on with the same random moves: the same views, returns, standings and log."""
+    while not slow.is_terminal():
+        assert fast.legal_actions() == slow.legal_actions()
+        if rng.random() < 0.05:
+            assert seen(fast) == seen(slow)
+        a = rng.choice(slow.legal_actions())
+        fast.apply_action(a)
+        slow.apply_action(a)
+    assert fast.is_terminal()
+    assert seen(fast) == seen(slow)
+    assert fast.returns() == slow.returns() and fast.standings() == slow.standings()
+    assert fast.engine.events == slow.engine.events
+    assert fast.engine.stats == slow.engine.stats and fast.engine.hand_results == slow.engine.hand_results
+
+
+@pytest.mark.parametrize("ref", list(_variants()), ids=lambda r: Path(r).stem if r.endswith(".yaml") else r)
+def test_fast_clone_is_the_replay_clone(ref):
+    game = academie.load_game(ref)
+    rng = random.Random(ref)
+    for players in sorted(set(game.players)):
+        for seed in (1, "clone"):
+            state = game.new_state(players=players, seed=seed, keep_events=True)
+            decisions = checks = 0
+            while True:
+                # the first decisions, a hand's first ones, a sample of the others (at most 8), the end
+                fresh = state.engine._hand_plays == 0 and rng.random() < 0.3
+                if (decisions < 2 or ((fresh or rng.random() < 0.03) and checks < 8)
+                        or state.is_terminal()):
+                    checks += 1
+                    before = seen(state)
+                    log = list(state.engine.events)
+                    fast, slow = state.clone(), state.clone_by_replay()
+                    assert fast.engine is not state.engine
+                    assert seen(fast) == seen(slow) == before
+                    assert fast.engine.events == slow.engine.events == log
+                    assert fast == slow == state
+                    same_to_the_end(fast, slow, random.Random(decisions))
+                    assert seen(state) == before and state.engine.events == log   # the original untouched
+                if state.is_terminal():
+                    break
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+
+
+def test_clone_of_a_clone_and_pickle_round_trip():
+    game = academie.load_game("francion/terrail")
+    state = game.new_state(players=4, seed=5)
+    rng = random.Random(0)
+    for _ in range(150):
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.engine.hand_no > 1
+    c = state.clone()
+    for _ in range(30):                              # the clone's own snapshots, hands later
+        c.apply_action(rng.choice(c.legal_actions()))
+    cc, ref = c.clone(), c.clone_by_replay()
+    assert seen(cc) == seen(ref)
+    same_to_the_end(cc, ref, random.Random(1))
+    p = pickle.loads(pickle.dumps(c))
+    assert p == c and seen(p) == seen(c)
+    d = copy.deepcopy(c)
+    assert d == c and d.engine is not c.engine and seen(d) == seen(c)
+
+
+def test_a_stacked_first_hand_clones_too():
+    game = academie.load_game("hearts/foster")
+    deck = [c.name for c in sorted(game.gamedef.pack(4), key=lambda c: c.canon)]
+    state = game.new_state(players=4, seed=2, dealer=1, deck=deck)
+    rng = random.Random(3)
+    for _ in range(10):
+        state.apply_action(rng.choice(state.legal_actions()))
+    fast, slow = state.clone(), state.clone_by_replay()
+    assert seen(fast) == seen(slow)
+    same_to_the_end(fast, slow, random.Random(4))
+
+
+def test_engine_snapshots_off_by_default_and_resume():
+    game = academie.load_game("polignac/boussac")
+    eng = EngineState(game.gamedef, 4, 7)
+    assert eng.snapshot is None
+    eng = EngineState(game.gamedef, 4, 7, snapshots=True)
+    rng = random.Random(0)
+    while eng.hand_no < 3:
+        eng.apply(rng.choice(eng.legal_moves()))
+    snap = eng.snapshot                              # the top of hand 3, no move made in it yet
+    again = EngineState(game.gamedef, 4, 7, resume=snap)
+    assert again.hand_no == eng.hand_no == 3 and again.events == eng.events
+    while not eng.is_terminal():
+        assert again.legal_moves() == eng.legal_moves() and again.current_player() == eng.current_player()
+        m = rng.choice(eng.legal_moves())
+        eng.apply(m)
+        again.apply(m)
+    assert again.is_terminal() and again.returns() == eng.returns() and again.events == eng.events
+    with pytest.raises(ValueError):       # a snapshot of another game
+        EngineState(academie.load_game("hearts/foster").gamedef, 4, 7, resume=snap)
