@@ -24,7 +24,7 @@ class Effects(StateParts):
         run), else None."""
         return self._runner(effects)(self, seat)
 
-    def _runner(self, effects: list[Effect]) -> Callable[[State, Any], int | None]:
+    def _runner(self, effects: list[Effect]) -> Callable[[Any, Any], int | None]:
         """``effects`` as one function of (state, seat), built once per rule
         file (kept with the game): each effect a closure over its compiled
         expressions, so that running them looks nothing up by name."""
@@ -67,7 +67,7 @@ class Effects(StateParts):
             if id(dst) in self._hand_ids:
                 dst.sort(key=canon_key)
         self._counts["takes"] += 1
-        if self._logging:
+        if self._logging and moved is not None:
             self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
 
     def _money_totals(self) -> dict[str, int]:
@@ -110,6 +110,7 @@ class Effects(StateParts):
                       and p.payee.names <= pools and not p.amount.names)
         if ante:
             # each seat pays a set amount to a set money zone (an ante): one evaluation, no calls per seat
+            assert payee is not None, "an ante has its payee"
             to, amt, bal = self._holder(payee(self, None, None)), amount(self, None, None), self.bal
             if amt > 0:
                 for s in order:
@@ -164,7 +165,7 @@ def build_runner(effects: list[Effect]) -> Callable[[State, Any], int | None]:
                 def run(st, seat):
                     only(st, seat)
                     return seat
-                run.whole = getattr(only, "whole", None)  # the move, then the seat leads
+                setattr(run, "whole", getattr(only, "whole", None))  # the move, then the seat leads
             else:
                 def run(st, seat):
                     for f in body:
@@ -214,7 +215,7 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
                 if moved is not None:
                     st.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
                 return None
-            f.whole = (src_name, own)     # for a loop that does this move itself
+            setattr(f, "whole", (src_name, own))     # for a loop that does this move itself
         elif test is None:
             def f(st, seat):
                 src = fsrc(st, seat, None)

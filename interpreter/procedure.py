@@ -5,7 +5,7 @@ yields a ``Decision`` wherever a player must choose; each step kind is run by
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Generator
 
 from ..dsl.errors import RuleError
 from .base import Decision, StateParts, Unfinished
@@ -14,7 +14,7 @@ from .base import Decision, StateParts, Unfinished
 class Procedure(StateParts):
     """``State``'s game and hand loop."""
 
-    def _run(self) -> Iterator[Decision]:
+    def _run(self) -> Generator[Decision, Any, None]:
         g = self.g
         resumed = self._resume is not None      # built from a snapshot: the set-up was done then
         if not resumed:
@@ -93,7 +93,7 @@ class Procedure(StateParts):
         self._touched = set(snap.touched)
         self.rng.setstate(snap.rng)
         self._deck, self._deal = snap.deck, snap.deal
-        if self.events is not None:
+        if self.events is not None and snap.events is not None:
             self.events = snap.events[:snap.n_events]
         self.snapshot = snap
 
@@ -147,7 +147,7 @@ class Procedure(StateParts):
         raise RuleError("the draw for dealer never decides: the order gives the drawn cards equal values",
                         self.g.doc.pos(("dealer",)), code="runtime")
 
-    def _hand(self) -> Iterator[Decision]:
+    def _hand(self) -> Generator[Decision, Any, None]:
         g = self.g
         self.led = self.trump = self.winner = self.leader = None
         self.tricks_played = 0
@@ -160,10 +160,11 @@ class Procedure(StateParts):
                 self._init_var(name, per_seat, init)
         self._gather()
         first = self.hand_no == 1
-        stacked = first and self._deck is not None
+        deck = self._deck if first else None
+        stacked = deck is not None
         dealt = first and self._deal is not None
-        if stacked:
-            self.zones["pack"][:] = self._deck
+        if deck is not None:
+            self.zones["pack"][:] = deck
         if self._logging:
             self.emit({"type": "hand_start", "hand": self.hand_no, "dealer": self.dealer})
         for st in g.steps:

@@ -15,6 +15,7 @@ marked as changed during the loop; every seat is marked when it stops.
 from __future__ import annotations
 
 from bisect import bisect_left
+from typing import Any
 
 from ..dsl.model import Step
 from .base import SUIT_SPAN, StateParts, Unfinished, canon_key
@@ -91,7 +92,10 @@ class ShortLoop(StateParts):
                     break
                 self.leader = leader
                 led = None          # self.led is set by the lead; nothing reads it before
-                table = best_seat = best_key = None
+                # none until the first card of the trick is played
+                table: Any = None
+                best_seat: Any = None
+                best_key: Any = None
                 seat = leader
                 for _ in range(n):
                     hand = hands[seat]
@@ -155,14 +159,14 @@ class ShortLoop(StateParts):
                                     continue
                             else:
                                 moves = hand
-                            k = len(moves)
-                            c = moves[int(uniform[seat]() * k)] if k > 1 else moves[0]
+                            nm = len(moves)
+                            c = moves[int(uniform[seat]() * nm)] if nm > 1 else moves[0]
                             hand.remove(c)
-                        k = table.get(c)
-                        if k is None:
-                            k = table[c] = tuple([f(self, seat, c) for f in keys])
-                        if k > best_key:
-                            best_seat, best_key = seat, k
+                        key = table.get(c)
+                        if key is None:
+                            key = table[c] = tuple([f(self, seat, c) for f in keys])
+                        if key > best_key:
+                            best_seat, best_key = seat, key
                     mover = seat        # self.mover is written before anything reads it
                     trick.append(c)
                     played += 1

@@ -87,7 +87,7 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self.rng = random.Random(seed)
         self.max_plays = max_plays
         self.hands_limit = hands
-        self.events: list[dict] = [] if keep_events else None
+        self.events: list[dict] | None = [] if keep_events else None
         self._sink = sink
         self._logging = keep_events or sink is not None
         if check not in ("move", "hand"):

@@ -14,7 +14,9 @@ class Steps(StateParts):
     """``State``'s ``_step_<kind>`` for every kind but tricks and sequence."""
 
     def _step_pay(self, st: Step):
-        self._pay(st.payment, None)
+        payment = st.payment
+        assert payment is not None, "a pay step has its payment (the model requires one)"
+        self._pay(payment, None)
 
     def _step_effects(self, st: Step):
         self._effects(st.effects, None)
@@ -93,32 +95,37 @@ class Steps(StateParts):
         return i, take
 
     def _place_deal(self, st: Step):
+        deal = self._deal
+        assert deal is not None, "placed only when a deal was given"
         pack = self.zones["pack"]
         pack.clear()
-        for seat, cs in enumerate(self._deal["hands"]):
+        for seat, cs in enumerate(deal["hands"]):
             self.hand[seat][:] = sorted(cs, key=canon_key)
         self._touched.update(range(self.n))
-        for z, cs in self._deal.items():
+        for z, cs in deal.items():
             if z != "hands":
                 self.zones[z][:] = cs
         ev = {"type": "deal", "hands": [[c.name for c in h] for h in self.hand]}
-        for z in self._deal:
+        for z in deal:
             if z != "hands":
                 ev[z] = [c.name for c in self.zones[z]]
         self.emit(ev)
 
     def _step_turnup(self, st: Step):
-        if self.zones[st.to]:          # a given deal already placed the turn-up
+        to = st.to
+        assert to is not None, "a turn-up step names its zone (the model requires one)"
+        zone = self.zones[to]
+        if zone:                        # a given deal already placed the turn-up
             if st.sets_trump:
-                self.trump = self.zones[st.to][-1].suit
-            self.emit({"type": "turnup", "card": self.zones[st.to][-1].name, "trump": self.trump})
+                self.trump = zone[-1].suit
+            self.emit({"type": "turnup", "card": zone[-1].name, "trump": self.trump})
             return
         pack = self.zones["pack"]
         src = pack if pack else self.zones.get(self._rest_zone() or "", [])
         if not src:
             raise RuleError("no card left to turn up", st.pos, code="deal")
         c = src.pop(0)
-        self.zones[st.to].append(c)
+        zone.append(c)
         if st.sets_trump:
             self.trump = c.suit
         if st.rest is not None and pack:

@@ -7,6 +7,8 @@ Also the legal cards of a seat (``_legal``) and the end conditions
 """
 from __future__ import annotations
 
+from typing import Any, Iterable
+
 from ..dsl.cards import Card
 from ..dsl.model import Step
 from .base import Decision, StateParts, Unfinished
@@ -81,7 +83,7 @@ class Tricks(StateParts):
         counts = self._counts
         won = self.won
         won_seat = self.pzones.get(st.won_to) if st.won_to is not None else None
-        won_zone = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
+        won_zone: Any = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
         pack = self.zones["pack"]
         played = self.plays         # kept in a local, written back before anything else can read it
         try:
@@ -93,7 +95,10 @@ class Tricks(StateParts):
                 # is played: nothing else sets it during a trick
                 self.led = led = None
                 plays: list[tuple[int, Card]] = []
-                table = best_seat = best_key = None
+                # none until the first card of the trick is played
+                table: Any = None
+                best_seat: Any = None
+                best_key: Any = None
                 seat = leader
                 broke = False
                 for _ in range(n):
@@ -145,8 +150,8 @@ class Tricks(StateParts):
                                 continue
                         self.mover = seat
                         if uniform is not None:              # an agent drawing uniformly: draw here
-                            k = len(moves)
-                            c = moves[int(uniform[seat]() * k)] if k > 1 else moves[0]
+                            nm = len(moves)
+                            c = moves[int(uniform[seat]() * nm)] if nm > 1 else moves[0]
                         elif choosers is not None:
                             self.plays = played
                             c = choosers[seat](self, seat, moves)
@@ -168,11 +173,11 @@ class Tricks(StateParts):
                             if table is None:
                                 table = key_tables[(led, self.trump)] = {}
                     if table is not None:
-                        k = table.get(c)
-                        if k is None:
-                            k = table[c] = tuple([f(self, seat, c) for f in keys])
-                        if best_key is None or k > best_key:
-                            best_seat, best_key = seat, k
+                        key = table.get(c)
+                        if key is None:
+                            key = table[c] = tuple([f(self, seat, c) for f in keys])
+                        if best_key is None or key > best_key:
+                            best_seat, best_key = seat, key
                     else:
                         plays.append((seat, c))
                     played += 1
@@ -218,9 +223,9 @@ class Tricks(StateParts):
                         break
                     self.plays = played
                     for s, c in plays:
-                        k = tuple([f(self, s, c) for f in keys])
-                        if best_key is None or k > best_key:
-                            best_seat, best_key = s, k
+                        key = tuple([f(self, s, c) for f in keys])
+                        if best_key is None or key > best_key:
+                            best_seat, best_key = s, key
                 self.tricks_played += 1
                 counts["tricks"] += 1
                 won[best_seat] += 1
@@ -260,6 +265,7 @@ class Tricks(StateParts):
         n = self.n
         touched = self._touched
         order = None
+        seats: Iterable[int]
         for rule in rules:
             test = rule.when.fn
             if rule.zone_only and len(touched) == 1:
