@@ -41,13 +41,14 @@ class ObservationEncoder:
     - `declared` (D): 1 for each of `pass`/declarations made this hand (the declarer is not kept);
     - `led`, `trump` (4 each): one-hot of the suit led and of the trump suit (S H D C), or all 0;
     - `current`, `dealer`, `leader`, `winner` (P each): one-hot of that seat, or all 0;
-    - `hand_sizes`, `won`, `score` (P each): cards in each hand, tricks won this hand, and the
-      seat's money (the sum over its currencies of `balances`);
+    - `hand_sizes`, `won` (P each): cards in each hand, tricks won this hand;
+    - `balances` (P × K): each seat's holding in each of the K currencies the seats hold at the
+      start (`balances`, currencies sorted by name; seat-major: the observing seat's K first);
     - `zone_counts` (Z): the number of cards in each shared zone, zones sorted by name;
     - `hand_no`, `tricks_played`, `terminal` (3).
 
-    Every entry is 0/1 but the counts and scores (bounded by the pack's size, and unbounded for
-    scores).
+    Every entry is 0/1 but the counts (bounded by the pack's size), `hand_no` and the balances
+    (unbounded).
     """
 
     def __init__(self, game: Game, players: int) -> None:
@@ -68,12 +69,13 @@ class ObservationEncoder:
         self.num_actions = n
         start = game.new_state(players=players, seed=0).observation(0, earlier_hands=False)
         self.zones = sorted(start["zones"])
+        self.currencies = sorted({cur for seat in range(players) for cur in start["balances"].get(str(seat), {})})
         c, d, p = len(card_ids), len(other_ids), players
         blocks: list[tuple[str, int, float, float]] = [
             ("hand", c, 0, 1), ("trick", c, 0, 1), ("seen", c, 0, 1), ("declared", d, 0, 1),
             ("led", 4, 0, 1), ("trump", 4, 0, 1),
             ("current", p, 0, 1), ("dealer", p, 0, 1), ("leader", p, 0, 1), ("winner", p, 0, 1),
-            ("hand_sizes", p, 0, c), ("won", p, 0, c), ("score", p, -np.inf, np.inf),
+            ("hand_sizes", p, 0, c), ("won", p, 0, c), ("balances", p * len(self.currencies), -np.inf, np.inf),
             ("zone_counts", len(self.zones), 0, c),
             ("hand_no", 1, 0, np.inf), ("tricks_played", 1, 0, c), ("terminal", 1, 0, 1),
         ]
@@ -134,7 +136,11 @@ class ObservationEncoder:
         self._per_seat(vec, "hand_sizes", obs["hand_sizes"], me)
         self._per_seat(vec, "won", obs.get("won") or [], me)
         balances: dict[str, dict[str, float]] = obs["balances"]
-        self._per_seat(vec, "score", [sum(balances.get(str(s), {}).values()) for s in range(self.players)], me)
+        base, k = self.layout["balances"].start, len(self.currencies)
+        for seat in range(self.players):
+            held = balances.get(str(seat), {})
+            for j, cur in enumerate(self.currencies):
+                vec[base + ((seat - me) % self.players) * k + j] = held.get(cur, 0)
         base = self.layout["zone_counts"].start
         for i, zone_name in enumerate(self.zones):
             vec[base + i] = zones.get(zone_name, {}).get("count", 0)
