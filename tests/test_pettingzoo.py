@@ -5,14 +5,11 @@ import warnings
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test, seed_test  # in the test extra: never skipped
 
-pytest.importorskip("pettingzoo")
-
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
-import academie  # noqa: E402
-from academie.dsl.loader import corpus_ids, resolve  # noqa: E402
-from academie.pettingzoo import AcademieEnv, env, raw_env  # noqa: E402
+import academie
+from academie.dsl.loader import corpus_ids, resolve
+from academie.pettingzoo import AcademieEnv, env, raw_env
 
 PLAYABLE = [cid for cid in corpus_ids() if not resolve(cid).data.get("abstract")]
 VARIANTS = PLAYABLE + [f"{cid}+{opt}" for cid in PLAYABLE for opt in resolve(cid).data.get("options") or {}]
