@@ -192,6 +192,7 @@ class AcademieEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             game_seed: int | str = seed
+            self._rng = random.Random(seed)  # later resets without a seed follow from this one
         elif self.default_seed is not None and self.game_state is None:
             game_seed = self.default_seed
         else:
@@ -299,7 +300,8 @@ def env(ref: str | Game, players: int | None = None, seed: int | str | None = No
     """An AEC environment for the rule file `ref` (a corpus id, id+options, or a path).
 
     `players` defaults to the fewest the rules allow; `seed` is the first game's seed when
-    `reset()` is called without one (later resets without a seed draw one from it); `rewards` is
+    `reset()` is called without one (later resets without a seed draw one from a generator seeded
+    with it, or with the last seed given to `reset`); `rewards` is
     `"centered"` (each final score minus the mean of the table's) or `"scores"` (`returns()`).
     An illegal action id raises `academie.IllegalMove`, and changes nothing.
     """
