@@ -2,6 +2,7 @@
 corpus game and option at its fewest players, random masked playouts to the end, the encoding."""
 import pickle
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -167,3 +168,17 @@ def test_render_and_close():
     e.close()
     with pytest.raises(ValueError):
         raw_env("hearts/foster", render_mode="rgb_array")
+
+
+CONCEPTS = sorted(str(f) for f in (Path(__file__).parent / "concepts").glob("*.yaml")
+                  if not resolve(str(f)).data.get("abstract"))
+
+
+@pytest.mark.parametrize("ref", PLAYABLE + CONCEPTS)
+def test_api_test_most_players_and_concept_files(ref):
+    most = academie.load_game(ref).players[1]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(ref, players=most), num_cycles=1000)
+        seed_test(lambda: env(ref, players=most), num_cycles=1000)
+    assert _unexpected(caught) == []
