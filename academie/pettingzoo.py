@@ -1,0 +1,311 @@
+"""PettingZoo AEC environments for any rule file, built on the public API (`academie.api`).
+
+`env(ref, players=None, seed=None, render_mode=None)` gives a `pettingzoo.AECEnv` (wrapped in
+PettingZoo's order-enforcing and out-of-bounds wrappers) whose agents `player_0 …` are the seats.
+An action is an action id of the game (`Discrete(game.num_distinct_actions())`); an observation is
+`{"observation": float32 vector, "action_mask": int8 vector}`. The vector is made from
+`State.observation(seat)` alone (what that seat may know); its layout is `ObservationEncoder`'s,
+described in docs/api-pettingzoo.md. Rewards come once, at the end of the game, from `returns()`.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .api import Game, State, load_game
+
+__all__ = ["AcademieEnv", "ObservationEncoder", "env", "raw_env"]
+
+SUITS = ("S", "H", "D", "C")
+REWARDS = ("centered", "scores")
+RENDER_MODES = ("human", "ansi")
+
+
+class ObservationEncoder:
+    """The fixed-length numeric encoding of `State.observation(seat)` for one game and table size.
+
+    With C the number of card ids (actions `0 … C-1`), D the number of other action ids (`pass`
+    and the declarations), P the players and Z the shared zones the game has at its start,
+    the vector holds, in order (seats are relative: index 0 is the observing seat, then the next
+    seats in seat order):
+
+    - `hand` (C): 1 for each card in the seat's own hand;
+    - `trick` (C): 1 for each card face up in the zone `trick`;
+    - `seen` (C): 1 for each card this seat sees face up this hand in any shared or per-seat zone
+      (the trick, a turn-up, tricks taken, its own taken cards, …), other than its own hand;
+    - `declared` (D): 1 for each of `pass`/declarations made this hand (the declarer is not kept);
+    - `led`, `trump` (4 each): one-hot of the suit led and of the trump suit (S H D C), or all 0;
+    - `current`, `dealer`, `leader`, `winner` (P each): one-hot of that seat, or all 0;
+    - `hand_sizes`, `won` (P each): cards in each hand, tricks won this hand;
+    - `balances` (P × K): each seat's holding in each of the K currencies the seats hold at the
+      start (`balances`, currencies sorted by name; seat-major: the observing seat's K first);
+    - `zone_counts` (Z): the number of cards in each shared zone, zones sorted by name;
+    - `hand_no`, `tricks_played`, `terminal` (3).
+
+    Every entry is 0/1 but the counts (bounded by the pack's size), `hand_no` and the balances
+    (unbounded).
+    """
+
+    def __init__(self, game: Game, players: int) -> None:
+        self.game = game
+        self.players = players
+        n = game.num_distinct_actions()
+        card_ids: dict[str, int] = {}
+        other_ids: dict[str, int] = {}
+        for a in range(n):
+            move = game.action_to_move(a)
+            name = game.action_to_string(a)
+            if isinstance(move, str):
+                other_ids[name] = a
+            else:
+                card_ids[name] = a
+        self.card_ids = card_ids
+        self.other_ids = {name: i for i, name in enumerate(other_ids)}
+        self.num_actions = n
+        start = game.new_state(players=players, seed=0).observation(0, earlier_hands=False)
+        self.zones = sorted(start["zones"])
+        self.currencies = sorted({cur for seat in range(players) for cur in start["balances"].get(str(seat), {})})
+        c, d, p = len(card_ids), len(other_ids), players
+        blocks: list[tuple[str, int, float, float]] = [
+            ("hand", c, 0, 1), ("trick", c, 0, 1), ("seen", c, 0, 1), ("declared", d, 0, 1),
+            ("led", 4, 0, 1), ("trump", 4, 0, 1),
+            ("current", p, 0, 1), ("dealer", p, 0, 1), ("leader", p, 0, 1), ("winner", p, 0, 1),
+            ("hand_sizes", p, 0, c), ("won", p, 0, c), ("balances", p * len(self.currencies), -np.inf, np.inf),
+            ("zone_counts", len(self.zones), 0, c),
+            ("hand_no", 1, 0, np.inf), ("tricks_played", 1, 0, c), ("terminal", 1, 0, 1),
+        ]
+        self.layout: dict[str, slice] = {}
+        low: list[float] = []
+        high: list[float] = []
+        for name, size, lo, hi in blocks:
+            self.layout[name] = slice(len(low), len(low) + size)
+            low += [lo] * size
+            high += [hi] * size
+        self.size = len(low)
+        self.low = np.array(low, dtype=np.float32)
+        self.high = np.array(high, dtype=np.float32)
+
+    def space(self) -> spaces.Box:
+        return spaces.Box(low=self.low, high=self.high, dtype=np.float32)
+
+    def _cards(self, vec: np.ndarray, block: str, names: list[str]) -> None:
+        base = self.layout[block].start
+        for name in names:
+            if name in self.card_ids:
+                vec[base + self.card_ids[name]] = 1
+
+    def _seat(self, vec: np.ndarray, block: str, seat: Any, me: int) -> None:
+        if isinstance(seat, int) and 0 <= seat < self.players:
+            vec[self.layout[block].start + (seat - me) % self.players] = 1
+
+    def _per_seat(self, vec: np.ndarray, block: str, values: list[float], me: int) -> None:
+        base = self.layout[block].start
+        for seat, value in enumerate(values[:self.players]):
+            vec[base + (seat - me) % self.players] = value
+
+    def encode(self, obs: dict[str, Any]) -> np.ndarray:
+        me: int = obs["seat"]
+        vec = np.zeros(self.size, dtype=np.float32)
+        self._cards(vec, "hand", obs["hand"])
+        zones: dict[str, Any] = obs["zones"]
+        self._cards(vec, "trick", zones.get("trick", {}).get("cards", []))
+        seen: list[str] = []
+        for zone in zones.values():
+            seen += zone["cards"]
+        for per_seat in obs["seat_zones"].values():
+            for zone in per_seat:
+                seen += zone["cards"]
+        own = set(obs["hand"])
+        self._cards(vec, "seen", [name for name in seen if name not in own])
+        base = self.layout["declared"].start
+        for name in obs["declared"]:
+            if name in self.other_ids:
+                vec[base + self.other_ids[name]] = 1
+        for block in ("led", "trump"):
+            suit = obs.get(block)
+            if suit in SUITS:
+                vec[self.layout[block].start + SUITS.index(suit)] = 1
+        for block, key in (("current", "current_player"), ("dealer", "dealer"), ("leader", "leader"),
+                           ("winner", "winner")):
+            self._seat(vec, block, obs.get(key), me)
+        self._per_seat(vec, "hand_sizes", obs["hand_sizes"], me)
+        self._per_seat(vec, "won", obs.get("won") or [], me)
+        balances: dict[str, dict[str, float]] = obs["balances"]
+        base, k = self.layout["balances"].start, len(self.currencies)
+        for seat in range(self.players):
+            held = balances.get(str(seat), {})
+            for j, cur in enumerate(self.currencies):
+                vec[base + ((seat - me) % self.players) * k + j] = held.get(cur, 0)
+        base = self.layout["zone_counts"].start
+        for i, zone_name in enumerate(self.zones):
+            vec[base + i] = zones.get(zone_name, {}).get("count", 0)
+        vec[self.layout["hand_no"].start] = obs.get("hand_no") or 0
+        vec[self.layout["tricks_played"].start] = obs.get("tricks_played") or 0
+        vec[self.layout["terminal"].start] = 1 if obs["terminal"] else 0
+        return np.clip(vec, self.low, self.high)
+
+
+class AcademieEnv(AECEnv):
+    """One game of a rule file as a PettingZoo AEC environment (unwrapped; `env()` wraps it)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "academie_v0", "is_parallelizable": False}
+
+    def __init__(self, ref: str | Game, players: int | None = None, seed: int | str | None = None,
+                 render_mode: str | None = None, rewards: str = "centered") -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES}, not {render_mode!r}")
+        if rewards not in REWARDS:
+            raise ValueError(f"rewards must be one of {REWARDS}, not {rewards!r}")
+        self.game: Game = load_game(ref) if isinstance(ref, str) else ref
+        self.num_players: int = players if players is not None else self.game.players[0]
+        self.default_seed = seed
+        self.render_mode = render_mode
+        self.reward_kind = rewards
+        self.encoder = ObservationEncoder(self.game, self.num_players)
+        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self.agent_name_mapping = {agent: i for i, agent in enumerate(self.possible_agents)}
+        n = self.game.num_distinct_actions()
+        self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": self.encoder.space(),
+                "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self._rng = random.Random(seed)
+        self.game_state: State | None = None
+        self.game_seed: int | str | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            game_seed: int | str = seed
+            self._rng = random.Random(seed)  # later resets without a seed follow from this one
+        elif self.default_seed is not None and self.game_state is None:
+            game_seed = self.default_seed
+        else:
+            game_seed = self._rng.randrange(2**31)
+        self.game_seed = game_seed
+        self.game_state = self.game.new_state(players=self.num_players, seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._update_selection()
+        if self.game_state.is_terminal():  # a game over before its first decision
+            self._finish()
+
+    def _update_selection(self) -> None:
+        assert self.game_state is not None
+        seat = self.game_state.current_player()
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+        elif self.agents:
+            self.agent_selection = self.agents[0]
+
+    def _finish(self) -> None:
+        assert self.game_state is not None
+        returns = [float(r) for r in self.game_state.returns()]
+        if self.reward_kind == "centered":
+            mean = sum(returns) / len(returns)
+            returns = [r - mean for r in returns]
+        for agent in self.agents:
+            self.rewards[agent] = returns[self.agent_name_mapping[agent]]
+            self.terminations[agent] = True
+            self.infos[agent] = {"returns": list(self.game_state.returns()), "standings": self.game_state.standings()}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.game_state is not None, "reset() before observe()"
+        seat = self.agent_name_mapping[agent]
+        obs = self.game_state.observation(seat, earlier_hands=False)
+        mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
+        if self.game_state.current_player() == seat:
+            mask[self.game_state.legal_actions()] = 1
+        return {"observation": self.encoder.encode(obs), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        assert self.game_state is not None, "reset() before step()"
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert action is not None, "a live agent must act"
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.game_state.apply_action(int(action))
+        if self.game_state.is_terminal():
+            self._finish()
+        self._update_selection()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def render_text(self) -> str:
+        """The table as text: the game, each hand, the shared zones, the scores."""
+        if self.game_state is None:
+            return f"{self.game.id}: not started (reset() first)"
+        state = self.game_state
+        lines = [f"{self.game.id} ({self.num_players} players, seed {self.game_seed}), "
+                 f"moves made: {len(state.history)}"]
+        for seat in range(self.num_players):
+            obs = state.observation(seat, earlier_hands=False)
+            mark = "*" if state.current_player() == seat else " "
+            score = sum(obs["balances"].get(str(seat), {}).values())
+            lines.append(f"{mark} player_{seat} score {score}: {' '.join(obs['hand'])}")
+        obs0 = state.observation(0, earlier_hands=False)
+        for name, zone in sorted(obs0["zones"].items()):
+            lines.append(f"  {name} ({zone['count']}): {' '.join(zone['cards'])}")
+        if state.is_terminal():
+            lines.append(f"  over: returns {state.returns()}")
+        elif state.current_player() is not None:
+            moves = [state.action_to_string(a) for a in state.legal_actions()]
+            lines.append(f"  player_{state.current_player()} to {state.decision_kind()}: {' '.join(moves)}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(ref: str | Game, players: int | None = None, seed: int | str | None = None,
+            render_mode: str | None = None, rewards: str = "centered") -> AcademieEnv:
+    """The environment without PettingZoo's wrappers."""
+    return AcademieEnv(ref, players=players, seed=seed, render_mode=render_mode, rewards=rewards)
+
+
+def env(ref: str | Game, players: int | None = None, seed: int | str | None = None,
+        render_mode: str | None = None, rewards: str = "centered") -> AECEnv:
+    """An AEC environment for the rule file `ref` (a corpus id, id+options, or a path).
+
+    `players` defaults to the fewest the rules allow; `seed` is the first game's seed when
+    `reset()` is called without one (later resets without a seed draw one from a generator seeded
+    with it, or with the last seed given to `reset`); `rewards` is
+    `"centered"` (each final score minus the mean of the table's) or `"scores"` (`returns()`).
+    An illegal action id raises `academie.IllegalMove`, and changes nothing.
+    """
+    e: AECEnv = raw_env(ref, players=players, seed=seed, render_mode=render_mode, rewards=rewards)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
