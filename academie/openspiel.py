@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .api import Game, State, load_game
+from .api import ApiError, Game, State, load_game
 
 __all__ = ["register", "AcademieGame", "AcademieState"]
 
@@ -193,6 +193,36 @@ class AcademieState(pyspiel.State):
         if self.inner is None:
             return [0.0] * self._players
         return [float(r) for r in self.inner.returns()]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "AcademieState":
+        """A state drawn from those ``player_id`` cannot tell from this one: the seeds whose game,
+        with the same moves, gives the seat the same information state, one chosen by
+        ``probability_sampler()`` (a number in [0, 1)). It tries every seed (``seeds`` games
+        replayed); the seat's own first hand often singles the true seed out."""
+        game = self.get_game()
+        if self.inner is None:
+            return game.new_initial_state()
+        key = self.inner.information_state_string(player_id)
+        actions = [self._academie.move_to_action(m) for m in self.inner.history]
+        worlds = []
+        for seed in range(self._seeds):
+            if seed == self.seed:
+                worlds.append(seed)
+                continue
+            other = self._academie.new_state(self._players, seed=seed)
+            try:
+                for a in actions:
+                    other.apply_action(a)
+            except ApiError:                  # a move this world does not allow: not consistent
+                continue
+            if other.information_state_string(player_id) == key:
+                worlds.append(seed)
+        seed = worlds[min(len(worlds) - 1, int(probability_sampler() * len(worlds)))]
+        state = game.new_initial_state()
+        state.apply_action(seed)
+        for a in actions:
+            state.apply_action(a)
+        return state
 
     def __str__(self) -> str:
         if self.inner is None:
