@@ -22,7 +22,8 @@ recall). Returns are ``returns()`` as floats (each seat's final score; 0 each be
 The API gives no bound on a game's length or its scores, so ``register`` estimates them by
 playing ``probes`` games with uniformly random moves (seeds 0 … probes-1): the longest game
 seen, doubled, plus the chance node, is ``max_game_length``; the largest absolute return seen,
-doubled (at least 1), bounds the utility both ways. They are estimates, not proofs: pass
+times four (at least 1), bounds the utility both ways. They are estimates, not proofs (a game of
+many hands can run long, and some scores have a long tail: ``docs/api-openspiel.md``); pass
 ``max_game_length`` or ``utility`` to ``register`` to give known bounds instead.
 """
 from __future__ import annotations
@@ -64,7 +65,7 @@ def _probe(game: Game, players: int, probes: int) -> tuple[int, float]:
     return longest, largest
 
 
-def register(ref: str, players: int | None = None, *, probes: int = 32,
+def register(ref: str, players: int | None = None, *, probes: int = 64,
              max_game_length: int | None = None, utility: tuple[float, float] | None = None) -> str:
     """Register rule file ``ref`` for ``players`` players as an OpenSpiel game; return its short
     name for ``pyspiel.load_game``. Registering the same game again returns the same name."""
@@ -79,7 +80,7 @@ def register(ref: str, players: int | None = None, *, probes: int = 32,
         if max_game_length is None:
             max_game_length = 1 + 2 * longest
         if utility is None:
-            bound = max(1.0, 2.0 * largest)
+            bound = max(1.0, 4.0 * largest)
             utility = (-bound, bound)
     gtype = pyspiel.GameType(
         short_name=name,
