@@ -68,7 +68,8 @@ def _probe(game: Game, players: int, probes: int) -> tuple[int, float]:
 def register(ref: str, players: int | None = None, *, probes: int = 64,
              max_game_length: int | None = None, utility: tuple[float, float] | None = None) -> str:
     """Register rule file ``ref`` for ``players`` players as an OpenSpiel game; return its short
-    name for ``pyspiel.load_game``. Registering the same game again returns the same name."""
+    name for ``pyspiel.load_game``. Registering the same game and players again returns the same name
+    (and keeps the first registration's bounds)."""
     game = load_game(ref)
     n = game.players[0] if players is None else players
     name = short_name(game, n)
