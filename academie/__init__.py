@@ -1,4 +1,5 @@
 """academie: historical card-game rules as cited, executable data."""
+
 from __future__ import annotations
 
 import os as _os
@@ -11,22 +12,32 @@ __version__ = "0.1.0"
 # is searched for them too, so that the code runs from a checkout as it is (python -m academie,
 # a test's subprocess started in the checkout) and never mixes with another installed copy.
 _root = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
-if _os.path.isfile(_os.path.join(_root, "pyproject.toml")) and \
-        _os.path.isfile(_os.path.join(_root, "dsl", "expr.lark")):
+if _os.path.isfile(_os.path.join(_root, "pyproject.toml")) and _os.path.isfile(
+    _os.path.join(_root, "dsl", "expr.lark")
+):
     __path__.append(_root)  # type: ignore[name-defined]  # noqa: F821
 
 # The public API (academie/api.py, docs/api.md), imported on first use so that the command
 # line starts without it.
-__all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction",
-           "load_game"]
+__all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction", "load_game"]
 
 if _typing.TYPE_CHECKING:
-    from .api import (ApiError, Game, GameOver, IllegalMove, InvalidSeat, Move, State, UnknownAction,  # noqa: F401
-                      load_game)
+    from .api import (
+        ApiError,
+        Game,
+        GameOver,
+        IllegalMove,
+        InvalidSeat,
+        Move,
+        State,
+        UnknownAction,  # noqa: F401
+        load_game,
+    )
 
 
 def __getattr__(name: str):
     if name in __all__:
         from . import api
+
         return getattr(api, name)
     raise AttributeError(f"module 'academie' has no attribute {name!r}")

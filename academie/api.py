@@ -22,6 +22,7 @@ reference) and pickling rebuild a state from how the game was created (rule
 file, options, players, seed, dealer, deck, deal) and every move applied
 since. ``docs/api.md`` describes every call.
 """
+
 from __future__ import annotations
 
 import copy
@@ -35,8 +36,7 @@ from .dsl.model import GameDef
 from .dsl.model import load_game as _compile
 from .interpreter import state as _engine
 
-__all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction",
-           "load_game"]
+__all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction", "load_game"]
 
 Move = Union[Card, str]
 """A move: a card, or the name of a declaration (``"pass"`` declines)."""
@@ -142,12 +142,21 @@ class Game:
             m = self._by_name.get(c.name.lower() if c is not None else move.strip().lower())
             if m is not None:
                 return m
-        raise UnknownAction(f"{move!r} is not a move of {self.id} "
-                            f"(a card of its pack, {PASS}, or a declaration: {', '.join(map(str, self._moves[-3:]))} …)")
+        raise UnknownAction(
+            f"{move!r} is not a move of {self.id} "
+            f"(a card of its pack, {PASS}, or a declaration: {', '.join(map(str, self._moves[-3:]))} …)"
+        )
 
-    def new_state(self, players: int | None = None, seed: int | str = 0, *, dealer: int | None = None,
-                  deck: Iterable[Card | str] | None = None, deal: dict | None = None,
-                  keep_events: bool = False) -> "State":
+    def new_state(
+        self,
+        players: int | None = None,
+        seed: int | str = 0,
+        *,
+        dealer: int | None = None,
+        deck: Iterable[Card | str] | None = None,
+        deal: dict | None = None,
+        keep_events: bool = False,
+    ) -> "State":
         """A new game at its first decision. ``players``: the number at the
         table (default: the fewest the rules allow). ``seed``: the shuffle's
         (the same seed, the same game). ``dealer``: the first dealer's seat
@@ -155,8 +164,9 @@ class Game:
         the first hand. ``deal``: the first hand's deal, ``{"hands": [[cards
         of seat 0], …], zone: [cards]}``. ``keep_events``: keep the whole event
         log (every card, for a referee) in ``state.engine.events``."""
-        return State(self, self.players[0] if players is None else players, seed, dealer, deck, deal,
-                     keep_events=keep_events)
+        return State(
+            self, self.players[0] if players is None else players, seed, dealer, deck, deal, keep_events=keep_events
+        )
 
 
 def _name(m: Move) -> str:
@@ -182,34 +192,58 @@ def _plain(v: Any) -> Any:
 class State:
     """One game, driven one decision at a time. Built by ``Game.new_state``."""
 
-    def __init__(self, game: Game, players: int, seed: int | str = 0, dealer: int | None = None,
-                 deck: Iterable[Card | str] | None = None, deal: dict | None = None, *,
-                 keep_events: bool = False, _moves: Iterable[Move] = ()):
+    def __init__(
+        self,
+        game: Game,
+        players: int,
+        seed: int | str = 0,
+        dealer: int | None = None,
+        deck: Iterable[Card | str] | None = None,
+        deal: dict | None = None,
+        *,
+        keep_events: bool = False,
+        _moves: Iterable[Move] = (),
+    ):
         lo, hi = game.players
         if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
             raise InvalidSeat(f"{game.id} is for {lo} to {hi} players, not {players!r}")
-        if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int)
-                                   or not 0 <= dealer < players):
+        if dealer is not None and (
+            isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
+        ):
             raise InvalidSeat(f"dealer {dealer!r}: seats are 0 to {players - 1}")
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
             raise ApiError(f"a seed is an int or a string, not {type(seed).__name__}")
         cards = None if deck is None else [_card_of(c) for c in deck]
         self.game = game
         self.players = players
-        self._recipe: tuple[int, int | str, int | None, list[Card] | None, dict | None] = \
-            (players, seed, dealer, cards, copy.deepcopy(deal))
+        self._recipe: tuple[int, int | str, int | None, list[Card] | None, dict | None] = (
+            players,
+            seed,
+            dealer,
+            cards,
+            copy.deepcopy(deal),
+        )
         self._keep = keep_events
         self._moves: list[Move] = []
-        self._events: list[_Entry] = []            # the hand in progress (or the set-up before it)
-        self._earlier: list[list[_Entry]] = []     # the hands before (and the set-up), in order
-        self._earlier_views: dict[int, tuple[int, list, str]] = {}   # seat -> (hands, views, JSON)
+        self._events: list[_Entry] = []  # the hand in progress (or the set-up before it)
+        self._earlier: list[list[_Entry]] = []  # the hands before (and the set-up), in order
+        self._earlier_views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
         self._seen: set[str] = set()
-        self._applying = 0            # 1 while a move is sent to the engine (not yet in _moves)
-        self._hand_mark = (0, 0)      # at the top of the hand in progress: (moves made, len(_earlier))
+        self._applying = 0  # 1 while a move is sent to the engine (not yet in _moves)
+        self._hand_mark = (0, 0)  # at the top of the hand in progress: (moves made, len(_earlier))
         try:
-            self.engine = _engine.State(game.gamedef, players, seed, dealer=dealer, deck=cards, deal=deal,
-                                        keep_events=keep_events, sink=self._on_event, check="hand",
-                                        snapshots=True)
+            self.engine = _engine.State(
+                game.gamedef,
+                players,
+                seed,
+                dealer=dealer,
+                deck=cards,
+                deal=deal,
+                keep_events=keep_events,
+                sink=self._on_event,
+                check="hand",
+                snapshots=True,
+            )
         except RuleError as e:
             if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):
                 raise ApiError(e.diagnostics[0].message) from None
@@ -262,12 +296,15 @@ class State:
         ``IllegalMove`` for a move not legal now."""
         eng = self.engine
         if eng.is_terminal():
-            raise GameOver(f"the game is over: no move can be made ({_name(move) if isinstance(move, (Card, str)) else repr(move)})")
+            raise GameOver(
+                f"the game is over: no move can be made ({_name(move) if isinstance(move, (Card, str)) else repr(move)})"
+            )
         m = self.game._move(move)
         legal = eng.legal_moves()
         if m not in legal:
-            raise IllegalMove(f"{_name(m)} is not a legal move for seat {eng.current_player()} "
-                              f"(legal: {' '.join(map(_name, legal))})")
+            raise IllegalMove(
+                f"{_name(m)} is not a legal move for seat {eng.current_player()} (legal: {' '.join(map(_name, legal))})"
+            )
         self._send(m)
 
     def apply_action(self, action: int) -> None:
@@ -300,7 +337,7 @@ class State:
         hand in progress and a replay of the moves made since; the same state
         as ``clone_by_replay()``."""
         snap = self.engine.snapshot
-        if snap is None:       # no hand begun (cannot happen once built; kept as the safe way)
+        if snap is None:  # no hand begun (cannot happen once built; kept as the safe way)
             return self.clone_by_replay()
         at, earlier = self._hand_mark
         new = State.__new__(State)
@@ -309,15 +346,23 @@ class State:
         new._recipe = self._recipe
         new._keep = self._keep
         new._moves = self._moves[:at]
-        new._events = []                          # the hand's start makes it again
-        new._earlier = self._earlier[:earlier]    # earlier hands' events: never changed once there
+        new._events = []  # the hand's start makes it again
+        new._earlier = self._earlier[:earlier]  # earlier hands' events: never changed once there
         new._earlier_views = {s: v for s, v in self._earlier_views.items() if v[0] == earlier}
         new._seen = set()
         new._applying = 0
         new._hand_mark = (at, earlier)
         players, seed, _, _, _ = self._recipe
-        new.engine = _engine.State(self.game.gamedef, players, seed, keep_events=self._keep,
-                                   sink=new._on_event, check="hand", snapshots=True, resume=snap)
+        new.engine = _engine.State(
+            self.game.gamedef,
+            players,
+            seed,
+            keep_events=self._keep,
+            sink=new._on_event,
+            check="hand",
+            snapshots=True,
+            resume=snap,
+        )
         for m in self._moves[at:]:
             new._send(m)
         return new
@@ -333,21 +378,37 @@ class State:
 
     def __getstate__(self) -> dict:
         players, seed, dealer, deck, deal = self._recipe
-        return {"game": (self.game.ref, self.game._ref_options), "players": players, "seed": seed,
-                "dealer": dealer, "deck": None if deck is None else [c.name for c in deck],
-                "deal": deal, "keep_events": self._keep, "moves": [_name(m) for m in self._moves]}
+        return {
+            "game": (self.game.ref, self.game._ref_options),
+            "players": players,
+            "seed": seed,
+            "dealer": dealer,
+            "deck": None if deck is None else [c.name for c in deck],
+            "deal": deal,
+            "keep_events": self._keep,
+            "moves": [_name(m) for m in self._moves],
+        }
 
     def __setstate__(self, d: dict) -> None:
         game = load_game(d["game"][0], d["game"][1])
         moves = [game._move(m) for m in d["moves"]]
-        State.__init__(self, game, d["players"], d["seed"], d["dealer"], d["deck"], d["deal"],
-                       keep_events=d["keep_events"], _moves=moves)
+        State.__init__(
+            self,
+            game,
+            d["players"],
+            d["seed"],
+            d["dealer"],
+            d["deck"],
+            d["deal"],
+            keep_events=d["keep_events"],
+            _moves=moves,
+        )
 
     def __eq__(self, other: object) -> bool:
         """Two states are equal when made the same way with the same moves."""
         if not isinstance(other, State):
             return NotImplemented
-        return (self.game is other.game and self.__getstate__() == other.__getstate__())
+        return self.game is other.game and self.__getstate__() == other.__getstate__()
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -369,14 +430,14 @@ class State:
         elif t == "take":
             if all(c in self._seen for c in ev["cards"]):
                 self._events.append((ev, None, None))
-            else:          # cards no one saw: their number for all, the cards for the taker
+            else:  # cards no one saw: their number for all, the cards for the taker
                 public = {k: v for k, v in ev.items() if k != "cards"}
                 public["count"] = len(ev["cards"])
                 self._events.append((public, ev["seat"], ev))
         elif t == "deal":
             public = {"type": "deal", "hand_sizes": [len(h) for h in ev["hands"]]}
             public.update({k: len(v) for k, v in ev.items() if k not in ("type", "hands")})
-            self._events.append((public, -1, ev))        # -1: each seat sees its own hand
+            self._events.append((public, -1, ev))  # -1: each seat sees its own hand
         elif t == "draw_for_dealer":
             self._seen.update(ev["cards"].values())
             self._events.append((ev, None, None))
@@ -397,24 +458,42 @@ class State:
         e = self.engine
         seen = self._seen
         events = _view(self._events, seat)
-        zones = {z: {"count": len(cs), "cards": [c.name for c in cs if c.name in seen]}
-                 for z, cs in e.zones.items()}
-        seat_zones = {z: [{"count": len(cs), "cards": [c.name for c in cs if s == seat or c.name in seen]}
-                          for s, cs in enumerate(per)]
-                      for z, per in e.pzones.items() if z != "hand"}
+        zones = {z: {"count": len(cs), "cards": [c.name for c in cs if c.name in seen]} for z, cs in e.zones.items()}
+        seat_zones = {
+            z: [
+                {"count": len(cs), "cards": [c.name for c in cs if s == seat or c.name in seen]}
+                for s, cs in enumerate(per)
+            ]
+            for z, per in e.pzones.items()
+            if z != "hand"
+        }
         mover = e.current_player()
         obs = {
-            "game": self.game.id, "options": list(self.game.options), "players": self.players, "seat": seat,
+            "game": self.game.id,
+            "options": list(self.game.options),
+            "players": self.players,
+            "seat": seat,
             "hand": [c.name for c in e.hand[seat]],
             "hand_sizes": [len(h) for h in e.hand],
-            "zones": zones, "seat_zones": seat_zones,
-            "current_player": mover, "decision": e.decision_kind(),
+            "zones": zones,
+            "seat_zones": seat_zones,
+            "current_player": mover,
+            "decision": e.decision_kind(),
             "legal": [_name(m) for m in e.legal_moves()] if mover == seat else [],
-            "hand_no": e.hand_no, "dealer": e.dealer, "winner": e.winner, "leader": e.leader, "led": e.led, "trump": e.trump,
-            "tricks_played": e.tricks_played, "won": list(e.won),
-            "declared": _plain(e.declared), "vars": _plain(e.vars), "pvars": _plain(e.pvars),
+            "hand_no": e.hand_no,
+            "dealer": e.dealer,
+            "winner": e.winner,
+            "leader": e.leader,
+            "led": e.led,
+            "trump": e.trump,
+            "tricks_played": e.tricks_played,
+            "won": list(e.won),
+            "declared": _plain(e.declared),
+            "vars": _plain(e.vars),
+            "pvars": _plain(e.pvars),
             "balances": _plain(e.bal),
-            "hand_results": [dict(r) for r in e.hand_results], "standings": [dict(r) for r in e.standings],
+            "hand_results": [dict(r) for r in e.hand_results],
+            "standings": [dict(r) for r in e.standings],
             "terminal": e.is_terminal(),
             "events": events,
         }
@@ -426,19 +505,19 @@ class State:
         """The earlier hands' events as ``seat`` saw them, and as JSON: kept, since they never change."""
         got = self._earlier_views.get(seat)
         if got is None or got[0] != len(self._earlier):
-            views = (got[1] if got else []) + [_view(h, seat) for h in self._earlier[len(got[1]) if got else 0:]]
+            views = (got[1] if got else []) + [_view(h, seat) for h in self._earlier[len(got[1]) if got else 0 :]]
             got = self._earlier_views[seat] = (len(self._earlier), views, _dumps(views))
         return got
 
     def information_state_string(self, seat: int) -> str:
         """``observation(seat)`` as a deterministic string (JSON, keys sorted)."""
         obs = self.observation(seat, earlier_hands=False)
-        obs["earlier_hands"] = _SLOT              # the earlier hands' JSON is kept, not made again
+        obs["earlier_hands"] = _SLOT  # the earlier hands' JSON is kept, not made again
         return _dumps(obs).replace(_dumps(_SLOT), self._earlier_view(seat)[2], 1)
 
 
-_Entry = tuple[dict, Union[int, None], Union[dict, None]]   # (public event, who sees the full one, full)
-_SLOT = "\x00earlier hands\x00"       # no event holds a NUL: the place of a JSON kept aside
+_Entry = tuple[dict, Union[int, None], Union[dict, None]]  # (public event, who sees the full one, full)
+_SLOT = "\x00earlier hands\x00"  # no event holds a NUL: the place of a JSON kept aside
 
 
 def _view(entries: list[_Entry], seat: int) -> list[dict]:

@@ -10,6 +10,7 @@ Every span returned is in the coordinates of the ORIGINAL text, so that a
 caller can quote it back, or compare it with the spans of sentences
 (``sentences``) — ``coverage`` does, and a renderer can.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -18,13 +19,31 @@ from dataclasses import dataclass
 
 # typographic variants -> their plain form
 _VARIANTS = {
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u00b4": "'", "`": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"',
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201a": "'",
+    "\u201b": "'",
+    "\u2032": "'",
+    "\u00b4": "'",
+    "`": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+    "\u201f": '"',
+    "\u2033": '"',
+    "\u00ab": '"',
+    "\u00bb": '"',
+    "\u2010": "-",
+    "\u2011": "-",
+    "\u2012": "-",
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2015": "-",
+    "\u2212": "-",
     "\u2026": "...",
-    "\u00ad": "",                       # soft hyphen: invisible
+    "\u00ad": "",  # soft hyphen: invisible
 }
-_SPACE = re.compile(r"\s", re.UNICODE)   # includes NBSP, narrow NBSP, thin spaces, line breaks
+_SPACE = re.compile(r"\s", re.UNICODE)  # includes NBSP, narrow NBSP, thin spaces, line breaks
 
 
 def normalise_map(text: str) -> tuple[str, list[int]]:
@@ -58,8 +77,8 @@ def normalise(text: str) -> str:
 
 @dataclass(frozen=True)
 class Span:
-    start: int          # index in the original text
-    end: int            # one past the last character
+    start: int  # index in the original text
+    end: int  # one past the last character
 
     def overlaps(self, other: "Span") -> bool:
         return self.start < other.end and other.start < self.end
@@ -119,17 +138,18 @@ class Text:
         for s in starts:
             lo, hi = max(0, s - slack), min(total, s + m + slack)
             region = words[lo:hi]
-            blocks = [b for b in difflib.SequenceMatcher(None, qw, region, autojunk=False).get_matching_blocks()
-                      if b.size]
+            blocks = [
+                b for b in difflib.SequenceMatcher(None, qw, region, autojunk=False).get_matching_blocks() if b.size
+            ]
             if blocks:
                 first, last = blocks[0], blocks[-1]
-                a = max(lo, lo + first.b - first.a)                      # the quote's unmatched words before
-                e = min(hi, lo + last.b + last.size + (m - last.a - last.size))   # and after
+                a = max(lo, lo + first.b - first.a)  # the quote's unmatched words before
+                e = min(hi, lo + last.b + last.size + (m - last.a - last.size))  # and after
             else:
                 a, e = s, min(total, s + m)
             if e <= a:
                 continue
-            sm_chars.set_seq1(self.norm[bounds[a][0]:bounds[e - 1][1]])
+            sm_chars.set_seq1(self.norm[bounds[a][0] : bounds[e - 1][1]])
             r = sm_chars.ratio()
             if best is None or r > best[0]:
                 best = (r, a, e)
@@ -139,8 +159,8 @@ class Text:
         return r, self.span(bounds[a][0], bounds[e - 1][1])
 
 
-CLOSEST_CANDIDATES = 6          # passages aligned with a quote that is not found
-CLOSEST_MAX_WORDS = 400         # words of a quote looked at to find its closest passage
+CLOSEST_CANDIDATES = 6  # passages aligned with a quote that is not found
+CLOSEST_MAX_WORDS = 400  # words of a quote looked at to find its closest passage
 
 
 def _best_windows(words: list[str], qw: list[str], k: int) -> list[int]:
@@ -148,6 +168,7 @@ def _best_windows(words: list[str], qw: list[str], k: int) -> list[int]:
     most words with ``qw`` (as multisets), in one pass: O(len(words))."""
     from collections import Counter
     import heapq
+
     want = Counter(qw)
     have: Counter = Counter()
     m, shared, scores = len(qw), 0, []
@@ -163,7 +184,7 @@ def _best_windows(words: list[str], qw: list[str], k: int) -> list[int]:
         scores.append((shared, -max(0, i - m + 1)))
     if len(words) <= m:
         return [0]
-    top = heapq.nlargest(k, scores[m - 1:])
+    top = heapq.nlargest(k, scores[m - 1 :])
     return [-start for _, start in top]
 
 
@@ -182,21 +203,24 @@ def closest(source_text: str, quote: str) -> tuple[float, str] | None:
     c = t.closest(quote)
     if c is None:
         return None
-    return c[0], source_text[c[1].start:c[1].end]
+    return c[0], source_text[c[1].start : c[1].end]
 
 
 # -- sentences --------------------------------------------------------------------
-_SENTENCE_END = re.compile(r"""[.!?…](?:["'\u2019\u201d)\]]|\[[^\]\n]{1,20}\])*(?=\s+["'\u2018\u201c(\[]?[A-Z0-9À-Ý])""")
-_LABELLED = re.compile(r"^\s*[0-9]+\s+\w+\s*:")          # "4 players : 12 cards"
+_SENTENCE_END = re.compile(
+    r"""[.!?…](?:["'\u2019\u201d)\]]|\[[^\]\n]{1,20}\])*(?=\s+["'\u2018\u201c(\[]?[A-Z0-9À-Ý])"""
+)
+_LABELLED = re.compile(r"^\s*[0-9]+\s+\w+\s*:")  # "4 players : 12 cards"
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•–]\s+|\(?[0-9]+[.)]\s+|\(?[a-z][.)]\s+|[0-9]+\s+\w+\s*:)")
 
 
 @dataclass(frozen=True)
 class Unit:
     """A sentence, a clause standing alone on its line, or a heading."""
+
     span: Span
     text: str
-    kind: str           # sentence | heading
+    kind: str  # sentence | heading
 
 
 def sentences(text: str) -> list[Unit]:
@@ -215,8 +239,8 @@ def sentences(text: str) -> list[Unit]:
         cuts = [0] + [m.end() for m in _SENTENCE_END.finditer(block)] + [len(block)]
         pieces: list[tuple[int, int]] = []
         for a, b in zip(cuts, cuts[1:]):
-            if pieces and not re.search(r"[^\W\d_]", text[pieces[-1][0]:pieces[-1][1]]):
-                pieces[-1] = (pieces[-1][0], bstart + b)      # "1." belongs to what follows
+            if pieces and not re.search(r"[^\W\d_]", text[pieces[-1][0] : pieces[-1][1]]):
+                pieces[-1] = (pieces[-1][0], bstart + b)  # "1." belongs to what follows
             else:
                 pieces.append((bstart + a, bstart + b))
         for a, b in pieces:
@@ -235,10 +259,9 @@ def _blocks(text: str):
         else:
             cur[1] = b
         line = text[a:b].rstrip()
-        nxt = text[lines[i + 1][0]:lines[i + 1][1]].lstrip() if i + 1 < len(lines) else ""
-        blank_between = i + 1 < len(lines) and "\n\n" in re.sub(r"[ \t]", "", text[b:lines[i + 1][0]])
-        runs_on = (nxt[:1].islower() and not line.endswith((".", "!", "?", ":", ";"))
-                   and not blank_between)
+        nxt = text[lines[i + 1][0] : lines[i + 1][1]].lstrip() if i + 1 < len(lines) else ""
+        blank_between = i + 1 < len(lines) and "\n\n" in re.sub(r"[ \t]", "", text[b : lines[i + 1][0]])
+        runs_on = nxt[:1].islower() and not line.endswith((".", "!", "?", ":", ";")) and not blank_between
         if not runs_on:
             yield cur[0], cur[1]
             cur = None
@@ -263,5 +286,6 @@ def _is_heading(block: str) -> bool:
         return False
     if all(c.isupper() for c in letters) and len(s.split()) <= 10 and "\n" not in s:
         return True
-    return (len(s.split()) <= 6 and "\n" not in s and not _LABELLED.match(s)
-            and not s.endswith((".", "!", "?", ":", ";")))
+    return (
+        len(s.split()) <= 6 and "\n" not in s and not _LABELLED.match(s) and not s.endswith((".", "!", "?", ":", ";"))
+    )

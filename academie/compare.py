@@ -11,6 +11,7 @@ Options: ``A+NAME`` switches option NAME on for that side
 (``polignac/boussac+capot``), as do ``--option-a NAME`` and ``--option-b NAME``;
 ``--option NAME`` switches it on for both.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -81,7 +82,7 @@ def rank_moves(a: list[str], b: list[str]) -> list[str]:
     sm = difflib.SequenceMatcher(None, common, cb, autojunk=False)
     kept = set()
     for blk in sm.get_matching_blocks():
-        kept.update(common[blk.a:blk.a + blk.size])
+        kept.update(common[blk.a : blk.a + blk.size])
     out = []
     for r in common:
         if r in kept:
@@ -140,6 +141,7 @@ def rules_diff(a: Side, b: Side) -> list[dict]:
     def key_b(s):
         k = s.key
         return ("hand", renamed[k[1]]) + tuple(k[2:]) if k[0] == "hand" and len(k) > 1 and k[1] in renamed else k
+
     out = []
     for aspect, title in ASPECTS:
         ka = {s.key: s for s in sa if s.aspect == aspect}
@@ -161,8 +163,15 @@ def rules_diff(a: Side, b: Side) -> list[dict]:
                 detail = rank_moves([str(r) for r in x.value], [str(r) for r in y.value])
             diffs.append({"label": lab, "a": x, "b": y, "detail": detail})
         if ka or kb:
-            out.append({"aspect": aspect, "title": title, "differences": diffs, "same": same,
-                        "same_cited_differently": recited})
+            out.append(
+                {
+                    "aspect": aspect,
+                    "title": title,
+                    "differences": diffs,
+                    "same": same,
+                    "same_cited_differently": recited,
+                }
+            )
     return out
 
 
@@ -203,8 +212,10 @@ def format_rules(a: Side, b: Side, diff: list[dict]) -> str:
     for asp in diff:
         d = asp["differences"]
         if not d:
-            lines.append(f"== {asp['title']}: the same in both ({len(asp['same'])} rule"
-                         f"{'s' if len(asp['same']) != 1 else ''}: {', '.join(asp['same'])})")
+            lines.append(
+                f"== {asp['title']}: the same in both ({len(asp['same'])} rule"
+                f"{'s' if len(asp['same']) != 1 else ''}: {', '.join(asp['same'])})"
+            )
             continue
         lines.append(f"== {asp['title']}: {len(d)} difference{'s' if len(d) != 1 else ''}")
         last: dict = {}
@@ -239,11 +250,21 @@ def rules_json(diff: list[dict]) -> list[dict]:
         if s is None:
             return None
         return {"text": s.text, "value": s.value, **s.citation_json(), "default": s.default}
-    return [{"aspect": x["aspect"], "title": x["title"], "same": x["same"],
-             "differences": [{"label": d["label"], "a": st(d["a"]), "b": st(d["b"]), "detail": d["detail"]}
-                             for d in x["differences"]],
-             "same_cited_differently": [{"label": r["label"], "a": st(r["a"]), "b": st(r["b"])}
-                                        for r in x["same_cited_differently"]]} for x in diff]
+
+    return [
+        {
+            "aspect": x["aspect"],
+            "title": x["title"],
+            "same": x["same"],
+            "differences": [
+                {"label": d["label"], "a": st(d["a"]), "b": st(d["b"]), "detail": d["detail"]} for d in x["differences"]
+            ],
+            "same_cited_differently": [
+                {"label": r["label"], "a": st(r["a"]), "b": st(r["b"])} for r in x["same_cited_differently"]
+            ],
+        }
+        for x in diff
+    ]
 
 
 # -- in play ------------------------------------------------------------------------------
@@ -251,14 +272,20 @@ def common_players(a: GameDef, b: GameDef, players: int | None) -> int:
     lo, hi = max(a.min_players, b.min_players), min(a.max_players, b.max_players)
     if players is None:
         if lo > hi:
-            raise RuleError(f"no number of players suits both: {a.id} is for {a.min_players} to "
-                            f"{a.max_players}, {b.id} for {b.min_players} to {b.max_players}",
-                            Pos(a.doc.file, 1, 1), code="players")
+            raise RuleError(
+                f"no number of players suits both: {a.id} is for {a.min_players} to "
+                f"{a.max_players}, {b.id} for {b.min_players} to {b.max_players}",
+                Pos(a.doc.file, 1, 1),
+                code="players",
+            )
         return lo
     for g in (a, b):
         if not (g.min_players <= players <= g.max_players):
-            raise RuleError(f"{g.id} is for {g.min_players} to {g.max_players} players, not {players}",
-                            g.doc.pos(("players",)), code="players")
+            raise RuleError(
+                f"{g.id} is for {g.min_players} to {g.max_players} players, not {players}",
+                g.doc.pos(("players",)),
+                code="players",
+            )
     return players
 
 
@@ -274,12 +301,21 @@ MEAN_MEASURES = [
 HANDS_PHRASE = "a game lasts {r} times more hands in {g}"
 
 
-def play_measures(a: Side, b: Side, players: int, games: int, seed, agents=("random",),
-                  max_plays: int = 50_000) -> dict:
+def play_measures(
+    a: Side, b: Side, players: int, games: int, seed, agents=("random",), max_plays: int = 50_000
+) -> dict:
     ca = run(a.game, players, games, seed, agents, max_plays)
     cb = run(b.game, players, games, seed, agents, max_plays)
-    return {"players": players, "games": games, "seed": seed, "agents": list(agents), "max_plays": max_plays,
-            "a": ca, "b": cb, "report": report(ca, cb, players)}
+    return {
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "agents": list(agents),
+        "max_plays": max_plays,
+        "a": ca,
+        "b": cb,
+        "report": report(ca, cb, players),
+    }
 
 
 def _mean(xs):
@@ -301,29 +337,53 @@ def report(ca: Collected, cb: Collected, n: int) -> dict:
         d, lo, hi = mean_diff(xa, xb)
         ma, mb = _mean(xa), _mean(xb)
         sig = not (lo <= 0 <= hi)
-        rows.append({"measure": key, "label": label, "a": ma, "b": mb,
-                     "difference": {"d": d, "low": lo, "high": hi}, "significant": sig})
+        rows.append(
+            {
+                "measure": key,
+                "label": label,
+                "a": ma,
+                "b": mb,
+                "difference": {"d": d, "low": lo, "high": hi},
+                "significant": sig,
+            }
+        )
         if sig:
             lines.append(_ratio_line(verb, label, ma["mean"], mb["mean"], d, lo, hi))
-    rows.append({"measure": "hands_per_game", "label": "hands per game", "a": _mean(ca.hands_per_game),
-                 "b": _mean(cb.hands_per_game)})
+    rows.append(
+        {
+            "measure": "hands_per_game",
+            "label": "hands per game",
+            "a": _mean(ca.hands_per_game),
+            "b": _mean(cb.hands_per_game),
+        }
+    )
     ha, hb = ca.hands_per_game, cb.hands_per_game
     d, lo, hi = mean_diff(ha, hb)
     rows[-1].update(difference={"d": d, "low": lo, "high": hi}, significant=not (lo <= 0 <= hi))
     if rows[-1]["significant"]:
-        lines.append(_ratio_line(HANDS_PHRASE, "hands per game", rows[-1]["a"]["mean"], rows[-1]["b"]["mean"],
-                                 d, lo, hi))
+        lines.append(
+            _ratio_line(HANDS_PHRASE, "hands per game", rows[-1]["a"]["mean"], rows[-1]["b"]["mean"], d, lo, hi)
+        )
     props = []
     # the first leader: the seat after the dealer, who leads first
     ea, eb = _prop(ca.eldest_wins, ca.decided_hands), _prop(cb.eldest_wins, cb.decided_hands)
-    props.append({"measure": "first_leader", "label": "hands won by the first leader (the seat after the dealer)",
-                  "a": ea, "b": eb, "expected": 1 / n})
+    props.append(
+        {
+            "measure": "first_leader",
+            "label": "hands won by the first leader (the seat after the dealer)",
+            "a": ea,
+            "b": eb,
+            "expected": 1 / n,
+        }
+    )
     for tag, e in (("A", ea), ("B", eb)):
         if e["n"] and not (e["low"] <= 1 / n <= e["high"]):
             more = e["p"] > 1 / n
-            lines.append(f"in {tag} the first leader wins {e['p']:.1%} of the hands (95% CI {e['low']:.1%} to "
-                         f"{e['high']:.1%}), {'more' if more else 'less'} than the 1/{n} = {1 / n:.1%} of an even "
-                         f"game: leading first is {'an advantage' if more else 'a disadvantage'}")
+            lines.append(
+                f"in {tag} the first leader wins {e['p']:.1%} of the hands (95% CI {e['low']:.1%} to "
+                f"{e['high']:.1%}), {'more' if more else 'less'} than the 1/{n} = {1 / n:.1%} of an even "
+                f"game: leading first is {'an advantage' if more else 'a disadvantage'}"
+            )
     ua, ub = _prop(ca.unfinished, ca.games), _prop(cb.unfinished, cb.games)
     props.append({"measure": "unfinished", "label": "games stopped by the play limit", "a": ua, "b": ub})
     for row in props:
@@ -333,8 +393,10 @@ def report(ca: Collected, cb: Collected, n: int) -> dict:
             row["difference"] = {"d": d, "low": lo, "high": hi}
             row["significant"] = not (lo <= 0 <= hi)
             if row["significant"]:
-                lines.append(f"{row['label']}: {x['p']:.1%} in A, {y['p']:.1%} in B (difference {d:+.1%}, "
-                             f"95% CI {lo:+.1%} to {hi:+.1%})")
+                lines.append(
+                    f"{row['label']}: {x['p']:.1%} in A, {y['p']:.1%} in B (difference {d:+.1%}, "
+                    f"95% CI {lo:+.1%} to {hi:+.1%})"
+                )
     seats = []
     for i in range(n):
         x = _prop(ca.position_wins[i] if ca.position_wins else 0, ca.games - ca.unfinished)
@@ -343,12 +405,19 @@ def report(ca: Collected, cb: Collected, n: int) -> dict:
         for tag, e in (("A", x), ("B", y)):
             if e["n"] and not (e["low"] <= 1 / n <= e["high"]):
                 who = " (the first leader)" if i == 0 else (" (the first dealer)" if i == n - 1 else "")
-                lines.append(f"in {tag}, seat +{i + 1} from the first dealer{who} wins {e['p']:.1%} of the games "
-                             f"(95% CI {e['low']:.1%} to {e['high']:.1%}), against 1/{n} = {1 / n:.1%}")
-    return {"means": rows, "proportions": props, "win_share_by_position": seats, "significant": lines,
-            "method": "proportions: Wilson score intervals; means: mean ± 1.96·SE (over hands); differences: "
-                      "Newcombe's hybrid score interval for proportions, ± 1.96·sqrt(SE_a² + SE_b²) for means; "
-                      "all 95%"}
+                lines.append(
+                    f"in {tag}, seat +{i + 1} from the first dealer{who} wins {e['p']:.1%} of the games "
+                    f"(95% CI {e['low']:.1%} to {e['high']:.1%}), against 1/{n} = {1 / n:.1%}"
+                )
+    return {
+        "means": rows,
+        "proportions": props,
+        "win_share_by_position": seats,
+        "significant": lines,
+        "method": "proportions: Wilson score intervals; means: mean ± 1.96·SE (over hands); differences: "
+        "Newcombe's hybrid score interval for proportions, ± 1.96·sqrt(SE_a² + SE_b²) for means; "
+        "all 95%",
+    }
 
 
 def _ratio_line(phrase, label, ma, mb, d, lo, hi) -> str:
@@ -362,8 +431,12 @@ def _ratio_line(phrase, label, ma, mb, d, lo, hi) -> str:
 def format_play(p: dict) -> str:
     r = p["report"]
     n = p["players"]
-    lines = [f"In play: {p['games']} games each, {n} players, seed {p['seed']}, agents {','.join(p['agents'])} "
-             f"(the same seeds for A and B)", f"  {r['method']}", ""]
+    lines = [
+        f"In play: {p['games']} games each, {n} players, seed {p['seed']}, agents {','.join(p['agents'])} "
+        f"(the same seeds for A and B)",
+        f"  {r['method']}",
+        "",
+    ]
     lines.append(f"  {'measure (95% CI)':<58} {'A':>24} {'B':>24}")
     for row in r["means"]:
         lines.append(f"  {row['label']:<58} {_m(row['a']):>24} {_m(row['b']):>24}")
@@ -375,8 +448,10 @@ def format_play(p: dict) -> str:
         lines.append(f"  {'seat +' + str(s['position']):<58} {_p(s['a']):>24} {_p(s['b']):>24}")
     lines.append("")
     if r["significant"]:
-        lines.append("Significant differences (95%; each test alone: about 1 in 20 tests of no real difference "
-                     "is listed by chance):")
+        lines.append(
+            "Significant differences (95%; each test alone: about 1 in 20 tests of no real difference "
+            "is listed by chance):"
+        )
         lines += [f"  - {x}" for x in r["significant"]]
     else:
         lines.append("No significant difference at 95%.")

@@ -6,6 +6,7 @@ it (after normalisation, see ``citations``). Units that begin with one of the
 source's ``not_rules:`` prefixes (its metadata) state no rule: they are
 reported apart and do not count, nor do headings.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,7 +27,7 @@ def corpus_quotes(rule_files: list[Path] | None = None) -> dict[str, list[tuple[
         try:
             data, positions = load_yaml(path.read_bytes(), str(path))
         except (RuleError, OSError):
-            continue                       # validate reports it
+            continue  # validate reports it
         if not isinstance(data, dict):
             continue
         for q in quotes(data):
@@ -57,8 +58,7 @@ def coverage(sources: list[str] | None = None, rule_files: list[Path] | None = N
         units = []
         counts = {"covered": 0, "uncovered": 0, "not_rule": 0, "heading": 0}
         for u in sentences(text.text):
-            by = sorted({w for w, span in cited.get(sid, []) if span.overlaps(u.span)},
-                        key=_where_key)
+            by = sorted({w for w, span in cited.get(sid, []) if span.overlaps(u.span)}, key=_where_key)
             norm = normalise(u.text)
             if u.kind == "heading":
                 status = "heading"
@@ -69,17 +69,29 @@ def coverage(sources: list[str] | None = None, rule_files: list[Path] | None = N
             else:
                 status = "uncovered"
             counts[status] += 1
-            units.append({"line": text.text.count("\n", 0, u.span.start) + 1, "text": " ".join(u.text.split()),
-                          "status": status, "cited_by": by})
+            units.append(
+                {
+                    "line": text.text.count("\n", 0, u.span.start) + 1,
+                    "text": " ".join(u.text.split()),
+                    "status": status,
+                    "cited_by": by,
+                }
+            )
         countable = counts["covered"] + counts["uncovered"]
-        reports.append({
-            "source": sid, "title": meta.get("title", sid),
-            "text": _display(sources_root() / str(meta.get("text") or f"{sid}.txt")),
-            "sentences": countable, "covered": counts["covered"], "uncovered": counts["uncovered"],
-            "not_rules": counts["not_rule"], "headings": counts["heading"],
-            "share": round(counts["covered"] / countable, 4) if countable else None,
-            "units": units,
-        })
+        reports.append(
+            {
+                "source": sid,
+                "title": meta.get("title", sid),
+                "text": _display(sources_root() / str(meta.get("text") or f"{sid}.txt")),
+                "sentences": countable,
+                "covered": counts["covered"],
+                "uncovered": counts["uncovered"],
+                "not_rules": counts["not_rule"],
+                "headings": counts["heading"],
+                "share": round(counts["covered"] / countable, 4) if countable else None,
+                "units": units,
+            }
+        )
     return reports
 
 
@@ -105,8 +117,10 @@ def format_text(reports: list[dict], every: bool = False) -> str:
             lines.append(f"{r['source']}: {r['error']}")
             continue
         share = "n/a" if r["share"] is None else f"{r['share']:.0%}"
-        lines.append(f"{r['source']} ({r['title']}): {r['covered']} of {r['sentences']} sentences cited "
-                     f"({share}); {r['not_rules']} not rules, {r['headings']} headings")
+        lines.append(
+            f"{r['source']} ({r['title']}): {r['covered']} of {r['sentences']} sentences cited "
+            f"({share}); {r['not_rules']} not rules, {r['headings']} headings"
+        )
         for u in r["units"]:
             if u["status"] == "uncovered":
                 lines.append(f"  uncovered  {r['text']}:{u['line']}: {_clip(u['text'])}")
@@ -121,4 +135,4 @@ def format_text(reports: list[dict], every: bool = False) -> str:
 
 
 def _clip(s: str, n: int = 100) -> str:
-    return s if len(s) <= n else s[:n - 1] + "…"
+    return s if len(s) <= n else s[: n - 1] + "…"

@@ -9,6 +9,7 @@ data alone: nothing here knows any game. ``render`` writes them as a rule
 book; ``compare`` matches the statements of two games by ``key`` and compares
 their ``value`` (the rule's data without its citations).
 """
+
 from __future__ import annotations
 
 import json
@@ -50,21 +51,23 @@ class Editorial:
 class Statement:
     aspect: str
     key: tuple
-    text: str                       # plain words; expressions not put in words are in `code`
-    value: Any                      # the rule's data, without citations: what compare compares
+    text: str  # plain words; expressions not put in words are in `code`
+    value: Any  # the rule's data, without citations: what compare compares
     cites: list[Cite] = field(default_factory=list)
     editorial: list[Editorial] = field(default_factory=list)
-    path: tuple = ()                # where the element is in the document
-    only: str | None = None         # "render" or "compare": a statement for one use only
-    default: bool = False           # the file is silent: this is the rule language's default
+    path: tuple = ()  # where the element is in the document
+    only: str | None = None  # "render" or "compare": a statement for one use only
+    default: bool = False  # the file is silent: this is the rule language's default
 
     @property
     def value_json(self) -> str:
         return json.dumps(self.value, sort_keys=True, ensure_ascii=False, default=str)
 
     def citation_json(self) -> dict:
-        return {"cites": [{"source": c.source, "quote": c.quote} for c in self.cites],
-                "editorial": [{"reason": e.reason, "evidence": e.evidence} for e in self.editorial]}
+        return {
+            "cites": [{"source": c.source, "quote": c.quote} for c in self.cites],
+            "editorial": [{"reason": e.reason, "evidence": e.evidence} for e in self.editorial],
+        }
 
 
 # -- helpers ----------------------------------------------------------------------
@@ -169,8 +172,9 @@ class Describer:
         self.doc, self.d = doc, doc.data
         self.game = game if game is not None else compile_doc(doc)
         zones = self.d.get("zones") or {}
-        self.per_seat = {"hand"} | {z for z, v in zones.items() if isinstance(v, dict) and v.get("per_seat")
-                                    and not v.get("money")}
+        self.per_seat = {"hand"} | {
+            z for z, v in zones.items() if isinstance(v, dict) and v.get("per_seat") and not v.get("money")
+        }
         self.out: list[Statement] = []
 
     def add(self, aspect, key, text, value, path, only=None, cite_path=None, extra_cites=(), default=False):
@@ -197,7 +201,7 @@ class Describer:
         self.game_()
         self.attach_nested_cites()
         order = {a: i for i, (a, _) in enumerate(ASPECTS)}
-        return sorted(self.out, key=lambda s: order[s.aspect])   # stable: keeps file order within
+        return sorted(self.out, key=lambda s: order[s.aspect])  # stable: keeps file order within
 
     def attach_nested_cites(self):
         """Quotes written inside an element but not in a rule element of
@@ -207,14 +211,14 @@ class Describer:
             _, _, ep = citations(self.doc, s.path)
             own.add(ep)
         for cpath, src, quote in self.doc.cites():
-            node_path = cpath[:cpath.index("cite")]
+            node_path = cpath[: cpath.index("cite")]
             if node_path in own or node_path[:1] == ("options",):
                 continue
             best = None
             for s in self.out:
                 if s.default or s.only == "compare":
                     continue
-                if node_path[:len(s.path)] == s.path and (best is None or len(s.path) > len(best.path)):
+                if node_path[: len(s.path)] == s.path and (best is None or len(s.path) > len(best.path)):
                     best = s
             if best is not None and Cite(src, quote) not in best.cites:
                 best.cites.append(Cite(src, quote))
@@ -237,8 +241,10 @@ class Describer:
             return
         suits, ranks = p.get("suits", []), p.get("ranks", [])
         size = len(suits) * len(ranks)
-        text = (f"The pack has {size} cards: the ranks {', '.join(str(r) for r in ranks)} in "
-                f"{_and([SUIT_PLURAL.get(str(s), str(s)) for s in suits])}.")
+        text = (
+            f"The pack has {size} cards: the ranks {', '.join(str(r) for r in ranks)} in "
+            f"{_and([SUIT_PLURAL.get(str(s), str(s)) for s in suits])}."
+        )
         self.add("pack", ("pack", "full"), text, strip({"suits": suits, "ranks": ranks}), ("pack",), only="render")
         for i, r in enumerate(p.get("remove") or []):
             when = r.get("when")
@@ -250,8 +256,9 @@ class Describer:
             cards = self.game.pack(n)
             extra = [("pack", "remove", i) for i in range(len(p.get("remove") or [])) if self._holds_for(i, n)]
             text = f"With {n} players: {_plural(len(cards), 'card')}, {_describe_cards(cards)}."
-            self.add("pack", ("pack", n), text, sorted(c.name for c in cards), ("pack",), only="compare",
-                     extra_cites=extra)
+            self.add(
+                "pack", ("pack", n), text, sorted(c.name for c in cards), ("pack",), only="compare", extra_cites=extra
+            )
 
     def _holds_for(self, i, n) -> bool:
         try:
@@ -259,6 +266,7 @@ class Describer:
         except IndexError:
             return False
         from .dsl.model import PackContext
+
         return bool(when(PackContext(n)))
 
     def orders(self):
@@ -300,15 +308,17 @@ class Describer:
             worth = (c or {}).get("worth")
             text = f"Money is counted in {name}s"
             if worth:
-                (u, k), = worth.items()
+                ((u, k),) = worth.items()
                 text += f"; a {name} is worth {_plural(k, u)}"
             self.add("scoring", ("money", "currency", name), text + ".", strip(c), ("money", "currencies", name))
         for i, g in enumerate(m.get("start") or []):
             give = g.get("give", {})
-            text = (f"At the start of the game each player receives {self.amount(give.get('amount'), give.get('unit'))}."
-                    if give.get("to") == "each" else
-                    f"At the start of the game {_seat(give.get('to'))} receives "
-                    f"{self.amount(give.get('amount'), give.get('unit'))}.")
+            text = (
+                f"At the start of the game each player receives {self.amount(give.get('amount'), give.get('unit'))}."
+                if give.get("to") == "each"
+                else f"At the start of the game {_seat(give.get('to'))} receives "
+                f"{self.amount(give.get('amount'), give.get('unit'))}."
+            )
             self.add("scoring", ("money", "start", i), text, strip(g), ("money", "start", i))
 
     def vars(self):
@@ -335,8 +345,10 @@ class Describer:
             dr = d["draw"]
             low = "lowest" if dr.get("lowest", True) else "highest"
             order = f" in the {dr['order']} order" if dr.get("order") else ""
-            text = (f"To choose the first dealer, each player draws a card; the {low}{order} deals; "
-                    f"players who tie draw again.")
+            text = (
+                f"To choose the first dealer, each player draws a card; the {low}{order} deals; "
+                f"players who tie draw again."
+            )
         else:
             text = f"The first dealer is {_seat(d.get('seat'))}."
         self.add("dealing", ("dealer",), text, strip(d), ("dealer",))
@@ -370,8 +382,7 @@ class Describer:
 
     def step_effects(self, name, s, base, phase, when):
         for i, e in enumerate(s.get("do") or []):
-            self.add("scoring", base + ("do", i), f"{phase}, {when}{self.effect(e)}.", strip(e),
-                     base + ("do", i))
+            self.add("scoring", base + ("do", i), f"{phase}, {when}{self.effect(e)}.", strip(e), base + ("do", i))
 
     def step_shuffle(self, name, s, base, phase, when):
         text = "The dealer shuffles the pack"
@@ -388,12 +399,13 @@ class Describer:
             if isinstance(v, dict):
                 return v.get(n, v.get(str(n)))
             return v
+
         per, b, rest = by(s.get("hand")), by(s.get("batches")), by(s.get("rest_count"))
         if per is None:
             return None, [], rest
         b = per if b is None else b
         if isinstance(b, int):
-            b = max(b, 1)        # a deal of no cards each has no batches (as the model reads it)
+            b = max(b, 1)  # a deal of no cards each has no batches (as the model reads it)
             batches = [b] * (per // b) + ([per % b] if per % b else [])
         else:
             batches = list(b)
@@ -409,8 +421,7 @@ class Describer:
         elif batches:
             text += f", in packets of {'-'.join(map(str, batches))}"
         if s.get("rest"):
-            text += (f", {rest} left to the {s['rest']}" if rest is not None
-                     else f", the rest to the {s['rest']}")
+            text += f", {rest} left to the {s['rest']}" if rest is not None else f", the rest to the {s['rest']}"
         elif rest:
             text += f", {rest} left in the pack"
         return text
@@ -418,19 +429,34 @@ class Describer:
     def step_deal(self, name, s, base, phase, when):
         first = _seat(s.get("first", "dealer + 1"))
         counts = self.player_counts()
-        if isinstance(s.get("hand"), dict) or isinstance(s.get("batches"), dict) or isinstance(s.get("rest_count"), dict):
+        if (
+            isinstance(s.get("hand"), dict)
+            or isinstance(s.get("batches"), dict)
+            or isinstance(s.get("rest_count"), dict)
+        ):
             table = "; ".join(f"with {n} players, {self._deal_words(s, n)}" for n in counts)
             text = f"The dealer deals, beginning with {first} and going round the table: {table}."
         else:
             text = f"The dealer deals {self._deal_words(s, counts[0] if counts else 0)}, beginning with {first}."
         self.add("dealing", base, _cap(when) + text, strip(s), base, only="render")
-        self.add("dealing", base + ("first",), f"The deal begins with {first}.",
-                 s.get("first", "dealer + 1"), base, only="compare")
+        self.add(
+            "dealing",
+            base + ("first",),
+            f"The deal begins with {first}.",
+            s.get("first", "dealer + 1"),
+            base,
+            only="compare",
+        )
         for n in counts:
             per, batches, rest = self.deal_at(s, n)
-            self.add("dealing", base + (n,), f"With {n} players: {self._deal_words(s, n)}.",
-                     {"hand": per, "batches": batches, "rest": s.get("rest"), "rest_count": rest}, base,
-                     only="compare")
+            self.add(
+                "dealing",
+                base + (n,),
+                f"With {n} players: {self._deal_words(s, n)}.",
+                {"hand": per, "batches": batches, "rest": s.get("rest"), "rest_count": rest},
+                base,
+                only="compare",
+            )
 
     def step_turnup(self, name, s, base, phase, when):
         text = f"The next card of the pack is turned up into the {s.get('to')}"
@@ -442,15 +468,21 @@ class Describer:
 
     def step_announce(self, name, s, base, phase, when):
         decls = _or([str(x) for x in s.get("declarations", [])])
-        text = (f"Before the play, beginning with {_seat(s.get('first', 'dealer + 1'))}, each player in turn "
-                f"may announce {decls} or pass")
+        text = (
+            f"Before the play, beginning with {_seat(s.get('first', 'dealer + 1'))}, each player in turn "
+            f"may announce {decls} or pass"
+        )
         self.add("play", base, _cap(when) + text + ".", strip(s), base)
 
     def step_tricks(self, name, s, base, phase, when):
-        self.add("play", base + ("leader",),
-                 _cap(when) + f"The cards are played in tricks. {_cap(_seat(s.get('leader', 'dealer + 1')))} "
-                 f"leads to the first trick, and each player in turn plays one card to it.",
-                 s.get("leader", "dealer + 1"), base)
+        self.add(
+            "play",
+            base + ("leader",),
+            _cap(when) + f"The cards are played in tricks. {_cap(_seat(s.get('leader', 'dealer + 1')))} "
+            f"leads to the first trick, and each player in turn plays one card to it.",
+            s.get("leader", "dealer + 1"),
+            base,
+        )
         f = s.get("follow")
         must = []
         if isinstance(f, dict):
@@ -469,9 +501,13 @@ class Describer:
             self.add("play", base + ("follow",), "; ".join(parts) + ".", strip(f), base + ("follow",))
         for i, e in enumerate(s.get("cannot_follow") or []):
             lack = card_test(must[0]) if must else "the card required"
-            self.add("play", base + ("cannot_follow", i),
-                     f"A player who has no {lack[2:] if lack.startswith('a ') else lack} to play: "
-                     f"{self.effect(e)}.", strip(e), base + ("cannot_follow", i))
+            self.add(
+                "play",
+                base + ("cannot_follow", i),
+                f"A player who has no {lack[2:] if lack.startswith('a ') else lack} to play: {self.effect(e)}.",
+                strip(e),
+                base + ("cannot_follow", i),
+            )
         w = s.get("winner")
         if isinstance(w, dict):
             crit = []
@@ -481,38 +517,64 @@ class Describer:
                     crit.append(wt)
                 else:
                     crit.append("being " + card_test(k))
-            text = ("A trick is won by the card that comes first by: " + "; then ".join(crit)
-                    + " (of two cards alike, the one played first).")
+            text = (
+                "A trick is won by the card that comes first by: "
+                + "; then ".join(crit)
+                + " (of two cards alike, the one played first)."
+            )
             self.add("play", base + ("winner",), text, strip(w), base + ("winner",))
         if s.get("won_to") is not None:
             z = s["won_to"]
             where = f"his {z} pile" if z in self.per_seat else f"the {z}"
-            self.add("play", base + ("won_to",), f"The winner of a trick puts its cards in {where} and leads to the next.",
-                     z, base)
+            self.add(
+                "play",
+                base + ("won_to",),
+                f"The winner of a trick puts its cards in {where} and leads to the next.",
+                z,
+                base,
+            )
         for i, e in enumerate(s.get("on_trick") or []):
-            self.add("play", base + ("on_trick", i), f"After each trick, {self.effect(e)}.", strip(e),
-                     base + ("on_trick", i))
+            self.add(
+                "play", base + ("on_trick", i), f"After each trick, {self.effect(e)}.", strip(e), base + ("on_trick", i)
+            )
         self.ends(s, base, "the play ends when the leader has no card left")
 
     def step_sequence(self, name, s, base, phase, when):
-        text = (f"The cards are played in runs. {_cap(_seat(s.get('leader', 'dealer + 1')))} begins with any card; "
-                f"each next player must play the card that follows the last one in its suit, in the "
-                f"{s.get('order', 'sequence')} order")
+        text = (
+            f"The cards are played in runs. {_cap(_seat(s.get('leader', 'dealer + 1')))} begins with any card; "
+            f"each next player must play the card that follows the last one in its suit, in the "
+            f"{s.get('order', 'sequence')} order"
+        )
         if s.get("wrap"):
             text += ", going round the suit until every card of it is played"
-        new = {"last_player": "the player who played the last card of a run",
-               "next_player": "the player after him"}.get(s.get("new_run", "last_player"), s.get("new_run"))
+        new = {
+            "last_player": "the player who played the last card of a run",
+            "next_player": "the player after him",
+        }.get(s.get("new_run", "last_player"), s.get("new_run"))
         text += f". {_cap(new)} begins the next run with any card."
-        self.add("play", base + ("leader",), _cap(when) + text,
-                 strip({k: s.get(k) for k in ("leader", "order", "wrap", "new_run")}), base)
+        self.add(
+            "play",
+            base + ("leader",),
+            _cap(when) + text,
+            strip({k: s.get(k) for k in ("leader", "order", "wrap", "new_run")}),
+            base,
+        )
         places = []
         for i, ob in enumerate(s.get("obtain") or []):
             z = ob.get("zone")
-            place = ("from his own hand" if z == "hand" else "from another player's hand" if z == "others"
-                     else f"from the {z}")
+            place = (
+                "from his own hand"
+                if z == "hand"
+                else "from another player's hand"
+                if z == "others"
+                else f"from the {z}"
+            )
             places.append(place)
-            text = (f"{'If he cannot, he takes it ' if i else 'The card is taken '}{place}"
-                    + ("".join(f"; {self.effect(e)}" for e in ob.get("do") or [])) + ".")
+            text = (
+                f"{'If he cannot, he takes it ' if i else 'The card is taken '}{place}"
+                + ("".join(f"; {self.effect(e)}" for e in ob.get("do") or []))
+                + "."
+            )
             self.add("play", base + ("obtain", i), text, strip(ob), base + ("obtain", i))
         self.ends(s, base, "the play ends when the leader has no card left")
 
@@ -543,6 +605,7 @@ class Describer:
             if h in money_zones:
                 return f"the {h}"
             return _seat(h)
+
         amt = self.amount(p.get("amount"), p.get("unit"))
         if frm == "each":
             text = f"each player pays {amt} to {holder(to)}"
@@ -568,8 +631,9 @@ class Describer:
             body = f"he takes {what} {_zone(t.get('from'), self.per_seat)} into {_zone(t.get('to'), self.per_seat)}"
         elif "end_trick" in e:
             ld = (e["end_trick"] or {}).get("leader")
-            body = "the trick is over at once" + (f", and {_seat(ld)} leads the next one"
-                                                 .replace("the player leads", "he leads") if ld else "")
+            body = "the trick is over at once" + (
+                f", and {_seat(ld)} leads the next one".replace("the player leads", "he leads") if ld else ""
+            )
         elif "pay" in e:
             body = self.payment(e["pay"])
         elif "set" in e:
@@ -589,24 +653,44 @@ class Describer:
             text = f"Hands are played until {cond(g['until'])}."
         else:
             text = "A game is a single hand."
-        self.add("game", ("game", "length"), text, {"hands": g.get("hands"), "until": g.get("until")}, ("game",),
-                 default=not (g.get("cite") or g.get("editorial")))
+        self.add(
+            "game",
+            ("game", "length"),
+            text,
+            {"hands": g.get("hands"), "until": g.get("until")},
+            ("game",),
+            default=not (g.get("cite") or g.get("editorial")),
+        )
         if g.get("next_dealer") is not None:
-            self.add("game", ("game", "next_dealer"),
-                     f"After each hand the deal passes to {_seat(g['next_dealer']).replace('the dealer', 'the last dealer')}.",
-                     g["next_dealer"], ("game",))
+            self.add(
+                "game",
+                ("game", "next_dealer"),
+                f"After each hand the deal passes to {_seat(g['next_dealer']).replace('the dealer', 'the last dealer')}.",
+                g["next_dealer"],
+                ("game",),
+            )
         if g.get("hand_winner") is not None:
-            self.add("game", ("game", "hand_winner"),
-                     f"When no end condition has named the winner of a hand, it is {_seat(g['hand_winner'])}.",
-                     g["hand_winner"], ("game",))
+            self.add(
+                "game",
+                ("game", "hand_winner"),
+                f"When no end condition has named the winner of a hand, it is {_seat(g['hand_winner'])}.",
+                g["hand_winner"],
+                ("game",),
+            )
         for i, e in enumerate(g.get("end") or []):
-            self.add("game", ("game", "end", i), f"At the end of the game, {self.effect(e)}.", strip(e),
-                     ("game", "end", i))
+            self.add(
+                "game", ("game", "end", i), f"At the end of the game, {self.effect(e)}.", strip(e), ("game", "end", i)
+            )
         st = g.get("standings")
         if isinstance(st, dict):
-            self.add("scoring", ("game", "standings"),
-                     f"At the end, the players are ranked by {expr(st.get('score'))}, greatest first; "
-                     f"the first is the winner.", strip(st), ("game", "standings"))
+            self.add(
+                "scoring",
+                ("game", "standings"),
+                f"At the end, the players are ranked by {expr(st.get('score'))}, greatest first; "
+                f"the first is the winner.",
+                strip(st),
+                ("game", "standings"),
+            )
 
 
 def describe(doc: Doc, game: GameDef | None = None) -> list[Statement]:
@@ -627,11 +711,12 @@ def _cap(s: str) -> str:
 
 def _plural_cards(test: str) -> str:
     from .words import _plural_of
+
     return _plural_of(test)
 
 
 def _describe_cards(cards) -> str:
-    """"ranks 7 to A in every suit" when every suit has the same ranks, else by suit."""
+    """ "ranks 7 to A in every suit" when every suit has the same ranks, else by suit."""
     by_suit: dict[str, list[str]] = {}
     for c in cards:
         by_suit.setdefault(c.suit, []).append(c.rank)

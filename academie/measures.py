@@ -9,6 +9,7 @@ Intervals: a proportion has a Wilson score interval; a mean is given as mean
 ± 1.96·SE; a difference of two proportions has Newcombe's hybrid score
 interval, a difference of two means ± 1.96·sqrt(SE_a² + SE_b²). All at 95 %.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,8 +24,7 @@ Z = 1.959964
 HAND_COUNTERS = ("plays", "tricks", "takes", "borrows", "draws", "lead_changes", "declarations")
 
 
-def game_measures(game: GameDef, players: int, seed, agents=("random",),
-                  max_plays: int = DEFAULT_MAX_PLAYS) -> dict:
+def game_measures(game: GameDef, players: int, seed, agents=("random",), max_plays: int = DEFAULT_MAX_PLAYS) -> dict:
     """Play one game; return its measures: per hand (the counters of
     ``State.stats`` within the hand, its dealer, its eldest hand — the seat
     after the dealer, who leads first — and its winner), and per game (the
@@ -41,11 +41,10 @@ def game_measures(game: GameDef, players: int, seed, agents=("random",),
             cur.clear()
             cur.update(dealer=ev["dealer"], start=dict(st_ref[0].stats) if st_ref else {})
         elif t == "hand_end":
-            stats = st_ref[0].stats if st_ref else {}   # no decision yet: nothing counted
+            stats = st_ref[0].stats if st_ref else {}  # no decision yet: nothing counted
             start = cur.get("start", {})
             h = {k: stats.get(k, 0) - start.get(k, 0) for k in HAND_COUNTERS}
-            h.update(dealer=cur.get("dealer"), winner=ev.get("winner"),
-                     unfinished=ev.get("reason") == "unfinished")
+            h.update(dealer=cur.get("dealer"), winner=ev.get("winner"), unfinished=ev.get("reason") == "unfinished")
             hands.append(h)
 
     st_ref: list[State] = []
@@ -57,9 +56,14 @@ def game_measures(game: GameDef, players: int, seed, agents=("random",),
     n = players
     top = [r["seat"] for r in st.standings if r["rank"] == 1]
     fd = first_dealer[0] if first_dealer else 0
-    return {"hands": hands, "first_dealer": fd, "winners": top, "unfinished": st.unfinished,
-            # winners as positions after the first dealer: 1 = eldest hand, n = the dealer
-            "winner_positions": [((s - fd - 1) % n) + 1 for s in top]}
+    return {
+        "hands": hands,
+        "first_dealer": fd,
+        "winners": top,
+        "unfinished": st.unfinished,
+        # winners as positions after the first dealer: 1 = eldest hand, n = the dealer
+        "winner_positions": [((s - fd - 1) % n) + 1 for s in top],
+    }
 
 
 @dataclass
@@ -69,9 +73,9 @@ class Collected:
     unfinished: int = 0
     per_hand: dict = field(default_factory=lambda: {k: [] for k in HAND_COUNTERS})
     hands_per_game: list = field(default_factory=list)
-    eldest_wins: int = 0            # hands won by the seat after the dealer
-    decided_hands: int = 0          # hands with a winner
-    position_wins: list = field(default_factory=list)   # game wins by position, ties shared
+    eldest_wins: int = 0  # hands won by the seat after the dealer
+    decided_hands: int = 0  # hands with a winner
+    position_wins: list = field(default_factory=list)  # game wins by position, ties shared
 
     def add(self, m: dict) -> None:
         if not self.position_wins:
@@ -92,8 +96,9 @@ class Collected:
                 self.position_wins[p - 1] += 1 / len(m["winner_positions"])
 
 
-def run(game: GameDef, players: int, games: int, seed, agents=("random",),
-        max_plays: int = DEFAULT_MAX_PLAYS) -> Collected:
+def run(
+    game: GameDef, players: int, games: int, seed, agents=("random",), max_plays: int = DEFAULT_MAX_PLAYS
+) -> Collected:
     c = Collected(players)
     for i in range(games):
         c.add(game_measures(game, players, game_seed(seed, i), agents, max_plays))

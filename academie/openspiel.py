@@ -26,6 +26,7 @@ times four (at least 1), bounds the utility both ways. They are estimates, not p
 many hands can run long, and some scores have a long tail: ``docs/api-openspiel.md``); pass
 ``max_game_length`` or ``utility`` to ``register`` to give known bounds instead.
 """
+
 from __future__ import annotations
 
 import json
@@ -65,8 +66,14 @@ def _probe(game: Game, players: int, probes: int) -> tuple[int, float]:
     return longest, largest
 
 
-def register(ref: str, players: int | None = None, *, probes: int = 64,
-             max_game_length: int | None = None, utility: tuple[float, float] | None = None) -> str:
+def register(
+    ref: str,
+    players: int | None = None,
+    *,
+    probes: int = 64,
+    max_game_length: int | None = None,
+    utility: tuple[float, float] | None = None,
+) -> str:
     """Register rule file ``ref`` for ``players`` players as an OpenSpiel game; return its short
     name for ``pyspiel.load_game``. Registering the same game and players again returns the same name
     (and keeps the first registration's bounds)."""
@@ -75,7 +82,7 @@ def register(ref: str, players: int | None = None, *, probes: int = 64,
     name = short_name(game, n)
     if name in _REGISTERED:
         return name
-    game.new_state(n)                     # a wrong number of players raises the API's InvalidSeat here
+    game.new_state(n)  # a wrong number of players raises the API's InvalidSeat here
     if max_game_length is None or utility is None:
         longest, largest = _probe(game, n, probes)
         if max_game_length is None:
@@ -97,7 +104,8 @@ def register(ref: str, players: int | None = None, *, probes: int = 64,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=False,
-        parameter_specification={"seeds": _SEEDS})
+        parameter_specification={"seeds": _SEEDS},
+    )
     info = pyspiel.GameInfo(
         num_distinct_actions=game.num_distinct_actions(),
         max_chance_outcomes=_SEEDS,
@@ -105,7 +113,8 @@ def register(ref: str, players: int | None = None, *, probes: int = 64,
         min_utility=float(utility[0]),
         max_utility=float(utility[1]),
         utility_sum=None,
-        max_game_length=int(max_game_length))
+        max_game_length=int(max_game_length),
+    )
     _REGISTERED[name] = (gtype, info, ref)
     pyspiel.register_game(gtype, _game_class(name))
     return name
@@ -130,9 +139,14 @@ class AcademieGame(pyspiel.Game):
             raise ValueError(f"seeds must be at least 1, not {seeds}")
         if seeds != info.max_chance_outcomes:
             info = pyspiel.GameInfo(
-                num_distinct_actions=info.num_distinct_actions, max_chance_outcomes=seeds,
-                num_players=info.num_players, min_utility=info.min_utility, max_utility=info.max_utility,
-                utility_sum=None, max_game_length=info.max_game_length)
+                num_distinct_actions=info.num_distinct_actions,
+                max_chance_outcomes=seeds,
+                num_players=info.num_players,
+                min_utility=info.min_utility,
+                max_utility=info.max_utility,
+                utility_sum=None,
+                max_game_length=info.max_game_length,
+            )
         super().__init__(gtype, info, params)
         self.seeds = seeds
         self.academie = load_game(ref)
@@ -150,7 +164,7 @@ class AcademieState(pyspiel.State):
 
     def __init__(self, game: AcademieGame):
         super().__init__(game)
-        self.inner: State | None = None          # academie's state, once the seed is chosen
+        self.inner: State | None = None  # academie's state, once the seed is chosen
         self.seed: int | None = None
         self._seeds = game.seeds
         self._academie = game.academie
@@ -215,7 +229,7 @@ class AcademieState(pyspiel.State):
             try:
                 for a in actions:
                     other.apply_action(a)
-            except ApiError:                  # a move this world does not allow: not consistent
+            except ApiError:  # a move this world does not allow: not consistent
                 continue
             if other.information_state_string(player_id) == key:
                 worlds.append(seed)
@@ -229,8 +243,7 @@ class AcademieState(pyspiel.State):
     def __str__(self) -> str:
         if self.inner is None:
             return "(seed not chosen)"
-        moves = " ".join(self._academie.action_to_string(self._academie.move_to_action(m))
-                         for m in self.inner.history)
+        moves = " ".join(self._academie.action_to_string(self._academie.move_to_action(m)) for m in self.inner.history)
         return f"seed {self.seed}: {moves}"
 
 
@@ -249,8 +262,7 @@ class AcademieObserver:
 
     def string_from(self, state: AcademieState, player: int) -> str:
         if state.inner is None:
-            return "start"                    # the chance node: no seat has seen anything yet
+            return "start"  # the chance node: no seat has seen anything yet
         if self.perfect_recall:
             return state.inner.information_state_string(player)
-        return json.dumps(state.inner.observation(player, earlier_hands=False), sort_keys=True,
-                          separators=(",", ":"))
+        return json.dumps(state.inner.observation(player, earlier_hands=False), sort_keys=True, separators=(",", ":"))

@@ -24,6 +24,7 @@ A symbolic link or special file as a target is refused, with no option to
 write through it: name the file the link points to (``realpath``), or send
 the output to standard output where the command offers it.
 """
+
 from __future__ import annotations
 
 import errno
@@ -48,6 +49,7 @@ STATUS = "academie.status"
 
 class OutputError(click.ClickException):
     """An output that cannot be written: a clear message, exit status 2."""
+
     exit_code = 2
 
     def format_message(self) -> str:
@@ -115,9 +117,11 @@ def _identity(path: str):
         return ("path", os.path.realpath(path))
 
 
-def check_targets(outputs: Iterable[tuple[str, str | None]],
-                  inputs: Iterable[tuple[str, str | None]] = (),
-                  folders: Iterable[tuple[str, str | None]] = ()) -> None:
+def check_targets(
+    outputs: Iterable[tuple[str, str | None]],
+    inputs: Iterable[tuple[str, str | None]] = (),
+    folders: Iterable[tuple[str, str | None]] = (),
+) -> None:
     """Check, before any work, that each output can be written.
 
     ``outputs`` are files, ``folders`` are folder outputs, each a pair
@@ -158,8 +162,8 @@ def check_targets(outputs: Iterable[tuple[str, str | None]],
             other_hint, other_path, role = seen[ident]
             what = "the input" if role == "input" else "the output"
             raise click.BadParameter(
-                f"'{_shown(path)}' is the same file as {what} of {other_hint} ('{_shown(other_path)}')",
-                param_hint=hint)
+                f"'{_shown(path)}' is the same file as {what} of {other_hint} ('{_shown(other_path)}')", param_hint=hint
+            )
         seen[ident] = (hint, path, "output")
 
 
@@ -305,14 +309,13 @@ def _publish(stage: str, out: str) -> None:
     """Move each file built in ``stage`` over its namesake in ``out``."""
     try:
         names = sorted(os.listdir(stage))
-        for name in names:                     # refuse before moving anything
+        for name in names:  # refuse before moving anything
             try:
                 kind = _describe(os.lstat(os.path.join(out, name)).st_mode)
             except FileNotFoundError:
                 continue
             if kind is not None:
-                raise OutputError(f"cannot write '{_shown(os.path.join(out, name))}': it is {kind}, "
-                                  "not a regular file")
+                raise OutputError(f"cannot write '{_shown(os.path.join(out, name))}': it is {kind}, not a regular file")
         for name in names:
             os.chmod(os.path.join(stage, name), _new_mode(os.path.join(out, name)))
             os.replace(os.path.join(stage, name), os.path.join(out, name))
@@ -333,6 +336,7 @@ def failed_stream(e: BaseException) -> str | None:
     (a closed pipe, a full disk): ``"stdout"``, ``"stderr"``, or None when it
     came from elsewhere. The innermost frame wrote to that stream."""
     import sys
+
     if not isinstance(e, OSError):
         return None
     tb = e.__traceback__
@@ -383,6 +387,7 @@ def silence_stdout(name: str = "stdout") -> None:
     """Point standard output (or error) at the null device, so that what is
     still buffered for a closed pipe or full disk is dropped at exit, quietly."""
     import sys
+
     try:
         fd = getattr(sys, name).fileno()
     except (OSError, ValueError, AttributeError):

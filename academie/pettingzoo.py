@@ -7,6 +7,7 @@ An action is an action id of the game (`Discrete(game.num_distinct_actions())`);
 `State.observation(seat)` alone (what that seat may know); its layout is `ObservationEncoder`'s,
 described in docs/api-pettingzoo.md. Rewards come once, at the end of the game, from `returns()`.
 """
+
 from __future__ import annotations
 
 import random
@@ -72,12 +73,23 @@ class ObservationEncoder:
         self.currencies = sorted({cur for seat in range(players) for cur in start["balances"].get(str(seat), {})})
         c, d, p = len(card_ids), len(other_ids), players
         blocks: list[tuple[str, int, float, float]] = [
-            ("hand", c, 0, 1), ("trick", c, 0, 1), ("seen", c, 0, 1), ("declared", d, 0, 1),
-            ("led", 4, 0, 1), ("trump", 4, 0, 1),
-            ("current", p, 0, 1), ("dealer", p, 0, 1), ("leader", p, 0, 1), ("winner", p, 0, 1),
-            ("hand_sizes", p, 0, c), ("won", p, 0, c), ("balances", p * len(self.currencies), -np.inf, np.inf),
+            ("hand", c, 0, 1),
+            ("trick", c, 0, 1),
+            ("seen", c, 0, 1),
+            ("declared", d, 0, 1),
+            ("led", 4, 0, 1),
+            ("trump", 4, 0, 1),
+            ("current", p, 0, 1),
+            ("dealer", p, 0, 1),
+            ("leader", p, 0, 1),
+            ("winner", p, 0, 1),
+            ("hand_sizes", p, 0, c),
+            ("won", p, 0, c),
+            ("balances", p * len(self.currencies), -np.inf, np.inf),
             ("zone_counts", len(self.zones), 0, c),
-            ("hand_no", 1, 0, np.inf), ("tricks_played", 1, 0, c), ("terminal", 1, 0, 1),
+            ("hand_no", 1, 0, np.inf),
+            ("tricks_played", 1, 0, c),
+            ("terminal", 1, 0, 1),
         ]
         self.layout: dict[str, slice] = {}
         low: list[float] = []
@@ -105,7 +117,7 @@ class ObservationEncoder:
 
     def _per_seat(self, vec: np.ndarray, block: str, values: list[float], me: int) -> None:
         base = self.layout[block].start
-        for seat, value in enumerate(values[:self.players]):
+        for seat, value in enumerate(values[: self.players]):
             vec[base + (seat - me) % self.players] = value
 
     def encode(self, obs: dict[str, Any]) -> np.ndarray:
@@ -130,8 +142,12 @@ class ObservationEncoder:
             suit = obs.get(block)
             if suit in SUITS:
                 vec[self.layout[block].start + SUITS.index(suit)] = 1
-        for block, key in (("current", "current_player"), ("dealer", "dealer"), ("leader", "leader"),
-                           ("winner", "winner")):
+        for block, key in (
+            ("current", "current_player"),
+            ("dealer", "dealer"),
+            ("leader", "leader"),
+            ("winner", "winner"),
+        ):
             self._seat(vec, block, obs.get(key), me)
         self._per_seat(vec, "hand_sizes", obs["hand_sizes"], me)
         self._per_seat(vec, "won", obs.get("won") or [], me)
@@ -155,8 +171,14 @@ class AcademieEnv(AECEnv):
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "academie_v0", "is_parallelizable": False}
 
-    def __init__(self, ref: str | Game, players: int | None = None, seed: int | str | None = None,
-                 render_mode: str | None = None, rewards: str = "centered") -> None:
+    def __init__(
+        self,
+        ref: str | Game,
+        players: int | None = None,
+        seed: int | str | None = None,
+        render_mode: str | None = None,
+        rewards: str = "centered",
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES}, not {render_mode!r}")
@@ -173,10 +195,12 @@ class AcademieEnv(AECEnv):
         n = self.game.num_distinct_actions()
         self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
         self.observation_spaces = {
-            agent: spaces.Dict({
-                "observation": self.encoder.space(),
-                "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
-            })
+            agent: spaces.Dict(
+                {
+                    "observation": self.encoder.space(),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
+                }
+            )
             for agent in self.possible_agents
         }
         self._rng = random.Random(seed)
@@ -268,8 +292,9 @@ class AcademieEnv(AECEnv):
         if self.game_state is None:
             return f"{self.game.id}: not started (reset() first)"
         state = self.game_state
-        lines = [f"{self.game.id} ({self.num_players} players, seed {self.game_seed}), "
-                 f"moves made: {len(state.history)}"]
+        lines = [
+            f"{self.game.id} ({self.num_players} players, seed {self.game_seed}), moves made: {len(state.history)}"
+        ]
         for seat in range(self.num_players):
             obs = state.observation(seat, earlier_hands=False)
             mark = "*" if state.current_player() == seat else " "
@@ -289,14 +314,24 @@ class AcademieEnv(AECEnv):
         pass
 
 
-def raw_env(ref: str | Game, players: int | None = None, seed: int | str | None = None,
-            render_mode: str | None = None, rewards: str = "centered") -> AcademieEnv:
+def raw_env(
+    ref: str | Game,
+    players: int | None = None,
+    seed: int | str | None = None,
+    render_mode: str | None = None,
+    rewards: str = "centered",
+) -> AcademieEnv:
     """The environment without PettingZoo's wrappers."""
     return AcademieEnv(ref, players=players, seed=seed, render_mode=render_mode, rewards=rewards)
 
 
-def env(ref: str | Game, players: int | None = None, seed: int | str | None = None,
-        render_mode: str | None = None, rewards: str = "centered") -> AECEnv:
+def env(
+    ref: str | Game,
+    players: int | None = None,
+    seed: int | str | None = None,
+    render_mode: str | None = None,
+    rewards: str = "centered",
+) -> AECEnv:
     """An AEC environment for the rule file `ref` (a corpus id, id+options, or a path).
 
     `players` defaults to the fewest the rules allow; `seed` is the first game's seed when

@@ -6,6 +6,7 @@ jinja2 templates (``academie/templates/``). Every statement carries a footnote
 with its source passages (source title + quote); an editorial choice is marked
 ``[editorial]`` in the text and its reason and evidence are in the footnote.
 """
+
 from __future__ import annotations
 
 import html as _html
@@ -39,10 +40,14 @@ def source_title(sid: str | None) -> str:
 
 @lru_cache(maxsize=1)
 def env() -> jinja2.Environment:
-    e = jinja2.Environment(loader=jinja2.PackageLoader("academie", "templates"),
-                           autoescape=jinja2.select_autoescape(["html.j2"]),
-                           keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                           undefined=jinja2.StrictUndefined)
+    e = jinja2.Environment(
+        loader=jinja2.PackageLoader("academie", "templates"),
+        autoescape=jinja2.select_autoescape(["html.j2"]),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
     e.filters["md"] = md_escape
     e.filters["codehtml"] = code_html
     e.filters["source_title"] = source_title
@@ -84,18 +89,25 @@ def chapters(statements: list[Statement]) -> list[dict]:
 def context(doc: Doc, statements: list[Statement] | None = None) -> dict:
     statements = statements if statements is not None else describe(doc, compile_doc(doc))
     d = doc.data
-    return {"id": doc.id, "title": d.get("title", doc.id), "summary": " ".join(str(d.get("summary", "")).split()),
-            "options": list(doc.options), "available": sorted(d.get("options") or {}),
-            "option_text": {k: (v or {}).get("description", "") for k, v in (d.get("options") or {}).items()},
-            "option_cites": {k: _cites_of(doc, ("options", k), v or {}) for k, v in (d.get("options") or {}).items()},
-            "option_eds": {k: _editorial_of(v or {}) for k, v in (d.get("options") or {}).items()},
-            "chapters": chapters(statements), "sources": [(s, source_title(s)) for s in doc.sources()],
-            "extends": _extends(doc)}
+    return {
+        "id": doc.id,
+        "title": d.get("title", doc.id),
+        "summary": " ".join(str(d.get("summary", "")).split()),
+        "options": list(doc.options),
+        "available": sorted(d.get("options") or {}),
+        "option_text": {k: (v or {}).get("description", "") for k, v in (d.get("options") or {}).items()},
+        "option_cites": {k: _cites_of(doc, ("options", k), v or {}) for k, v in (d.get("options") or {}).items()},
+        "option_eds": {k: _editorial_of(v or {}) for k, v in (d.get("options") or {}).items()},
+        "chapters": chapters(statements),
+        "sources": [(s, source_title(s)) for s in doc.sources()],
+        "extends": _extends(doc),
+    }
 
 
 def _extends(doc: Doc) -> list[str]:
     from .dsl.loader import id_of
     from pathlib import Path
+
     return [id_of(Path(f)) for f in doc.chain[1:]]
 
 
@@ -108,8 +120,11 @@ def render(ref: str, options=(), fmt: str = "md", links: dict | None = None, lim
     ctx = context(doc)
     if fmt == "md":
         return env().get_template("rules.md.j2").render(**ctx)
-    return env().get_template("page.html.j2").render(body=rules_html(ctx, links or {}), title=ctx["title"],
-                                                     css=CSS, nav=None)
+    return (
+        env()
+        .get_template("page.html.j2")
+        .render(body=rules_html(ctx, links or {}), title=ctx["title"], css=CSS, nav=None)
+    )
 
 
 def rules_html(ctx: dict, links: dict) -> Markup:

@@ -10,6 +10,7 @@ the file system (every link relative, every page self-contained, no script).
 * ``compare-ID-ID.html``: the variants of each game (rule files with the
   same first path part) compared, in the rules only.
 """
+
 from __future__ import annotations
 
 import html
@@ -86,14 +87,20 @@ def _build(out: Path) -> list[str]:
 
 def _index(games, sids, comparisons, reports) -> str:
     e = html.escape
-    rows = ["<h1>academie: the corpus</h1>",
-            "<p>Historical card-game rules as cited, executable data. Each game below is written back as rules, "
-            "every statement footnoted with its source passage.</p>", "<h2>Games and variants</h2>",
-            "<table><tr><th>rule file</th><th>title</th><th>players</th><th>sources</th></tr>"]
+    rows = [
+        "<h1>academie: the corpus</h1>",
+        "<p>Historical card-game rules as cited, executable data. Each game below is written back as rules, "
+        "every statement footnoted with its source passage.</p>",
+        "<h2>Games and variants</h2>",
+        "<table><tr><th>rule file</th><th>title</th><th>players</th><th>sources</th></tr>",
+    ]
     for cid, title, players, srcs, name in games:
-        rows.append(f'<tr><td><a href="{name}">{e(cid)}</a></td><td>{e(title)}</td>'
-                    f'<td>{players.get("min")}–{players.get("max")}</td><td>'
-                    + ", ".join(f'<a href="{page_name("source", s)}">{e(s)}</a>' for s in srcs) + "</td></tr>")
+        rows.append(
+            f'<tr><td><a href="{name}">{e(cid)}</a></td><td>{e(title)}</td>'
+            f"<td>{players.get('min')}–{players.get('max')}</td><td>"
+            + ", ".join(f'<a href="{page_name("source", s)}">{e(s)}</a>' for s in srcs)
+            + "</td></tr>"
+        )
     rows.append("</table>")
     if comparisons:
         rows.append("<h2>Variants compared</h2><ul>")
@@ -102,9 +109,11 @@ def _index(games, sids, comparisons, reports) -> str:
     rows.append("<h2>Sources</h2><table><tr><th>source</th><th>title</th><th>sentences cited</th></tr>")
     for sid in sids:
         r = reports.get(sid, {})
-        share = f'{r["covered"]} of {r["sentences"]}' if "sentences" in r else "n/a"
-        rows.append(f'<tr><td><a href="{page_name("source", sid)}">{e(sid)}</a></td><td>{e(source_title(sid))}</td>'
-                    f"<td>{share}</td></tr>")
+        share = f"{r['covered']} of {r['sentences']}" if "sentences" in r else "n/a"
+        rows.append(
+            f'<tr><td><a href="{page_name("source", sid)}">{e(sid)}</a></td><td>{e(source_title(sid))}</td>'
+            f"<td>{share}</td></tr>"
+        )
     rows.append("</table>")
     return "\n".join(rows)
 
@@ -112,10 +121,13 @@ def _index(games, sids, comparisons, reports) -> str:
 def _source_body(sid, cited, report, games) -> str:
     e = html.escape
     text = source_text(sid)
-    parts = [f"<h1>{e(source_title(sid))}</h1>", f"<p class='small'>source <code>{e(sid)}</code>. "
-             "<mark>Highlighted</mark>: passages the rule files cite (hover for where). "
-             "<span class='uncovered'>Marked</span>: sentences no rule file cites. "
-             "<span class='notrule'>Grey</span>: sentences the source's metadata says state no rule.</p>"]
+    parts = [
+        f"<h1>{e(source_title(sid))}</h1>",
+        f"<p class='small'>source <code>{e(sid)}</code>. "
+        "<mark>Highlighted</mark>: passages the rule files cite (hover for where). "
+        "<span class='uncovered'>Marked</span>: sentences no rule file cites. "
+        "<span class='notrule'>Grey</span>: sentences the source's metadata says state no rule.</p>",
+    ]
     users = [(cid, name) for cid, _, _, srcs, name in games if sid in srcs]
     if users:
         parts.append("<p>Cited by: " + ", ".join(f'<a href="{n}">{e(c)}</a>' for c, n in users) + "</p>")

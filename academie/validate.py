@@ -13,6 +13,7 @@ Checks, in order (a file that cannot be read as YAML stops at the first):
 
 Nothing here knows a game: the document is walked as data.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,8 +25,7 @@ from typing import Any, Iterator
 
 from .citations import Text
 from .dsl.errors import Diagnostic, Pos, RuleError
-from .dsl.loader import (Limits, check_schema, find_rules, load_yaml, read_input, resolve, source_ids, sources_root,
-                          walk)
+from .dsl.loader import Limits, check_schema, find_rules, load_yaml, read_input, resolve, source_ids, sources_root, walk
 from .dsl.model import GameDef, compile_doc
 
 SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=\S+")
@@ -38,7 +38,7 @@ DEFAULT_PLAYOUT_LIMIT = 20_000
 def source_meta(sid: str) -> dict:
     """A source's metadata (sources/ID.yaml); a file that cannot be read is a
     located error, not an empty record."""
-    if sid not in source_ids():       # an id, never a path: nothing outside sources/ is read
+    if sid not in source_ids():  # an id, never a path: nothing outside sources/ is read
         raise RuleError(f"unknown source '{sid}'", Pos(str(sources_root()), 0, 0), code="reference")
     p = sources_root() / f"{sid}.yaml"
     try:
@@ -47,8 +47,7 @@ def source_meta(sid: str) -> dict:
         raise RuleError(f"cannot read the source's metadata: {e.strerror}", Pos(str(p), 0, 0), code="io") from None
     meta, _ = load_yaml(raw, str(p))
     if not isinstance(meta, dict):
-        raise RuleError("a source's metadata is a mapping (id:, title:, text:, …)", Pos(str(p), 1, 1),
-                        code="structure")
+        raise RuleError("a source's metadata is a mapping (id:, title:, text:, …)", Pos(str(p), 1, 1), code="structure")
     return meta
 
 
@@ -65,10 +64,11 @@ def source_text(sid: str) -> Text | None:
 @dataclass
 class Quote:
     """One quote of a rule file: which source, what text, where written."""
+
     source: str | None
     text: str
-    path: tuple            # path of the quote's node in its file
-    element: tuple         # path of the rule element that carries it
+    path: tuple  # path of the quote's node in its file
+    element: tuple  # path of the rule element that carries it
 
 
 def quotes(data: Any) -> Iterator[Quote]:
@@ -121,23 +121,29 @@ def _err(pos, message, code, severity="error") -> Diagnostic:
 
 
 # -- the checks -------------------------------------------------------------------------
-def validate(refs: list[str], playouts: int = DEFAULT_PLAYOUTS, limits: Limits | None = None,
-             max_plays: int = DEFAULT_PLAYOUT_LIMIT, report: Report | None = None) -> Report:
+def validate(
+    refs: list[str],
+    playouts: int = DEFAULT_PLAYOUTS,
+    limits: Limits | None = None,
+    max_plays: int = DEFAULT_PLAYOUT_LIMIT,
+    report: Report | None = None,
+) -> Report:
     """Validate each rule file named by ``refs`` (corpus ids or paths)."""
     report = report or Report()
     for ref in refs:
-        path, rid = find_rules(ref)           # FileNotFoundError: the caller's misuse
+        path, rid = find_rules(ref)  # FileNotFoundError: the caller's misuse
         report.files.append(str(path))
         start = len(report.diagnostics)
         try:
             validate_file(path, report, playouts, limits, max_plays)
-        except RuleError as e:                # anything not caught by a finer check
+        except RuleError as e:  # anything not caught by a finer check
             report.extend(e.diagnostics)
         except RecursionError:
             report.add(_err(Pos(str(path), 1, 1), "the document is nested too deeply to check", "limit"))
         mine = str(path)
-        report.diagnostics[start:] = sorted(report.diagnostics[start:],
-                                            key=lambda d: (d.pos.file != mine, d.pos.file, d.pos.line, d.pos.col))
+        report.diagnostics[start:] = sorted(
+            report.diagnostics[start:], key=lambda d: (d.pos.file != mine, d.pos.file, d.pos.line, d.pos.col)
+        )
     return report
 
 
@@ -156,9 +162,15 @@ def validate_file(path: Path, report: Report, playouts: int, limits: Limits | No
         return
     first = raw.removeprefix(b"\xef\xbb\xbf").split(b"\n", 1)[0].decode("utf-8", "replace")
     if not SCHEMA_LINE.match(first):
-        report.add(_err(Pos(file, 1, 1), "the file does not name its schema: make its first line "
-                        "'# yaml-language-server: $schema=<path or URL of schema.json>'",
-                        "schema-line", "warning"))
+        report.add(
+            _err(
+                Pos(file, 1, 1),
+                "the file does not name its schema: make its first line "
+                "'# yaml-language-server: $schema=<path or URL of schema.json>'",
+                "schema-line",
+                "warning",
+            )
+        )
     # 2. the schema: every violation
     schema_ok = True
     try:
@@ -200,28 +212,26 @@ def check_quotes(data: dict, positions: dict, file: str, report: Report, limits:
     for q in quotes(data):
         pos = positions.get(q.path) or Pos(file, 1, 1)
         if q.source is None or q.source not in known:
-            continue                  # the compiler reports unknown or missing sources
+            continue  # the compiler reports unknown or missing sources
         if len(q.text) > longest:
-            continue                  # the compiler reports it as too long; it is not looked for
+            continue  # the compiler reports it as too long; it is not looked for
         text = source_text(q.source)
         if text is None:
-            report.add(_err(pos, f"source '{q.source}' has no readable text to check the quote against",
-                            "citation"))
+            report.add(_err(pos, f"source '{q.source}' has no readable text to check the quote against", "citation"))
             continue
         if text.find(q.text) is not None:
             continue
         c = text.closest(q.text)
         hint = ""
         if c is not None and c[0] >= 0.4:
-            passage = " ".join(text.text[c[1].start:c[1].end].split())
-            hint = f"; the closest passage ({c[0]:.0%} alike) reads: \"{passage}\""
-        report.add(_err(pos, f"quote not found in source '{q.source}': \"{_short(q.text)}\"{hint}",
-                        "citation"))
+            passage = " ".join(text.text[c[1].start : c[1].end].split())
+            hint = f'; the closest passage ({c[0]:.0%} alike) reads: "{passage}"'
+        report.add(_err(pos, f"quote not found in source '{q.source}': \"{_short(q.text)}\"{hint}", "citation"))
 
 
 def _short(s: str, n: int = 120) -> str:
     s = " ".join(s.split())
-    return s if len(s) <= n else s[:n - 1] + "…"
+    return s if len(s) <= n else s[: n - 1] + "…"
 
 
 def check_options(file: str, options: dict, doc, limits, report: Report) -> list[tuple[tuple, GameDef]]:
@@ -234,9 +244,14 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
     for name, opt in options.items():
         for i, other in enumerate((opt or {}).get("conflicts", []) or []):
             if other not in options:
-                report.add(_err(doc.pos(("options", name, "conflicts", i)),
-                                f"option '{name}' conflicts with '{other}', which is not an option of this "
-                                f"file (options: {', '.join(options)})", "option"))
+                report.add(
+                    _err(
+                        doc.pos(("options", name, "conflicts", i)),
+                        f"option '{name}' conflicts with '{other}', which is not an option of this "
+                        f"file (options: {', '.join(options)})",
+                        "option",
+                    )
+                )
                 continue
             try:
                 resolve(Path(file), (name, other), limits)
@@ -244,11 +259,15 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
                 if not any(d.code == "option" for d in e.diagnostics):
                     report.extend(e.diagnostics)
             else:
-                report.add(_err(doc.pos(("options", name, "conflicts", i)),
-                                f"options '{name}' and '{other}' are declared in conflict but were "
-                                "accepted together", "option"))
+                report.add(
+                    _err(
+                        doc.pos(("options", name, "conflicts", i)),
+                        f"options '{name}' and '{other}' are declared in conflict but were accepted together",
+                        "option",
+                    )
+                )
         if (opt or {}).get("default"):
-            continue                  # already on in the plain resolution
+            continue  # already on in the plain resolution
         try:
             odoc = resolve(Path(file), (name,), limits)
             out.append(((name,), compile_doc(odoc)))
@@ -258,17 +277,21 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
     good = [names[0] for names, _ in out]
 
     def clash(a, b):
-        return b in ((options.get(a) or {}).get("conflicts") or []) or a in ((options.get(b) or {}).get("conflicts") or [])
+        return b in ((options.get(a) or {}).get("conflicts") or []) or a in (
+            (options.get(b) or {}).get("conflicts") or []
+        )
+
     for i, a in enumerate(good):
-        for b in good[i + 1:]:
+        for b in good[i + 1 :]:
             if clash(a, b):
                 continue
             try:
                 out.append(((a, b), compile_doc(resolve(Path(file), (a, b), limits))))
             except RuleError as e:
                 for d in e.diagnostics:
-                    report.add(Diagnostic(d.pos, f"with options '{a}' and '{b}' together: {d.message}",
-                                          d.severity, d.code))
+                    report.add(
+                        Diagnostic(d.pos, f"with options '{a}' and '{b}' together: {d.message}", d.severity, d.code)
+                    )
     return out
 
 
@@ -297,26 +320,37 @@ def check_source_says(doc, game: GameDef, report: Report) -> None:
             total = n * hand + rest
             if total == pack:
                 continue
-            said = (f"{n} players × {hand} cards + {rest} left over = {total} cards, "
-                    f"but the pack has {pack}")
+            said = f"{n} players × {hand} cards + {rest} left over = {total} cards, but the pack has {pack}"
             quote = s.get("cite")
             quote = quote if isinstance(quote, str) else None
-            src = f" (\"{_short(quote, 80)}\")" if quote else ""
+            src = f' ("{_short(quote, 80)}")' if quote else ""
             ed = node.get("editorial")
             if isinstance(ed, dict):
-                report.add(_err(doc.pos(spath), f"the source's arithmetic is impossible: {said}{src}; "
-                                f"corrected by the editorial element at {doc.key_pos(path + ('editorial',))}",
-                                "source-arithmetic", "warning"))
+                report.add(
+                    _err(
+                        doc.pos(spath),
+                        f"the source's arithmetic is impossible: {said}{src}; "
+                        f"corrected by the editorial element at {doc.key_pos(path + ('editorial',))}",
+                        "source-arithmetic",
+                        "warning",
+                    )
+                )
             else:
-                report.add(_err(doc.pos(spath), f"the source's arithmetic is impossible: {said}{src}; "
-                                "no editorial element on this step corrects it (add editorial: "
-                                "{reason:, evidence:} saying what the rules do instead)",
-                                "source-arithmetic"))
+                report.add(
+                    _err(
+                        doc.pos(spath),
+                        f"the source's arithmetic is impossible: {said}{src}; "
+                        "no editorial element on this step corrects it (add editorial: "
+                        "{reason:, evidence:} saying what the rules do instead)",
+                        "source-arithmetic",
+                    )
+                )
 
 
 def check_playouts(game: GameDef, options: tuple, playouts: int, max_plays: int, report: Report) -> None:
     from .interpreter.agents import make_agents, play
     from .interpreter.state import InvariantError, State
+
     where = game.doc.key_pos(("game",)) if "game" in game.doc.data else Pos(game.doc.file, 1, 1)
     with_opt = f" with option {', '.join(options)}" if options else ""
     for n in range(game.min_players, game.max_players + 1):
@@ -328,14 +362,32 @@ def check_playouts(game: GameDef, options: tuple, playouts: int, max_plays: int,
                 play(st, make_agents(["random"], n, seed))
             except RuleError as e:
                 for d in e.diagnostics:
-                    report.add(Diagnostic(d.pos, f"in a random game for {n} players{with_opt} (seed "
-                                          f"{seed!r}): {d.message}", d.severity, "playout"))
+                    report.add(
+                        Diagnostic(
+                            d.pos,
+                            f"in a random game for {n} players{with_opt} (seed {seed!r}): {d.message}",
+                            d.severity,
+                            "playout",
+                        )
+                    )
                 break
             except InvariantError as e:
-                report.add(_err(where, f"in a random game for {n} players{with_opt} (seed {seed!r}) "
-                                f"an invariant broke: {e}", "invariant"))
+                report.add(
+                    _err(
+                        where,
+                        f"in a random game for {n} players{with_opt} (seed {seed!r}) an invariant broke: {e}",
+                        "invariant",
+                    )
+                )
                 break
             unfinished += bool(st.unfinished)
         if unfinished:
-            report.add(_err(where, f"{unfinished} of {playouts} random games for {n} players{with_opt} "
-                            f"did not finish within {max_plays} plays", "unfinished", "warning"))
+            report.add(
+                _err(
+                    where,
+                    f"{unfinished} of {playouts} random games for {n} players{with_opt} "
+                    f"did not finish within {max_plays} plays",
+                    "unfinished",
+                    "warning",
+                )
+            )

@@ -8,6 +8,7 @@ said as itself ("the stock", "the points"). ``dealer + 1`` is "the player
 after the dealer (in the direction of play)", ``card.suit == led`` "a card of
 the suit led".
 """
+
 from __future__ import annotations
 
 from lark import Token, Tree
@@ -15,18 +16,45 @@ from lark.exceptions import LarkError
 
 from .dsl.compiler import parser
 
-RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "2": "two", "3": "three", "4": "four",
-              "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten"}
+RANK_WORDS = {
+    "A": "ace",
+    "K": "king",
+    "Q": "queen",
+    "J": "jack",
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "5": "five",
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
+    "10": "ten",
+}
 RANK_PLURAL = {"six": "sixes"}
 SUIT_WORDS = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 SUIT_PLURAL = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-SEAT_NAMES = {"dealer": "the dealer", "leader": "the leader of the trick", "winner": "the winner of the hand",
-              "mover": "the player who moved last", "seat": "the player", "other": "the other player"}
-NAMES = {"players": "the number of players", "led": "the suit led", "trump": "the trump suit",
-         "hand_no": "the number of the hand", "tricks_played": "the number of tricks played",
-         "true": "always", "false": "never", "none": "no one", "trick": "the trick", "pack": "the pack"}
-CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
-       ">=": "is at least"}
+SEAT_NAMES = {
+    "dealer": "the dealer",
+    "leader": "the leader of the trick",
+    "winner": "the winner of the hand",
+    "mover": "the player who moved last",
+    "seat": "the player",
+    "other": "the other player",
+}
+NAMES = {
+    "players": "the number of players",
+    "led": "the suit led",
+    "trump": "the trump suit",
+    "hand_no": "the number of the hand",
+    "tricks_played": "the number of tricks played",
+    "true": "always",
+    "false": "never",
+    "none": "no one",
+    "trick": "the trick",
+    "pack": "the pack",
+}
+CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least"}
 ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by (rounded down)", "%": "modulo"}
 
 
@@ -166,11 +194,11 @@ class _Words:
                 return f"1 if {zone} holds {test}, else 0"
             if f == "count":
                 return f"the number of {noun} in {zone}"
-            return (f"{zone} holds {test}" if f == "any" else f"every card in {zone} is {test}")
+            return f"{zone} holds {test}" if f == "any" else f"every card in {zone} is {test}"
         if f in ("count", "any", "all"):
             raise _Unsaid
         if len(a) == 1 and a[0].data == "name" and _tok(a[0].children[0]) == "seat" and f not in _FUNCS:
-            return f"the player's {f.replace('_', ' ')}"          # a per-seat zone or counter
+            return f"the player's {f.replace('_', ' ')}"  # a per-seat zone or counter
         if len(a) == 1 and f not in _FUNCS:
             return f"the {f.replace('_', ' ')} of {self.value(a[0])}"
         if f == "rank":
@@ -223,9 +251,16 @@ class _Words:
         if d == "compare":
             a, op, b = t.children
             o = _tok(op)
-            if d == "compare" and o == "==" and isinstance(b, Tree) and b.data == "number" \
-                    and _tok(b.children[0]) == "0" and a.data == "call" and _tok(a.children[0]) == "count" \
-                    and len(self._args(a)) == 1:
+            if (
+                d == "compare"
+                and o == "=="
+                and isinstance(b, Tree)
+                and b.data == "number"
+                and _tok(b.children[0]) == "0"
+                and a.data == "call"
+                and _tok(a.children[0]) == "count"
+                and len(self._args(a)) == 1
+            ):
                 return f"{self.value(self._args(a)[0])} is empty"
             return f"{self.value(a)} {CMP[o]} {self.value(b)}"
         if d in ("in_op", "not_in_op"):
@@ -287,8 +322,12 @@ class _Words:
                 parts.append(x)
         fields: dict[str, str] = {}
         for x in parts:
-            if not (x.data == "compare" and _tok(x.children[1]) == "==" and x.children[0].data == "attr"
-                    and _tok(x.children[0].children[0].children[0]) == "card"):
+            if not (
+                x.data == "compare"
+                and _tok(x.children[1]) == "=="
+                and x.children[0].data == "attr"
+                and _tok(x.children[0].children[0].children[0]) == "card"
+            ):
                 raise _Unsaid
             f, v = _tok(x.children[0].children[1]), self._literal(x.children[2])
             if v is None or f in fields:
@@ -310,15 +349,32 @@ class _Words:
         return None
 
 
-_FUNCS = {"count", "any", "all", "rank", "balance", "tricks_won", "top_seat", "count_seats", "sum_seats",
-          "max_seats", "min_seats", "min", "max", "abs", "declared", "declarer", "holder"}
+_FUNCS = {
+    "count",
+    "any",
+    "all",
+    "rank",
+    "balance",
+    "tricks_won",
+    "top_seat",
+    "count_seats",
+    "sum_seats",
+    "max_seats",
+    "min_seats",
+    "min",
+    "max",
+    "abs",
+    "declared",
+    "declarer",
+    "holder",
+}
 
 
 def _plural_of(test: str) -> str:
-    """"a heart" -> "hearts"; "a card of the suit led" -> "cards of the suit led"."""
+    """ "a heart" -> "hearts"; "a card of the suit led" -> "cards of the suit led"."""
     for art in ("a ", "an "):
         if test.startswith(art):
-            head, _, rest = test[len(art):].partition(" ")
+            head, _, rest = test[len(art) :].partition(" ")
             plural = {"six": "sixes"}.get(head, head + "s")
             return (plural + (" " + rest if rest else "")).strip()
     if test.startswith("the "):
@@ -330,7 +386,7 @@ def _strip_players(v: str) -> str:
     v = v.replace(" won by the player", " won").replace(" in the player's ", " in his ")
     for pre in ("the player's ", "the "):
         if v.startswith(pre):
-            return v[len(pre):]
+            return v[len(pre) :]
     return v
 
 

@@ -21,6 +21,7 @@ Each figure is the median of ``--number`` calls. ``clone / hand`` and
 interpreter: a clone by replay costs about as much as playing the moves made
 so far through the API again; the clone, the moves of the hand in progress.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,7 +70,7 @@ def measure(ref: str, players: int | None, number: int, seed="clone") -> dict:
     moves = full.history
     hands = max(full.engine.hand_no, 1)
     mid = game.new_state(players=n, seed=seed)
-    for m in moves[:len(moves) // 2]:
+    for m in moves[: len(moves) // 2]:
         mid.apply(m)
     rng = random.Random(1)
     clone = _median(mid.clone, number)
@@ -80,15 +81,25 @@ def measure(ref: str, players: int | None, number: int, seed="clone") -> dict:
         s = copies.pop()
         while not s.is_terminal():
             s.apply_action(rng.choice(s.legal_actions()))
+
     out = _median(playout, number)
     engine_game = _median(lambda: play_one(game.gamedef, n, seed, ["random"], 50_000), number)
     engine_hands = max(play_one(game.gamedef, n, seed, ["random"], 50_000).hand_no, 1)
     api_game = _median(lambda: _random_game(game, n, seed, 0), number)
-    return {"game": ref, "players": n, "moves": len(moves), "mid": len(moves) // 2, "hands": hands,
-            "clone_ms": clone * 1e3, "replay_ms": replay * 1e3, "playout_ms": out * 1e3,
-            "hand_ms": engine_game / engine_hands * 1e3, "api_hand_ms": api_game / hands * 1e3,
-            "clone_per_hand": clone / (engine_game / engine_hands),
-            "replay_per_hand": replay / (engine_game / engine_hands)}
+    return {
+        "game": ref,
+        "players": n,
+        "moves": len(moves),
+        "mid": len(moves) // 2,
+        "hands": hands,
+        "clone_ms": clone * 1e3,
+        "replay_ms": replay * 1e3,
+        "playout_ms": out * 1e3,
+        "hand_ms": engine_game / engine_hands * 1e3,
+        "api_hand_ms": api_game / hands * 1e3,
+        "clone_per_hand": clone / (engine_game / engine_hands),
+        "replay_per_hand": replay / (engine_game / engine_hands),
+    }
 
 
 def main(argv=None) -> None:
@@ -101,12 +112,16 @@ def main(argv=None) -> None:
     if a.json:
         print(json.dumps(rows, indent=1))
         return
-    print(f"{'game':34} {'n':>2} {'moves':>5} {'mid':>4} {'hands':>5} {'clone ms':>9} {'replay ms':>9} "
-          f"{'playout ms':>10} {'hand ms':>8} {'api hand ms':>11} {'clone/hand':>10} {'replay/hand':>11}")
+    print(
+        f"{'game':34} {'n':>2} {'moves':>5} {'mid':>4} {'hands':>5} {'clone ms':>9} {'replay ms':>9} "
+        f"{'playout ms':>10} {'hand ms':>8} {'api hand ms':>11} {'clone/hand':>10} {'replay/hand':>11}"
+    )
     for r in rows:
-        print(f"{r['game']:34} {r['players']:>2} {r['moves']:>5} {r['mid']:>4} {r['hands']:>5} "
-              f"{r['clone_ms']:>9.3f} {r['replay_ms']:>9.3f} {r['playout_ms']:>10.3f} {r['hand_ms']:>8.3f} "
-              f"{r['api_hand_ms']:>11.3f} {r['clone_per_hand']:>10.2f} {r['replay_per_hand']:>11.2f}")
+        print(
+            f"{r['game']:34} {r['players']:>2} {r['moves']:>5} {r['mid']:>4} {r['hands']:>5} "
+            f"{r['clone_ms']:>9.3f} {r['replay_ms']:>9.3f} {r['playout_ms']:>10.3f} {r['hand_ms']:>8.3f} "
+            f"{r['api_hand_ms']:>11.3f} {r['clone_per_hand']:>10.2f} {r['replay_per_hand']:>11.2f}"
+        )
 
 
 if __name__ == "__main__":

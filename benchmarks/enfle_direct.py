@@ -19,6 +19,7 @@ interpreter seeds it: the two give the same distributions, not the same games.
 
     python benchmarks/enfle_direct.py -p 6 -n 1000
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,7 +70,7 @@ def play_game(n: int, rng: random.Random, max_plays: int = MAX_PLAYS):
         for size in batches:
             for k in range(n):
                 h = hands[(first + k) % n]
-                for c in pack[i:i + size]:
+                for c in pack[i : i + size]:
                     h[c // 13].append(c % 13)
                 i += size
         # play
@@ -99,7 +100,7 @@ def play_game(n: int, rng: random.Random, max_plays: int = MAX_PLAYS):
                 for _k in range(n - 1):
                     seat = seat + 1 if seat + 1 < n else 0
                     lst = hands[seat][led]
-                    if not lst:             # cannot follow: picks up the trick and leads
+                    if not lst:  # cannot follow: picks up the trick and leads
                         lst.extend(trick)
                         counts[seat] += len(trick)
                         takes += 1
@@ -116,7 +117,7 @@ def play_game(n: int, rng: random.Random, max_plays: int = MAX_PLAYS):
                     if counts[seat] == 0:
                         winner = seat
                         break
-                else:                       # everyone followed: the highest card wins
+                else:  # everyone followed: the highest card wins
                     tricks += 1
                     lead_changes += best_seat != leader
                     leader = best_seat
@@ -154,10 +155,18 @@ def run_games(n: int, games: int, seed=0) -> dict:
         hist.update(hp)
         totals.update(stats)
     hands = sum(hist.values())
-    return {"games": games, "players": n, "wins_by_seat": wins, "unfinished": unfinished, "hands": hands,
-            "hand_plays": {"mean": sum(k * v for k, v in hist.items()) / hands if hands else 0,
-                           "max": max(hist) if hist else 0},
-            "totals": dict(totals)}
+    return {
+        "games": games,
+        "players": n,
+        "wins_by_seat": wins,
+        "unfinished": unfinished,
+        "hands": hands,
+        "hand_plays": {
+            "mean": sum(k * v for k, v in hist.items()) / hands if hands else 0,
+            "max": max(hist) if hist else 0,
+        },
+        "totals": dict(totals),
+    }
 
 
 def main(argv=None):

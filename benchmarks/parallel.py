@@ -10,6 +10,7 @@ largest process of the run (the command, or one of its workers), as the kernel
 reports it to ``wait4``. The reports of all runs of the same seed must be
 identical: the script checks it.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,8 +45,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rules", default="enfle/academie")
     ap.add_argument("-p", "--players", type=int, default=6)
-    ap.add_argument("-n", "--games", type=int, default=10000,
-                    help="games per timed run (default 10000: long enough that the command's start weighs little)")
+    ap.add_argument(
+        "-n",
+        "--games",
+        type=int,
+        default=10000,
+        help="games per timed run (default 10000: long enough that the command's start weighs little)",
+    )
     ap.add_argument("--workers", default="1,2", help="worker counts to time (default 1,2)")
     ap.add_argument("--memory", default="1000,10000", help="game counts for peak RSS ('' to skip)")
     ap.add_argument("--memory-workers", type=int, default=1, help="--workers for the memory runs (default 1)")
@@ -79,13 +85,17 @@ def main(argv=None):
         return
     print(f"{a.rules}, {a.players} players, {a.games} games, {out['cores']} cores, best of {a.repeat}")
     for r in out["speed"]:
-        print(f"  --workers {r['workers']}: {r['seconds']:6.2f} s  {r['games_per_s']:7.1f} games/s  "
-              f"speed-up {r['speedup']:.2f}x ({r['speedup_after_start']:.2f}x after the start)  "
-              f"peak RSS {r['peak_rss_kib'] / 1024:.0f} MiB")
+        print(
+            f"  --workers {r['workers']}: {r['seconds']:6.2f} s  {r['games_per_s']:7.1f} games/s  "
+            f"speed-up {r['speedup']:.2f}x ({r['speedup_after_start']:.2f}x after the start)  "
+            f"peak RSS {r['peak_rss_kib'] / 1024:.0f} MiB"
+        )
     print(f"  the command's start (a one-game run): {out['start_seconds']:.2f} s")
     print(f"  reports identical across runs and worker counts: {out['identical_reports']}")
     for r in out["memory"]:
-        print(f"  {r['games']:>7} games, --workers {r['workers']}: {r['seconds']:6.1f} s, peak RSS {r['peak_rss_kib'] / 1024:.1f} MiB")
+        print(
+            f"  {r['games']:>7} games, --workers {r['workers']}: {r['seconds']:6.1f} s, peak RSS {r['peak_rss_kib'] / 1024:.1f} MiB"
+        )
     if not out["identical_reports"]:
         sys.exit(1)
 

@@ -1,9 +1,10 @@
 """Where the interpreter's time goes: cProfile of random games of a rule file.
 
-    python benchmarks/profile_interp.py                       # L'Enflé, 4 and 8 players
-    python benchmarks/profile_interp.py -p 8 -n 200 --top 30 --sort cumulative
-    python benchmarks/profile_interp.py --rules emprunt/lacombe -p 4
+python benchmarks/profile_interp.py                       # L'Enflé, 4 and 8 players
+python benchmarks/profile_interp.py -p 8 -n 200 --top 30 --sort cumulative
+python benchmarks/profile_interp.py --rules emprunt/lacombe -p 4
 """
+
 from __future__ import annotations
 
 import argparse

@@ -21,6 +21,7 @@ command line has a ``validate`` command; and the interpreter's speed on any
 other game of the corpus (no hand-written version of those), skipped if there
 is none.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -81,7 +82,7 @@ def bench_enfle(players: list[int], hands: int, repeat: int) -> list[dict]:
     game = load_game(ENFLE)
     rows = []
     for n in players:
-        games = max(1, -(-hands // n))            # a game of L'Enflé has n hands
+        games = max(1, -(-hands // n))  # a game of L'Enflé has n hands
         # the two alternate, so that a slow spell of the machine falls on both
         ti = td = math.inf
         for _ in range(repeat):
@@ -93,18 +94,29 @@ def bench_enfle(players: list[int], hands: int, repeat: int) -> list[dict]:
         mi = _peak(lambda: _interp_games(game, n, small))
         md = _peak(lambda: _direct_games(n, small))
         hi, hd = ri["hands"], rd["hands"]
-        rows.append({
-            "players": n, "games": games, "hands": hi,
-            "interpreter_s": ti, "direct_s": td,
-            "interpreter_hands_per_s": hi / ti, "direct_hands_per_s": hd / td,
-            "ratio": (ti / hi) / (td / hd),
-            "peak_kib_interpreter": mi / 1024, "peak_kib_direct": md / 1024, "peak_games": small,
-            "check": {k: {"interpreter": v(ri), "direct": v(rd)} for k, v in {
-                "plays_per_hand": lambda r: r["hand_plays"]["mean"],
-                "tricks_per_hand": lambda r: r["totals"]["tricks"] / r["hands"],
-                "takes_per_hand": lambda r: r["totals"]["takes"] / r["hands"],
-            }.items()},
-        })
+        rows.append(
+            {
+                "players": n,
+                "games": games,
+                "hands": hi,
+                "interpreter_s": ti,
+                "direct_s": td,
+                "interpreter_hands_per_s": hi / ti,
+                "direct_hands_per_s": hd / td,
+                "ratio": (ti / hi) / (td / hd),
+                "peak_kib_interpreter": mi / 1024,
+                "peak_kib_direct": md / 1024,
+                "peak_games": small,
+                "check": {
+                    k: {"interpreter": v(ri), "direct": v(rd)}
+                    for k, v in {
+                        "plays_per_hand": lambda r: r["hand_plays"]["mean"],
+                        "tricks_per_hand": lambda r: r["totals"]["tricks"] / r["hands"],
+                        "takes_per_hand": lambda r: r["totals"]["takes"] / r["hands"],
+                    }.items()
+                },
+            }
+        )
     return rows
 
 
@@ -131,16 +143,25 @@ def bench_compile(repeat: int) -> list[dict]:
         t = time.perf_counter()
         compile_doc(doc)
         t_compile = time.perf_counter() - t
-        rows.append({"id": cid, "cold_ms": min(cold) * 1e3, "warm_ms": warm * 1e3,
-                     "resolve_ms": t_resolve * 1e3, "compile_ms": t_compile * 1e3})
+        rows.append(
+            {
+                "id": cid,
+                "cold_ms": min(cold) * 1e3,
+                "warm_ms": warm * 1e3,
+                "resolve_ms": t_resolve * 1e3,
+                "compile_ms": t_compile * 1e3,
+            }
+        )
     return rows
 
 
 def bench_validate(repeat: int) -> dict | None:
     from academie.cli import main
+
     if "validate" not in getattr(main, "commands", {}):
         return None
     from click.testing import CliRunner
+
     times = []
     code = None
     for _ in range(repeat):
@@ -169,8 +190,16 @@ def bench_others(hands: int, repeat: int) -> list[dict]:
             per_game = max(1, probe["hands"])
             games = max(1, -(-hands // per_game))
             t, r = _timed(lambda: _interp_games(game, n, games), repeat)
-            rows.append({"id": cid, "players": n, "games": games, "hands": r["hands"],
-                         "hands_per_s": r["hands"] / t, "plays_per_s": r["totals"].get("plays", 0) / t})
+            rows.append(
+                {
+                    "id": cid,
+                    "players": n,
+                    "games": games,
+                    "hands": r["hands"],
+                    "hands_per_s": r["hands"] / t,
+                    "plays_per_s": r["totals"].get("plays", 0) / t,
+                }
+            )
     return rows
 
 
@@ -186,41 +215,61 @@ def main(argv=None):
         players = list(range(lo, hi + 1))
     else:
         players = [int(x) for x in a.players.split(",")]
-    out = {"python": sys.version.split()[0], "hands": a.hands, "repeat": a.repeat,
-           "enfle": bench_enfle(players, a.hands, a.repeat),
-           "compile": bench_compile(a.repeat),
-           "validate": bench_validate(a.repeat),
-           "other_games": bench_others(a.hands, a.repeat)}
+    out = {
+        "python": sys.version.split()[0],
+        "hands": a.hands,
+        "repeat": a.repeat,
+        "enfle": bench_enfle(players, a.hands, a.repeat),
+        "compile": bench_compile(a.repeat),
+        "validate": bench_validate(a.repeat),
+        "other_games": bench_others(a.hands, a.repeat),
+    }
     if a.json:
         print(json.dumps(out, indent=1))
         return
     print(f"L'Enflé, {a.hands} hands per player count, best of {a.repeat} (Python {out['python']})")
-    print(f"{'players':>7} {'interp hands/s':>15} {'direct hands/s':>15} {'speed':>6} {'slower':>7} "
-          f"{'peak KiB interp':>16} {'peak KiB direct':>16}  plays/hand interp~direct")
+    print(
+        f"{'players':>7} {'interp hands/s':>15} {'direct hands/s':>15} {'speed':>6} {'slower':>7} "
+        f"{'peak KiB interp':>16} {'peak KiB direct':>16}  plays/hand interp~direct"
+    )
     for r in out["enfle"]:
         c = r["check"]["plays_per_hand"]
-        print(f"{r['players']:>7} {r['interpreter_hands_per_s']:>15,.0f} {r['direct_hands_per_s']:>15,.0f} "
-              f"{1 / r['ratio']:>6.2f} {r['ratio']:>6.2f}x {r['peak_kib_interpreter']:>16,.0f} "
-              f"{r['peak_kib_direct']:>16,.0f}  {c['interpreter']:.1f} ~ {c['direct']:.1f}")
+        print(
+            f"{r['players']:>7} {r['interpreter_hands_per_s']:>15,.0f} {r['direct_hands_per_s']:>15,.0f} "
+            f"{1 / r['ratio']:>6.2f} {r['ratio']:>6.2f}x {r['peak_kib_interpreter']:>16,.0f} "
+            f"{r['peak_kib_direct']:>16,.0f}  {c['interpreter']:.1f} ~ {c['direct']:.1f}"
+        )
     ratios = [r["ratio"] for r in out["enfle"]]
     gm = statistics.geometric_mean(ratios)
-    print(f"speed of the interpreter / the hand-written game: {1 / gm:.2f} (geometric mean; "
-          f"min {1 / max(ratios):.2f}, max {1 / min(ratios):.2f}); it takes {gm:.2f}x as long")
+    print(
+        f"speed of the interpreter / the hand-written game: {1 / gm:.2f} (geometric mean; "
+        f"min {1 / max(ratios):.2f}, max {1 / min(ratios):.2f}); it takes {gm:.2f}x as long"
+    )
     print("\nload + compile a rule file (resolve + compile_doc), best of", a.repeat)
     for r in out["compile"]:
-        print(f"  {r['id']:<24} cold {r['cold_ms']:7.1f} ms   warm {r['warm_ms']:6.1f} ms "
-              f"(resolve {r['resolve_ms']:.1f} + compile {r['compile_ms']:.1f})")
+        print(
+            f"  {r['id']:<24} cold {r['cold_ms']:7.1f} ms   warm {r['warm_ms']:6.1f} ms "
+            f"(resolve {r['resolve_ms']:.1f} + compile {r['compile_ms']:.1f})"
+        )
     v = out["validate"]
-    print("\nvalidate the corpus: " + ("no 'academie validate' command yet: skipped" if v is None else
-                                       f"{v['files']} files in {v['cold_s'] * 1e3:.0f} ms (exit {v['exit_code']})"))
+    print(
+        "\nvalidate the corpus: "
+        + (
+            "no 'academie validate' command yet: skipped"
+            if v is None
+            else f"{v['files']} files in {v['cold_s'] * 1e3:.0f} ms (exit {v['exit_code']})"
+        )
+    )
     if out["other_games"]:
         print("\nother games (interpreter only)")
         for r in out["other_games"]:
             if "error" in r:
                 print(f"  {r['id']:<24} cannot be loaded: {r['error']}")
             else:
-                print(f"  {r['id']:<24} {r['players']} players: {r['hands_per_s']:,.0f} hands/s, "
-                      f"{r['plays_per_s']:,.0f} plays/s ({r['hands']} hands)")
+                print(
+                    f"  {r['id']:<24} {r['players']} players: {r['hands_per_s']:,.0f} hands/s, "
+                    f"{r['plays_per_s']:,.0f} plays/s ({r['hands']} hands)"
+                )
     else:
         print("\nother games: none in rules/ besides L'Enflé yet (emprunt, francion …): skipped")
 

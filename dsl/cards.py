@@ -8,6 +8,7 @@ docs/language.md, "Expressions"), used for listings, the canonical order of
 moves and the ``first`` agent; it is not any game's ranking (games rank cards by
 their ``orders``).
 """
+
 from __future__ import annotations
 
 import re

@@ -14,6 +14,7 @@ no card is bound is a located error before any game is played. Nothing is
 ``eval``-ed, and an expression cannot reach any Python attribute: ``.suit``,
 ``.rank`` and ``.colour`` are grammar-level card fields.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -30,8 +31,25 @@ from .errors import Diagnostic, Pos, RuleError
 Fn = Callable[[Any, Any, Any], Any]
 
 # The attributes of the game state that compiled closures may read.
-StateView = ("n", "dealer", "leader", "led", "trump", "winner", "hand_no", "tricks_played",
-             "zones", "pzones", "vars", "pvars", "bal", "won", "declared", "mover", "other")
+StateView = (
+    "n",
+    "dealer",
+    "leader",
+    "led",
+    "trump",
+    "winner",
+    "hand_no",
+    "tricks_played",
+    "zones",
+    "pzones",
+    "vars",
+    "pvars",
+    "bal",
+    "won",
+    "declared",
+    "mover",
+    "other",
+)
 
 
 @lru_cache(maxsize=1)
@@ -44,11 +62,12 @@ def parser() -> Lark:
 @dataclass
 class Scope:
     """The names a rule file declares, which its expressions may use."""
-    zones: set[str] = field(default_factory=set)          # shared zones
-    seat_zones: set[str] = field(default_factory=set)     # one per seat: hand(seat)
-    vars: set[str] = field(default_factory=set)           # game counters
-    seat_vars: set[str] = field(default_factory=set)      # one per seat: points(seat)
-    pools: set[str] = field(default_factory=set)          # money holders that are not seats
+
+    zones: set[str] = field(default_factory=set)  # shared zones
+    seat_zones: set[str] = field(default_factory=set)  # one per seat: hand(seat)
+    vars: set[str] = field(default_factory=set)  # game counters
+    seat_vars: set[str] = field(default_factory=set)  # one per seat: points(seat)
+    pools: set[str] = field(default_factory=set)  # money holders that are not seats
     currencies: set[str] = field(default_factory=set)
     orders: dict[str, dict] = field(default_factory=dict)  # name -> {Card: strength}
     declarations: set[str] = field(default_factory=set)
@@ -60,12 +79,13 @@ class Expr:
     ``names`` is every name the expression reads (for dependency checks);
     ``filter(st, s, cards)``, on card tests, returns the cards that pass, in
     one call for a whole hand."""
+
     __slots__ = ("fn", "text", "pos", "kind", "names", "filter", "shape")
 
     def __init__(self, fn: Fn, text: str, pos: Pos, kind: str, names=frozenset(), filter=None, shape=None):
         self.fn, self.text, self.pos, self.kind = fn, text, pos, kind
         self.names = names
-        self.shape = shape          # a normal form of a few common shapes, for the engine's fast paths
+        self.shape = shape  # a normal form of a few common shapes, for the engine's fast paths
         self.filter = filter or (lambda st, s, cards: [c for c in cards if fn(st, s, c)])
 
     def __call__(self, st, s=None, c=None):
@@ -82,10 +102,8 @@ BOUND = {
     "card": frozenset({"card", "seat"}),
 }
 
-_SEAT_VALUES = {"dealer": "dealer", "leader": "leader", "winner": "winner", "mover": "mover",
-                "other": "other"}
-_PLAIN_VALUES = {"players": "n", "led": "led", "trump": "trump", "hand_no": "hand_no",
-                 "tricks_played": "tricks_played"}
+_SEAT_VALUES = {"dealer": "dealer", "leader": "leader", "winner": "winner", "mover": "mover", "other": "other"}
+_PLAIN_VALUES = {"players": "n", "led": "led", "trump": "trump", "hand_no": "hand_no", "tricks_played": "tricks_played"}
 
 
 class _Compiler:
@@ -142,7 +160,7 @@ class _Compiler:
                     return False
                 if n in sc.zones or n in sc.vars or n in sc.pools or n in sc.seat_zones or n in sc.seat_vars:
                     return False
-                return True      # true/false/none, a suit, a rank, or the name of a currency, order, declaration
+                return True  # true/false/none, a suit, a rank, or the name of a currency, order, declaration
             if node.data == "list":
                 return all(self.const(ch) for ch in (node.children[0].children if node.children else []))
             if node.data == "neg":
@@ -198,9 +216,20 @@ class _Compiler:
 
     def _known(self):
         sc = self.scope
-        return (set(self.bound) | set(_SEAT_VALUES) | set(_PLAIN_VALUES) | sc.zones | sc.seat_zones
-                | sc.vars | sc.seat_vars | sc.pools | sc.currencies | set(sc.orders)
-                | sc.declarations | set(FUNCTIONS))
+        return (
+            set(self.bound)
+            | set(_SEAT_VALUES)
+            | set(_PLAIN_VALUES)
+            | sc.zones
+            | sc.seat_zones
+            | sc.vars
+            | sc.seat_vars
+            | sc.pools
+            | sc.currencies
+            | set(sc.orders)
+            | sc.declarations
+            | set(FUNCTIONS)
+        )
 
     def c_attr(self, node):
         base, name = node.children
@@ -247,6 +276,7 @@ class _Compiler:
                 if not v:
                     return v
             return v
+
         return all_of, "bool"
 
     def c_or_op(self, node):
@@ -262,6 +292,7 @@ class _Compiler:
                 if v:
                     return v
             return v
+
         return any_of, "bool"
 
     def c_cond(self, node):
@@ -275,8 +306,7 @@ class _Compiler:
 
     def _need(self, node, kind, *wanted):
         if kind not in wanted and kind != "any":
-            self.fail(node, f"expected {' or '.join(_article(w) for w in wanted)} here, "
-                            f"found {_article(kind)}")
+            self.fail(node, f"expected {' or '.join(_article(w) for w in wanted)} here, found {_article(kind)}")
 
     def _rank_literal(self, node, other_kind):
         """Numbers compared with a rank are rank names: card.rank == 10."""
@@ -317,26 +347,45 @@ class _Compiler:
                     self.fail(side, f"'{op}' compares numbers or seats, not a {_kind_name(k)}")
         else:
             self._comparable(node, kl, kr)
-        f = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
+        f = {
+            "==": lambda a, b: a == b,
+            "!=": lambda a, b: a != b,
+            "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b,
+            ">": lambda a, b: a > b,
+            ">=": lambda a, b: a >= b,
+        }[op]
         if self.const(node.children[-1]):
             v = fr(None, None, None)
             left = node.children[0]
-            if (op in ("==", "!=") and isinstance(left, Tree) and left.data == "call"
-                    and str(left.children[0]) == "count" and len(left.children[1].children) == 1):
+            if (
+                op in ("==", "!=")
+                and isinstance(left, Tree)
+                and left.data == "call"
+                and str(left.children[0]) == "count"
+                and len(left.children[1].children) == 1
+            ):
                 zarg = left.children[1].children[0]
-                zf, zk = self.c(zarg)                                # count(ZONE) == k: no count closure
+                zf, zk = self.c(zarg)  # count(ZONE) == k: no count closure
                 self._need(zarg, zk, "zone")
-                if (v == 0 and op == "==" and isinstance(zarg, Tree) and zarg.data == "call"
-                        and str(zarg.children[0]) in self.scope.seat_zones and len(zarg.children) > 1
-                        and _plain(zarg.children[1].children[0]) == "seat"):
-                    zname = str(zarg.children[0])                    # count(NAME(seat)) == 0
+                if (
+                    v == 0
+                    and op == "=="
+                    and isinstance(zarg, Tree)
+                    and zarg.data == "call"
+                    and str(zarg.children[0]) in self.scope.seat_zones
+                    and len(zarg.children) > 1
+                    and _plain(zarg.children[1].children[0]) == "seat"
+                ):
+                    zname = str(zarg.children[0])  # count(NAME(seat)) == 0
                     return (lambda st, s, c: not st.pzones[zname][s]), "bool"
                 if op == "==":
-                    return ((lambda st, s, c: not zf(st, s, c)) if v == 0
-                            else (lambda st, s, c: len(zf(st, s, c)) == v)), "bool"
-                return ((lambda st, s, c: bool(zf(st, s, c))) if v == 0
-                        else (lambda st, s, c: len(zf(st, s, c)) != v)), "bool"
+                    return (
+                        (lambda st, s, c: not zf(st, s, c)) if v == 0 else (lambda st, s, c: len(zf(st, s, c)) == v)
+                    ), "bool"
+                return (
+                    (lambda st, s, c: bool(zf(st, s, c))) if v == 0 else (lambda st, s, c: len(zf(st, s, c)) != v)
+                ), "bool"
             if op == "==":
                 return (lambda st, s, c: fl(st, s, c) == v), "bool"
             if op == "!=":
@@ -352,7 +401,7 @@ class _Compiler:
         """``==`` and ``!=`` between values that can never be equal (a card
         and a number, a suit and a card …) is a mistake in the rules."""
         cl, cr = _CLASS.get(kl), _CLASS.get(kr)
-        if cl and cr and cl != cr and not {cl, cr} <= {"text", "suit", "rank"}:   # a suit is its letter
+        if cl and cr and cl != cr and not {cl, cr} <= {"text", "suit", "rank"}:  # a suit is its letter
             hint = ""
             if "card" in (cl, cr):
                 hint = ": compare card.suit, card.rank or rank(card) instead"
@@ -398,6 +447,7 @@ class _Compiler:
             for fr, op in steps:
                 v = op(st, v, fr(st, s, c))
             return v
+
         return chain, k
 
     def _binop(self, node, fl, kl):
@@ -413,14 +463,23 @@ class _Compiler:
                 self.fail(node, "two seats cannot be added: add a number of places to a seat")
             if op == "-" and kl == "num":
                 self.fail(node, "a seat cannot be taken from a number")
-            if op == "-" and kl == "seat" and kr == "seat":   # distance in play order
-                return ((lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n), "num",
-                        (fr, lambda st, a, b: (a - b) % st.n))
+            if op == "-" and kl == "seat" and kr == "seat":  # distance in play order
+                return (
+                    (lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n),
+                    "num",
+                    (fr, lambda st, a, b: (a - b) % st.n),
+                )
             if op == "+":
-                return ((lambda st, s, c: (fl(st, s, c) + fr(st, s, c)) % st.n), "seat",
-                        (fr, lambda st, a, b: (a + b) % st.n))
-            return ((lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n), "seat",
-                    (fr, lambda st, a, b: (a - b) % st.n))
+                return (
+                    (lambda st, s, c: (fl(st, s, c) + fr(st, s, c)) % st.n),
+                    "seat",
+                    (fr, lambda st, a, b: (a + b) % st.n),
+                )
+            return (
+                (lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n),
+                "seat",
+                (fr, lambda st, a, b: (a - b) % st.n),
+            )
         if op == "+":
             return (lambda st, s, c: fl(st, s, c) + fr(st, s, c)), "num", (fr, lambda st, a, b: a + b)
         if op == "-":
@@ -435,9 +494,12 @@ class _Compiler:
         what = "division" if op == "/" else "remainder"
 
         def by_zero():
-            return RuleError(Diagnostic(where, f"{what} by zero: the divisor {_text(self.text, right)!r} is 0 here",
-                                        code="runtime"))
+            return RuleError(
+                Diagnostic(where, f"{what} by zero: the divisor {_text(self.text, right)!r} is 0 here", code="runtime")
+            )
+
         if op == "/":
+
             def div_of(st, a, b):
                 try:
                     return a // b
@@ -446,6 +508,7 @@ class _Compiler:
 
             def div(st, s, c):
                 return div_of(st, fl(st, s, c), fr(st, s, c))
+
             return div, "num", (fr, div_of)
 
         def mod_of(st, a, b):
@@ -456,6 +519,7 @@ class _Compiler:
 
         def mod(st, s, c):
             return mod_of(st, fl(st, s, c), fr(st, s, c))
+
         return mod, "num", (fr, mod_of)
 
     # -- calls ------------------------------------------------------------
@@ -479,7 +543,9 @@ class _Compiler:
             return (lambda st, s, c: st.pvars[name][f(st, s, c)]), "num"
         spec = FUNCTIONS.get(name)
         if spec is None:
-            self.fail(name_tok, f"unknown function '{name}'" + suggest(name, set(FUNCTIONS) | sc.seat_zones | sc.seat_vars))
+            self.fail(
+                name_tok, f"unknown function '{name}'" + suggest(name, set(FUNCTIONS) | sc.seat_zones | sc.seat_vars)
+            )
         lo, hi, build = spec
         if not (lo <= len(args) <= (hi if hi is not None else 99)):
             want = f"{lo}" if lo == hi else (f"{lo} to {hi}" if hi else f"at least {lo}")
@@ -500,17 +566,33 @@ class _Compiler:
             n = str(node.children[0])
             if n in table:
                 return n
-        self.fail(node, f"expected the name of {kinds} here"
-                  + (f" (one of: {', '.join(sorted(table))})" if table else " (none is declared)"))
+        self.fail(
+            node,
+            f"expected the name of {kinds} here"
+            + (f" (one of: {', '.join(sorted(table))})" if table else " (none is declared)"),
+        )
 
 
 # Types of values: which can be ordered (< >), and which can never equal one another.
 _ORDERED = ("num", "seat", "any")
 _NUMERIC = ("num", "seat", "bool")
-_CLASS = {"num": "number", "seat": "number", "card": "card", "suit": "suit", "rank": "rank", "str": "text",
-          "zone": "zone"}
-_KIND_NAMES = {"num": "number", "bool": "truth value", "str": "text", "none": "none", "holder": "money zone",
-               "zone": "zone (of cards)"}
+_CLASS = {
+    "num": "number",
+    "seat": "number",
+    "card": "card",
+    "suit": "suit",
+    "rank": "rank",
+    "str": "text",
+    "zone": "zone",
+}
+_KIND_NAMES = {
+    "num": "number",
+    "bool": "truth value",
+    "str": "text",
+    "none": "none",
+    "holder": "money zone",
+    "zone": "zone (of cards)",
+}
 
 
 def _kind_name(k: str) -> str:
@@ -531,9 +613,9 @@ def _text(text: str, node) -> str:
     """The source text of ``node`` (a one-line expression), else the whole text."""
     meta = getattr(node, "meta", None)
     if isinstance(node, Token) and node.start_pos is not None:
-        return text[node.start_pos:node.end_pos]
+        return text[node.start_pos : node.end_pos]
     if meta is not None and not getattr(meta, "empty", True) and meta.start_pos is not None:
-        return text[meta.start_pos:meta.end_pos]
+        return text[meta.start_pos : meta.end_pos]
     return text
 
 
@@ -543,6 +625,7 @@ def _getter(attr):
 
 def suggest(name, known) -> str:
     import difflib
+
     close = difflib.get_close_matches(name, sorted(known), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
@@ -615,6 +698,7 @@ def _f_top_seat(cp, node, args):
             if best_v is None or v > best_v:
                 best, best_v = x, v
         return best
+
     return top, "seat"
 
 
@@ -632,6 +716,7 @@ def _f_seats_extreme(fn):
     def build(cp, node, args):
         e = cp.lazy(args[0], "seat", *_NUMERIC)
         return (lambda st, s, c: fn(e(st, x, c) for x in range(st.n))), "num"
+
     return build
 
 
@@ -643,6 +728,7 @@ def _f_minmax(fn):
             cp._need(a, k, *_NUMERIC)
             fs.append(f)
         return (lambda st, s, c: fn(f(st, s, c) for f in fs)), "num"
+
     return build
 
 
@@ -673,6 +759,7 @@ def _f_holder(cp, node, args):
             if x in h:
                 return i
         return None
+
     return holder, "seat"
 
 
@@ -706,44 +793,63 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game", limits=N
     bound the length, the nesting and the integers of the expression: each is
     checked on the text before it is parsed, and the nesting again on the tree."""
     from .loader import Limits
+
     limits = limits or Limits()
     text = str(text)
     _check_text(text, pos, limits)
     try:
         tree = parser().parse(text)
     except UnexpectedInput as e:
-        raise RuleError(Diagnostic(pos.shift(e.line - 1 if e.line > 0 else 0,
-                                             (e.column - 1) if e.column > 0 else len(text)),
-                                   _parse_message(e, text), code="syntax")) from None
+        raise RuleError(
+            Diagnostic(
+                pos.shift(e.line - 1 if e.line > 0 else 0, (e.column - 1) if e.column > 0 else len(text)),
+                _parse_message(e, text),
+                code="syntax",
+            )
+        ) from None
     _check_depth(tree, text, pos, limits)
     cp = _Compiler(text, pos, scope, BOUND[kind])
     try:
         fn, k = cp.c(tree)
     except RecursionError:
-        raise RuleError(Diagnostic(pos, "the expression is nested too deeply to compile (lower "
-                                   "--max-expr-depth)", code="limit")) from None
+        raise RuleError(
+            Diagnostic(pos, "the expression is nested too deeply to compile (lower --max-expr-depth)", code="limit")
+        ) from None
     names = frozenset(str(t) for t in _tokens(tree) if t.type == "NAME")
     return Expr(fn, text, pos, k, names, _card_filter(cp, tree) if kind == "card" else None, _shape(tree))
 
 
-_CHAINS = ("binop", "and_op", "or_op")     # left-associative: a chain of any length is one level
+_CHAINS = ("binop", "and_op", "or_op")  # left-associative: a chain of any length is one level
 
 
 def _check_text(text: str, pos: Pos, limits) -> None:
     """Refuse, before parsing, an expression longer than the limit, nested
     deeper than the limit in brackets, or holding too long an integer."""
     import re
+
     if len(text) > limits.expr_length:
-        raise RuleError(Diagnostic(pos, f"the expression is {len(text)} characters long, more than the limit "
-                                   f"of {limits.expr_length} (raise it with --max-expr-length)", code="limit"))
+        raise RuleError(
+            Diagnostic(
+                pos,
+                f"the expression is {len(text)} characters long, more than the limit "
+                f"of {limits.expr_length} (raise it with --max-expr-length)",
+                code="limit",
+            )
+        )
     depth, line, col = 0, 0, 0
     for ch in text:
         if ch in "([":
             depth += 1
             if depth > limits.expr_depth:
-                raise RuleError(Diagnostic(pos.shift(line, col), f"the expression is nested more than "
-                                           f"{limits.expr_depth} levels deep (raise the limit with "
-                                           "--max-expr-depth)", code="limit"))
+                raise RuleError(
+                    Diagnostic(
+                        pos.shift(line, col),
+                        f"the expression is nested more than "
+                        f"{limits.expr_depth} levels deep (raise the limit with "
+                        "--max-expr-depth)",
+                        code="limit",
+                    )
+                )
         elif ch in ")]":
             depth = max(depth - 1, 0)
         if ch == "\n":
@@ -752,10 +858,15 @@ def _check_text(text: str, pos: Pos, limits) -> None:
             col += 1
     for m in re.finditer(r"[0-9]+", text):
         if m.end() - m.start() > limits.int_digits:
-            before = text[:m.start()]
+            before = text[: m.start()]
             at = pos.shift(before.count("\n"), m.start() - (before.rfind("\n") + 1))
-            raise RuleError(Diagnostic(at, f"this integer has more than {limits.int_digits} digits "
-                                       "(raise the limit with --max-int-digits)", code="limit"))
+            raise RuleError(
+                Diagnostic(
+                    at,
+                    f"this integer has more than {limits.int_digits} digits (raise the limit with --max-int-digits)",
+                    code="limit",
+                )
+            )
 
 
 def _check_depth(tree, text: str, pos: Pos, limits) -> None:
@@ -767,8 +878,14 @@ def _check_depth(tree, text: str, pos: Pos, limits) -> None:
         if d > limits.expr_depth:
             meta = getattr(node, "meta", None)
             at = pos.shift(meta.line - 1, meta.column - 1) if meta is not None and not meta.empty else pos
-            raise RuleError(Diagnostic(at, f"the expression is nested more than {limits.expr_depth} levels deep "
-                                       "(raise the limit with --max-expr-depth)", code="limit"))
+            raise RuleError(
+                Diagnostic(
+                    at,
+                    f"the expression is nested more than {limits.expr_depth} levels deep "
+                    "(raise the limit with --max-expr-depth)",
+                    code="limit",
+                )
+            )
         for i, ch in enumerate(node.children):
             if isinstance(ch, Tree):
                 same = i == 0 and node.data in _CHAINS and ch.data == node.data
@@ -789,8 +906,12 @@ def _tokens(tree):
 def _chain(node) -> list:
     """The operands of a left-associative chain ``a and b and c`` (same operator)."""
     out = []
-    while isinstance(node, Tree) and node.data in _CHAINS and isinstance(node.children[0], Tree) \
-            and node.children[0].data == node.data:
+    while (
+        isinstance(node, Tree)
+        and node.data in _CHAINS
+        and isinstance(node.children[0], Tree)
+        and node.children[0].data == node.data
+    ):
         out.append(node.children[-1])
         node = node.children[0]
     out += [node.children[-1], node.children[0]] if isinstance(node, Tree) and node.data in _CHAINS else [node]
@@ -803,14 +924,25 @@ def _shape(tree) -> str | None:
         sides = {_plain(tree.children[0]), _plain(tree.children[2])}
         if sides == {"card.suit", "led"}:
             return "card.suit == led"
-        left, right = tree.children[0], tree.children[2]       # count(hand(seat)) == 0
-        if (isinstance(right, Tree) and right.data == "number" and str(right.children[0]) == "0"
-                and isinstance(left, Tree) and left.data == "call" and str(left.children[0]) == "count"
-                and len(left.children[1].children) == 1):
+        left, right = tree.children[0], tree.children[2]  # count(hand(seat)) == 0
+        if (
+            isinstance(right, Tree)
+            and right.data == "number"
+            and str(right.children[0]) == "0"
+            and isinstance(left, Tree)
+            and left.data == "call"
+            and str(left.children[0]) == "count"
+            and len(left.children[1].children) == 1
+        ):
             z = left.children[1].children[0]
-            if (isinstance(z, Tree) and z.data == "call" and str(z.children[0]) == "hand"
-                    and len(z.children) > 1 and len(z.children[1].children) == 1
-                    and _plain(z.children[1].children[0]) == "seat"):
+            if (
+                isinstance(z, Tree)
+                and z.data == "call"
+                and str(z.children[0]) == "hand"
+                and len(z.children) > 1
+                and len(z.children[1].children) == 1
+                and _plain(z.children[1].children[0]) == "seat"
+            ):
                 return "count(hand(seat)) == 0"
     return None
 
@@ -845,25 +977,28 @@ def _card_filter(cp: _Compiler, tree):
     eq = str(tree.children[1]) == "=="
     if field_ == "suit":
         if eq:
+
             def same_suit(st, s, cards):
                 v = vf(st, s, None)
                 return [c for c in cards if c.suit == v]
+
             return same_suit
 
         def other_suit(st, s, cards):
             v = vf(st, s, None)
             return [c for c in cards if c.suit != v]
+
         return other_suit
     get = (lambda c: c.rank) if field_ == "rank" else (lambda c: c.colour)
 
     def filt(st, s, cards):
         v = vf(st, s, None)
         return [c for c in cards if (get(c) == v) == eq]
+
     return filt
 
 
-_FLOW_HINT = (" (inside a YAML list [...] or mapping {...} a comma ends the item: "
-              "put the expression in quotes)")
+_FLOW_HINT = " (inside a YAML list [...] or mapping {...} a comma ends the item: put the expression in quotes)"
 
 
 def _parse_message(e: UnexpectedInput, text: str) -> str:
@@ -884,11 +1019,30 @@ def _parse_message_plain(e: UnexpectedInput, text: str) -> str:
     return f"cannot read expression: {e}"
 
 
-_TERMS = {"RPAR": "')'", "LPAR": "'('", "COMMA": "','", "NAME": "a name", "NUMBER": "a number",
-          "CARD": "a card", "STRING": "a string", "RSQB": "']'", "LSQB": "'['",
-          "CMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
-          "$END": "the end of the expression", "MINUS": "'-'", "DOT": "'.'", "THEN": "'then'", "ELSE": "'else'", "IN": "'in'",
-          "AND": "'and'", "OR": "'or'", "NOT": "'not'", "IF": "'if'"}
+_TERMS = {
+    "RPAR": "')'",
+    "LPAR": "'('",
+    "COMMA": "','",
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "CARD": "a card",
+    "STRING": "a string",
+    "RSQB": "']'",
+    "LSQB": "'['",
+    "CMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/' or '%'",
+    "$END": "the end of the expression",
+    "MINUS": "'-'",
+    "DOT": "'.'",
+    "THEN": "'then'",
+    "ELSE": "'else'",
+    "IN": "'in'",
+    "AND": "'and'",
+    "OR": "'or'",
+    "NOT": "'not'",
+    "IF": "'if'",
+}
 
 
 def _pretty_terms(names):

@@ -1,17 +1,19 @@
 """Located errors: every problem a user can cause is reported as
 ``path:line:col: message``, followed by the offending line and a caret."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from .text import safe, split_lines, window
 
-MESSAGE_LINE_MAX = 1000     # a line of a message longer than this is cut (…)
+MESSAGE_LINE_MAX = 1000  # a line of a message longer than this is cut (…)
 
 
 @dataclass(frozen=True)
 class Pos:
     """A place in a file: 1-based line and column."""
+
     file: str
     line: int
     col: int
@@ -40,11 +42,15 @@ class Diagnostic:
     def format(self, with_context: bool = True, severity: bool = False) -> str:
         """``path:line:col: message`` (``severity: `` before the message if it
         is not an error, or always with ``severity=True``), then the line and a caret."""
-        head = f"{self.pos}: {self.severity}: {self.message}" if severity or self.severity != "error" \
+        head = (
+            f"{self.pos}: {self.severity}: {self.message}"
+            if severity or self.severity != "error"
             else f"{self.pos}: {self.message}"
+        )
         # a message may quote a file: control characters are escaped, long lines cut
-        head = "\n".join(ln if len(ln) <= MESSAGE_LINE_MAX else ln[:MESSAGE_LINE_MAX - 1] + "…"
-                         for ln in safe(head).split("\n"))
+        head = "\n".join(
+            ln if len(ln) <= MESSAGE_LINE_MAX else ln[: MESSAGE_LINE_MAX - 1] + "…" for ln in safe(head).split("\n")
+        )
         if not with_context:
             return head
         line = _source_line(self.pos)
@@ -55,8 +61,14 @@ class Diagnostic:
         return f"{head}\n    {shown}\n    {caret}"
 
     def as_json(self) -> dict:
-        return {"file": self.pos.file, "line": self.pos.line, "col": self.pos.col,
-                "severity": self.severity, "code": self.code, "message": self.message}
+        return {
+            "file": self.pos.file,
+            "line": self.pos.line,
+            "col": self.pos.col,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }
 
 
 _TEXTS: dict[str, list[str]] = {}
@@ -78,8 +90,7 @@ class RuleError(Exception):
     """One or more located problems in user input. The CLI prints them and
     exits with status 2; nothing catches them silently."""
 
-    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic | str, pos: Pos | None = None,
-                 code: str = "error"):
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic | str, pos: Pos | None = None, code: str = "error"):
         if isinstance(diagnostics, str):
             diagnostics = [Diagnostic(pos or UNKNOWN, diagnostics, code=code)]
         elif isinstance(diagnostics, Diagnostic):

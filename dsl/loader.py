@@ -5,6 +5,7 @@ Every value of a loaded document keeps where it was written: ``Doc.pos(path)``
 gives the ``Pos`` (file, line, column) of the node at a path such as
 ``("hand", "deal", "hand", "4")``, through any number of ``extends``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -20,15 +21,15 @@ import yaml
 
 from .errors import UNKNOWN, Diagnostic, Pos, RuleError, remember_text
 
-MAX_FILE_BYTES = 1_000_000      # a rule file larger than this is refused (raise with limits=)
-MAX_DEPTH = 64                  # nesting of mappings and lists
-MAX_NODES = 20_000             # nodes after expanding aliases (alias bombs)
-MAX_PLAYERS = 100               # players.max of a game
-MAX_CARDS = 1_000               # cards of a pack, and any count of cards (a hand, a batch, a rest)
-MAX_INT_DIGITS = 15             # digits of an integer, in YAML or in an expression
-MAX_EXPR_LENGTH = 1_000         # characters of one expression
-MAX_EXPR_DEPTH = 50             # nesting of one expression (brackets, calls, operators)
-MAX_QUOTE_LENGTH = 2_000        # characters of one quoted passage
+MAX_FILE_BYTES = 1_000_000  # a rule file larger than this is refused (raise with limits=)
+MAX_DEPTH = 64  # nesting of mappings and lists
+MAX_NODES = 20_000  # nodes after expanding aliases (alias bombs)
+MAX_PLAYERS = 100  # players.max of a game
+MAX_CARDS = 1_000  # cards of a pack, and any count of cards (a hand, a batch, a rest)
+MAX_INT_DIGITS = 15  # digits of an integer, in YAML or in an expression
+MAX_EXPR_LENGTH = 1_000  # characters of one expression
+MAX_EXPR_DEPTH = 50  # nesting of one expression (brackets, calls, operators)
+MAX_QUOTE_LENGTH = 2_000  # characters of one quoted passage
 
 Path_ = tuple
 
@@ -38,6 +39,7 @@ class Limits:
     """The size limits a rule file is read and compiled with. Each is checked
     before the work it bounds, and reported at the place in the file that
     exceeds it; the command line raises them (--max-players, …)."""
+
     file_bytes: int = MAX_FILE_BYTES
     depth: int = MAX_DEPTH
     nodes: int = MAX_NODES
@@ -47,19 +49,20 @@ class Limits:
     expr_length: int = MAX_EXPR_LENGTH
     expr_depth: int = MAX_EXPR_DEPTH
     quote_length: int = MAX_QUOTE_LENGTH
-    allow: tuple = ()           # folders (besides its own) a user's rule file may extend or import from
+    allow: tuple = ()  # folders (besides its own) a user's rule file may extend or import from
 
 
 @dataclass
 class Doc:
     """A resolved rule document: plain data plus the position of every node."""
+
     data: dict
     positions: dict[Path_, Pos]
     file: str
     id: str
-    chain: list[str] = field(default_factory=list)     # files read, the file itself first
-    limits: Limits = field(default_factory=Limits)     # the limits it was read with, for the compiler
-    options: list[str] = field(default_factory=list)   # options switched on
+    chain: list[str] = field(default_factory=list)  # files read, the file itself first
+    limits: Limits = field(default_factory=Limits)  # the limits it was read with, for the compiler
+    options: list[str] = field(default_factory=list)  # options switched on
     defaults: dict[str, str] = field(default_factory=dict)  # file -> its default source id
 
     def pos(self, path: Path_) -> Pos:
@@ -119,7 +122,7 @@ class _Located:
         style = getattr(node, "style", None)
         if style in ('"', "'"):
             return Pos(self.file, p.line, p.col + 1)
-        if style in ("|", ">"):   # block scalar: content starts on the next line
+        if style in ("|", ">"):  # block scalar: content starts on the next line
             ln = m.line + 1
             if ln < len(self.lines):
                 body = self.lines[ln]
@@ -129,31 +132,40 @@ class _Located:
     def convert(self, node, path: Path_, depth: int):
         self.count += 1
         if self.count > self.limits.nodes:
-            raise RuleError(f"the document has more than {self.limits.nodes} nodes "
-                            "(aliases expanding without end?)", self.node_pos(node), code="limit")
+            raise RuleError(
+                f"the document has more than {self.limits.nodes} nodes (aliases expanding without end?)",
+                self.node_pos(node),
+                code="limit",
+            )
         if depth > self.limits.depth:
-            raise RuleError(f"the document is nested more than {self.limits.depth} levels deep",
-                            self.node_pos(node), code="limit")
+            raise RuleError(
+                f"the document is nested more than {self.limits.depth} levels deep", self.node_pos(node), code="limit"
+            )
         self.positions[path] = self.node_pos(node)
         if node.tag not in _PLAIN_TAGS:
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            raise RuleError(f"the YAML tag {tag} is not allowed: a rule file holds plain data "
-                            "(text, numbers, true/false, lists, mappings); quote the value if it is text",
-                            self.node_pos(node), code="yaml")
+            raise RuleError(
+                f"the YAML tag {tag} is not allowed: a rule file holds plain data "
+                "(text, numbers, true/false, lists, mappings); quote the value if it is text",
+                self.node_pos(node),
+                code="yaml",
+            )
         if isinstance(node, yaml.MappingNode):
             out: dict[str, Any] = {}
             for knode, vnode in node.value:
                 if not isinstance(knode, yaml.ScalarNode):
-                    raise RuleError("a mapping key must be a plain name or number",
-                                    self.node_pos(knode), code="yaml")
+                    raise RuleError("a mapping key must be a plain name or number", self.node_pos(knode), code="yaml")
                 key = str(self.scalar(knode))
                 if key == "<<":
-                    raise RuleError("merge keys (<<) are not supported; use extends or options",
-                                    self.node_pos(knode), code="yaml")
+                    raise RuleError(
+                        "merge keys (<<) are not supported; use extends or options", self.node_pos(knode), code="yaml"
+                    )
                 if key in out:
-                    raise RuleError(f"duplicate key '{key}' (first written at line "
-                                    f"{self.positions[path + (key, '@key')].line})",
-                                    self.node_pos(knode), code="duplicate-key")
+                    raise RuleError(
+                        f"duplicate key '{key}' (first written at line {self.positions[path + (key, '@key')].line})",
+                        self.node_pos(knode),
+                        code="duplicate-key",
+                    )
                 self.positions[path + (key, "@key")] = self.node_pos(knode)
                 out[key] = self.convert(vnode, path + (key,), depth + 1)
             return out
@@ -166,17 +178,23 @@ class _Located:
         the limit of digits (a huge one is costly to convert, print or compute
         with); a value its tag cannot hold (``!!int abc``) is a located error."""
         if node.tag == "tag:yaml.org,2002:int":
-            digits = sum(ch.isdigit() for ch in node.value[:self.limits.int_digits + 64])
+            digits = sum(ch.isdigit() for ch in node.value[: self.limits.int_digits + 64])
             if digits > self.limits.int_digits:
-                raise RuleError(f"this integer has more than {self.limits.int_digits} digits "
-                                "(raise the limit with --max-int-digits)", self.node_pos(node), code="limit")
+                raise RuleError(
+                    f"this integer has more than {self.limits.int_digits} digits "
+                    "(raise the limit with --max-int-digits)",
+                    self.node_pos(node),
+                    code="limit",
+                )
         try:
             return _scalar(node)
         except (ValueError, KeyError, TypeError, OverflowError, yaml.YAMLError):
             from .text import cut
+
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            raise RuleError(f"'{cut(str(node.value), 60)}' is not a valid {tag} value",
-                            self.node_pos(node), code="yaml") from None
+            raise RuleError(
+                f"'{cut(str(node.value), 60)}' is not a valid {tag} value", self.node_pos(node), code="yaml"
+            ) from None
 
 
 _PLAIN_TAGS = frozenset("tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "map", "seq"))
@@ -196,7 +214,7 @@ def decode_utf8(raw: bytes, file: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = raw[:e.start].count(b"\n") + 1
+        line = raw[: e.start].count(b"\n") + 1
         col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
         raise RuleError("the file is not UTF-8 text", Pos(file, line, col), code="encoding") from None
 
@@ -206,17 +224,22 @@ def load_yaml(text: str | bytes, file: str, limits: Limits | None = None) -> tup
     limits = limits or Limits()
     if isinstance(text, bytes):
         if len(text) > limits.file_bytes:
-            raise RuleError(f"the file is {len(text)} bytes, more than the limit of "
-                            f"{limits.file_bytes}", Pos(file, 1, 1), code="limit")
+            raise RuleError(
+                f"the file is {len(text)} bytes, more than the limit of {limits.file_bytes}",
+                Pos(file, 1, 1),
+                code="limit",
+            )
         if b"\x00" in text:
-            line = text[:text.index(b"\x00")].count(b"\n") + 1
-            raise RuleError("the file holds binary data (a NUL byte), not YAML text",
-                            Pos(file, line, 1), code="encoding")
+            line = text[: text.index(b"\x00")].count(b"\n") + 1
+            raise RuleError(
+                "the file holds binary data (a NUL byte), not YAML text", Pos(file, line, 1), code="encoding"
+            )
         text = decode_utf8(text, file)
     if len(text) > limits.file_bytes:
-        raise RuleError(f"the file is larger than the limit of {limits.file_bytes} bytes",
-                        Pos(file, 1, 1), code="limit")
-    text = text.removeprefix("\ufeff")         # a UTF-8 byte order mark says nothing more
+        raise RuleError(
+            f"the file is larger than the limit of {limits.file_bytes} bytes", Pos(file, 1, 1), code="limit"
+        )
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark says nothing more
     remember_text(file, text)
     try:
         node = yaml.compose(text, Loader=_YAML_LOADER)
@@ -224,22 +247,28 @@ def load_yaml(text: str | bytes, file: str, limits: Limits | None = None) -> tup
         mark = e.problem_mark or e.context_mark
         where = Pos(file, mark.line + 1, mark.column + 1) if mark else Pos(file, 1, 1)
         raise RuleError(f"invalid YAML: {e.problem or e.context}", where, code="yaml") from None
-    except yaml.reader.ReaderError:      # a character YAML does not allow: located here, not at 1:1
+    except yaml.reader.ReaderError:  # a character YAML does not allow: located here, not at 1:1
         m = yaml.reader.Reader.NON_PRINTABLE.search(text)
         at = m.start() if m else 0
         line = text.count("\n", 0, at) + 1
         col = at - (text.rfind("\n", 0, at) + 1) + 1
         what = f"U+{ord(text[at]):04X}" if m else "a character"
-        raise RuleError(f"invalid YAML: the control character {what} is not allowed in a YAML file "
-                        "(in a double-quoted string, write it as an escape such as \\x07)",
-                        Pos(file, line, col), code="yaml") from None
+        raise RuleError(
+            f"invalid YAML: the control character {what} is not allowed in a YAML file "
+            "(in a double-quoted string, write it as an escape such as \\x07)",
+            Pos(file, line, col),
+            code="yaml",
+        ) from None
     except yaml.YAMLError as e:
         raise RuleError(f"invalid YAML: {e}", Pos(file, 1, 1), code="yaml") from None
     except RecursionError:
         raise RuleError("the document is nested too deeply", Pos(file, 1, 1), code="limit") from None
     if node is None:
-        raise RuleError("the file is empty: a rule file is a mapping (title:, players:, pack:, …)",
-                        Pos(file, 1, 1), code="structure")
+        raise RuleError(
+            "the file is empty: a rule file is a mapping (title:, players:, pack:, …)",
+            Pos(file, 1, 1),
+            code="structure",
+        )
     loc = _Located(file, text, limits)
     try:
         data = loc.convert(node, (), 0)
@@ -259,6 +288,7 @@ def schema() -> dict:
 @lru_cache(maxsize=1)
 def _validator():
     import jsonschema
+
     return jsonschema.Draft202012Validator(schema())
 
 
@@ -266,8 +296,11 @@ def check_schema(data: Any, positions: dict, file: str, root: str = "document") 
     """Raise a RuleError listing every schema violation, each at its node."""
     if not isinstance(data, dict):
         what = "a list" if isinstance(data, list) else f"a single value ({data!r:.40})"
-        raise RuleError(f"a rule file must be a mapping of sections (title:, players:, …), not {what}",
-                        positions.get((), Pos(file, 1, 1)), code="structure")
+        raise RuleError(
+            f"a rule file must be a mapping of sections (title:, players:, …), not {what}",
+            positions.get((), Pos(file, 1, 1)),
+            code="structure",
+        )
     errors = sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     diags, seen = [], set()
     for err in (leaf for e in errors for leaf in _leaves(e)):
@@ -283,10 +316,10 @@ def check_schema(data: Any, positions: dict, file: str, root: str = "document") 
             if extra is not None:
                 pos = positions.get(path + (extra, "@key"))
         pos = pos or _nearest(positions, path, file)
-        if any(isinstance(k, str) and (")" in k or "(" in k) for k in path) or \
-                (err.validator == "additionalProperties" and _extra_key(err) and ")" in str(_extra_key(err))):
-            msg += (" (inside a YAML list [...] or mapping {...} a comma ends the item: "
-                    "put the expression in quotes)")
+        if any(isinstance(k, str) and (")" in k or "(" in k) for k in path) or (
+            err.validator == "additionalProperties" and _extra_key(err) and ")" in str(_extra_key(err))
+        ):
+            msg += " (inside a YAML list [...] or mapping {...} a comma ends the item: put the expression in quotes)"
         diags.append(Diagnostic(pos, msg, code="schema"))
     if diags:
         raise RuleError(diags)
@@ -300,8 +333,11 @@ def _leaves(err) -> list:
         branches: dict = {}
         for c in err.context:
             branches.setdefault(c.relative_schema_path[0], []).append(c)
-        meant = [b for b in branches.values()
-                 if not any(c.validator in ("type", "const", "enum") and not c.relative_path for c in b)]
+        meant = [
+            b
+            for b in branches.values()
+            if not any(c.validator in ("type", "const", "enum") and not c.relative_path for c in b)
+        ]
         if len(meant) == 1:
             return [leaf for c in meant[0] for leaf in _leaves(c)]
     return [_best(err)]
@@ -309,7 +345,8 @@ def _leaves(err) -> list:
 
 def _is_cite_choice(err) -> bool:
     return err.validator == "anyOf" and any(
-        isinstance(s, dict) and s.get("required") in (["cite"], ["editorial"]) for s in err.validator_value)
+        isinstance(s, dict) and s.get("required") in (["cite"], ["editorial"]) for s in err.validator_value
+    )
 
 
 def _best(err):
@@ -318,9 +355,8 @@ def _best(err):
     if err.validator not in ("oneOf", "anyOf") or not err.context:
         return err
     if err.validator == "anyOf" and all(isinstance(s, dict) and "required" in s for s in err.validator_value):
-        return err     # "needs a cite or an editorial": said plainly by _message
-    candidates = [e for e in err.context
-                  if not (e.validator == "type" and len(e.relative_path) == 0)]
+        return err  # "needs a cite or an editorial": said plainly by _message
+    candidates = [e for e in err.context if not (e.validator == "type" and len(e.relative_path) == 0)]
     if not candidates:
         return err
     best = max(candidates, key=lambda e: (len(e.absolute_path), e.validator != "anyOf"))
@@ -342,7 +378,9 @@ def _message(err) -> str:
         allowed = sorted(err.schema.get("properties", {}))
         return f"unknown key '{extra}' in {where} (allowed: {', '.join(allowed)})"
     if err.validator == "anyOf" and any(s.get("required") in (["cite"], ["editorial"]) for s in err.validator_value):
-        return f"{where} is a rule element: it needs a 'cite' (source and quote) or an 'editorial' (reason and evidence)"
+        return (
+            f"{where} is a rule element: it needs a 'cite' (source and quote) or an 'editorial' (reason and evidence)"
+        )
     if err.validator == "required":
         return f"{where}: {err.message}"
     if err.validator == "type":
@@ -370,8 +408,7 @@ def sources_root() -> Path:
 
 def corpus_ids() -> list[str]:
     root = corpus_root()
-    return sorted(str(p.relative_to(root).with_suffix("")).replace("\\", "/")
-                  for p in root.rglob("*.yaml"))
+    return sorted(str(p.relative_to(root).with_suffix("")).replace("\\", "/") for p in root.rglob("*.yaml"))
 
 
 @lru_cache(maxsize=1)
@@ -386,8 +423,12 @@ def is_path(ref: str | Path) -> bool:
     never against the working directory."""
     if isinstance(ref, Path):
         return True
-    return ref.endswith((".yaml", ".yml")) or ref in (".", "..", "~") or \
-        ref.startswith(("./", "../", "/", "~", ".\\", "..\\")) or Path(ref).is_absolute()
+    return (
+        ref.endswith((".yaml", ".yml"))
+        or ref in (".", "..", "~")
+        or ref.startswith(("./", "../", "/", "~", ".\\", "..\\"))
+        or Path(ref).is_absolute()
+    )
 
 
 def corpus_path(cid: str) -> Path | None:
@@ -441,6 +482,7 @@ def missing_hint(ref: str) -> str:
     file of the working directory, or a path ending in .yaml whose stem is a
     corpus id ("" if neither)."""
     from .text import cut
+
     try:
         if not is_path(ref) and Path(ref).is_file():
             return f" (a corpus id is looked up only in the corpus; to read the file here, write ./{cut(ref, 120)})"
@@ -474,10 +516,15 @@ def check_reach(ref: str, path: Path, from_file: str, limits: Limits | None, at:
     reaches the corpus, files under its own folder (symlinks resolved) and the
     folders allowed by ``limits.allow``."""
     from .text import cut
+
     how = f"'{cut(ref, 120)}'"
     if Path(ref).expanduser().is_absolute():
-        raise RuleError(f"{how} is an absolute path: a rule file may extend or import a corpus id "
-                        "or a file under its own folder, named by a relative path", at, code="boundary")
+        raise RuleError(
+            f"{how} is an absolute path: a rule file may extend or import a corpus id "
+            "or a file under its own folder, named by a relative path",
+            at,
+            code="boundary",
+        )
     try:
         target = path.resolve()
     except (OSError, RuntimeError):
@@ -486,14 +533,19 @@ def check_reach(ref: str, path: Path, from_file: str, limits: Limits | None, at:
         return
     home = Path(from_file).absolute().parent
     if in_corpus(Path(from_file)):
-        raise RuleError(f"{how} is outside the corpus: a corpus file may extend or import only "
-                        "corpus files", at, code="boundary")
+        raise RuleError(
+            f"{how} is outside the corpus: a corpus file may extend or import only corpus files", at, code="boundary"
+        )
     roots = [home.resolve()] + [Path(a).expanduser().resolve() for a in (limits.allow if limits else ())]
     if any(target.is_relative_to(r) for r in roots):
         return
-    raise RuleError(f"{how} is outside the folder of this rule file ({home}): a rule file may extend or "
-                    "import corpus ids and files under its own folder (allow another folder with "
-                    "--allow-path DIR)", at, code="boundary")
+    raise RuleError(
+        f"{how} is outside the folder of this rule file ({home}): a rule file may extend or "
+        "import corpus ids and files under its own folder (allow another folder with "
+        "--allow-path DIR)",
+        at,
+        code="boundary",
+    )
 
 
 # -- resolution ---------------------------------------------------------------
@@ -537,7 +589,7 @@ def _merge(b, p, path, ppath, ppos, pos):
                 if (ppath + (k, "@key")) in ppos:
                     pos[path + (k, "@key")] = ppos[ppath + (k, "@key")]
             else:
-                out[k] = strip_nulls(v)      # a null deletes; where there is nothing to delete it vanishes
+                out[k] = strip_nulls(v)  # a null deletes; where there is nothing to delete it vanishes
                 _copy(pos, ppos, path + (k,), ppath + (k,))
         if ppath in ppos:
             pos[path] = ppos[ppath]
@@ -572,8 +624,12 @@ def _place_steps(data: dict, positions: dict) -> None:
             if target is None:
                 continue
             if target not in hand or target == name:
-                raise RuleError(f"step '{name}' is placed {rel} '{target}', which is not a step of this hand "
-                                f"(steps: {', '.join(names)})", positions.get(("hand", name, rel)), code="reference")
+                raise RuleError(
+                    f"step '{name}' is placed {rel} '{target}', which is not a step of this hand "
+                    f"(steps: {', '.join(names)})",
+                    positions.get(("hand", name, rel)),
+                    code="reference",
+                )
             names.remove(name)
             i = names.index(target)
             names.insert(i if rel == "before" else i + 1, name)
@@ -591,6 +647,7 @@ def read_input(path: Path | str, limit: int, what: str = "file") -> bytes:
     RuleError."""
     import os
     import stat
+
     file = str(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
     try:
@@ -599,12 +656,15 @@ def read_input(path: Path | str, limit: int, what: str = "file") -> bytes:
             kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a pipe, a device …)"
             raise RuleError(f"cannot read {what}: it is {kind}", Pos(file, 0, 0), code="io")
         if st.st_size > limit:
-            told = f"{st.st_size} bytes, more than the limit of {limit}" if what == "rule file" \
+            told = (
+                f"{st.st_size} bytes, more than the limit of {limit}"
+                if what == "rule file"
                 else f"larger than the limit of {limit} bytes"
+            )
             raise RuleError(f"the file is {told} (raise it with --max-file-size)", Pos(file, 1, 1), code="limit")
         fd = os.open(file, flags)
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):      # replaced between the two looks
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between the two looks
                 raise RuleError(f"cannot read {what}: it is not a regular file", Pos(file, 0, 0), code="io")
             chunks, size = [], 0
             while size <= limit:
@@ -619,8 +679,11 @@ def read_input(path: Path | str, limit: int, what: str = "file") -> bytes:
         raise RuleError(f"cannot read {what}: {e.strerror}", Pos(file, 0, 0), code="io") from None
     raw = b"".join(chunks)
     if len(raw) > limit:
-        raise RuleError(f"the file is more than the limit of {limit} bytes (raise it with --max-file-size)",
-                        Pos(file, 1, 1), code="limit")
+        raise RuleError(
+            f"the file is more than the limit of {limit} bytes (raise it with --max-file-size)",
+            Pos(file, 1, 1),
+            code="limit",
+        )
     return raw
 
 
@@ -652,16 +715,22 @@ def split_ref(ref: str) -> tuple[str, list[str]]:
     return base, [o for o in opts if o]
 
 
-def resolve(ref: str | Path, options: list[str] | tuple = (), limits: Limits | None = None,
-            _seen: tuple = (), _from: Pos | None = None) -> Doc:
+def resolve(
+    ref: str | Path,
+    options: list[str] | tuple = (),
+    limits: Limits | None = None,
+    _seen: tuple = (),
+    _from: Pos | None = None,
+) -> Doc:
     """Load ``ref`` (corpus id or path, see ``is_path``) and resolve extends,
     imports and the options switched on, into one ``Doc``. A file named in
     extends or imports must be within reach of the file naming it (see
     ``check_reach``)."""
     if not isinstance(ref, (str, Path)):
-        raise RuleError(f"a rule file is named by a corpus id or a path, not {ref!r:.40}",
-                        _from or UNKNOWN, code="reference")
-    if _from is not None and is_path(ref):       # outside the boundary: refused before any read
+        raise RuleError(
+            f"a rule file is named by a corpus id or a path, not {ref!r:.40}", _from or UNKNOWN, code="reference"
+        )
+    if _from is not None and is_path(ref):  # outside the boundary: refused before any read
         rel = Path(ref).expanduser() if str(ref).startswith("~") else Path(ref)
         check_reach(str(ref), Path(_from.file).parent / rel, _from.file, limits, _from)
     try:
@@ -670,17 +739,25 @@ def resolve(ref: str | Path, options: list[str] | tuple = (), limits: Limits | N
         known = corpus_ids()
         from .compiler import suggest
         from .text import cut
+
         hint = missing_hint(str(ref))
         if _from is not None and not is_path(ref) and _is_file(Path(_from.file).parent / str(ref)):
             hint = f" (a corpus id is looked up only in the corpus; to name the file beside this one, write ./{cut(str(ref), 120)})"
-        raise RuleError(f"no rule file '{cut(str(ref), 200)}': not a file, nor a corpus id" + hint
-                        + ("" if hint else suggest(str(ref), known))
-                        + ("" if _from or hint else f" (corpus: {', '.join(known)})"),
-                        _from or Pos(str(ref), 0, 0), code="reference") from None
+        raise RuleError(
+            f"no rule file '{cut(str(ref), 200)}': not a file, nor a corpus id"
+            + hint
+            + ("" if hint else suggest(str(ref), known))
+            + ("" if _from or hint else f" (corpus: {', '.join(known)})"),
+            _from or Pos(str(ref), 0, 0),
+            code="reference",
+        ) from None
     key = str(path.resolve())
     if key in _seen:
-        raise RuleError(f"extends goes round in a circle: {' -> '.join(Path(s).stem for s in _seen + (key,))}",
-                        _from or Pos(str(path), 1, 1), code="cycle")
+        raise RuleError(
+            f"extends goes round in a circle: {' -> '.join(Path(s).stem for s in _seen + (key,))}",
+            _from or Pos(str(path), 1, 1),
+            code="cycle",
+        )
     data, positions = load_file(path, limits)
     file = str(path)
     chain = [file]
@@ -702,10 +779,12 @@ def resolve(ref: str | Path, options: list[str] | tuple = (), limits: Limits | N
                 node = node.get(k) if isinstance(node, dict) else None
             if node is None:
                 have = other.data if len(keys) == 1 else {}
-                raise RuleError(f"'{imp['from']}' has no '{part}' to import"
-                                + (f" (it has: {', '.join(have)})" if have else ""),
-                                positions[("imports", i, "take", j)], code="reference")
-            sub_pos = {k: v for k, v in other.positions.items() if k[:len(keys)] == keys}
+                raise RuleError(
+                    f"'{imp['from']}' has no '{part}' to import" + (f" (it has: {', '.join(have)})" if have else ""),
+                    positions[("imports", i, "take", j)],
+                    code="reference",
+                )
+            sub_pos = {k: v for k, v in other.positions.items() if k[: len(keys)] == keys}
             patch = node
             for k in reversed(keys):
                 patch = {k: patch}
@@ -725,16 +804,23 @@ def apply_options(doc: Doc, names: list[str]) -> None:
     for n in names:
         if n not in opts:
             from .compiler import suggest
+
             avail = ", ".join(opts) or "none"
-            raise RuleError(f"unknown option '{n}' for {doc.id}" + suggest(n, set(opts))
-                            + f" (options: {avail})", Pos(doc.file, 1, 1), code="option")
+            raise RuleError(
+                f"unknown option '{n}' for {doc.id}" + suggest(n, set(opts)) + f" (options: {avail})",
+                Pos(doc.file, 1, 1),
+                code="option",
+            )
         if n not in on:
             on.append(n)
     for n in on:
         for other in opts[n].get("conflicts", []):
             if other in on:
-                raise RuleError(f"options '{n}' and '{other}' cannot be used together",
-                                doc.pos(("options", n, "conflicts")), code="option")
+                raise RuleError(
+                    f"options '{n}' and '{other}' cannot be used together",
+                    doc.pos(("options", n, "conflicts")),
+                    code="option",
+                )
     for n in on:
         base = ("options", n, "set")
         sub = {k: v for k, v in doc.positions.items() if k[:3] == base}

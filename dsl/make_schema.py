@@ -3,31 +3,66 @@
 The schema is written here in Python for brevity; run `python dsl/make_schema.py`
 after a change (a test checks that schema.json is up to date).
 """
+
 import json
+
 expr = {"$ref": "#/$defs/expr"}
+
+
 def el(props, required=(), extra=None):
-    p = {"cite": {"$ref": "#/$defs/cite"}, "editorial": {"$ref": "#/$defs/editorial"},
-         "note": {"type": "string", "description": "free text for readers; not a rule"}}
+    p = {
+        "cite": {"$ref": "#/$defs/cite"},
+        "editorial": {"$ref": "#/$defs/editorial"},
+        "note": {"type": "string", "description": "free text for readers; not a rule"},
+    }
     p.update(props)
-    d = {"type": "object", "properties": p, "additionalProperties": False,
-         "anyOf": [{"required": ["cite"]}, {"required": ["editorial"]}]}
+    d = {
+        "type": "object",
+        "properties": p,
+        "additionalProperties": False,
+        "anyOf": [{"required": ["cite"]}, {"required": ["editorial"]}],
+    }
     if required:
         d["required"] = list(required)
     if extra:
         d.update(extra)
     return d
+
+
 def deletable(item):
     """A named entry a variant may delete by writing null."""
     return {"oneOf": [item, {"type": "null"}]}
+
+
 def by_players(item):
-    return {"oneOf": [item, {"type": "object", "patternProperties": {"^[0-9]+$": item},
-                             "additionalProperties": False, "minProperties": 1}]}
+    return {
+        "oneOf": [
+            item,
+            {
+                "type": "object",
+                "patternProperties": {"^[0-9]+$": item},
+                "additionalProperties": False,
+                "minProperties": 1,
+            },
+        ]
+    }
+
+
 intlist = {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1}
-step_common = {"kind": {"type": "string"}, "before": {"type": "string"}, "after": {"type": "string"},
-               "when": expr}
+step_common = {"kind": {"type": "string"}, "before": {"type": "string"}, "after": {"type": "string"}, "when": expr}
 kinds = {}
-kinds["pay"] = el({**step_common, "from": expr, "to": expr, "amount": expr, "unit": {"type": "string"},
-                   "where": expr, "except": expr}, ["from", "to", "amount", "unit"])
+kinds["pay"] = el(
+    {
+        **step_common,
+        "from": expr,
+        "to": expr,
+        "amount": expr,
+        "unit": {"type": "string"},
+        "where": expr,
+        "except": expr,
+    },
+    ["from", "to", "amount", "unit"],
+)
 kinds["shuffle"] = el({**step_common, "cut_by": expr, "min_cut": {"type": "integer", "minimum": 0}})
 source_statement = {
     "type": "object",
@@ -36,47 +71,100 @@ source_statement = {
         "players": {"type": "integer", "minimum": 1},
         "hand": {"type": "integer", "minimum": 0},
         "rest": {"type": "integer", "minimum": 0},
-        "pack": {"type": "integer", "minimum": 1, "description": "the pack as the source counts it (default: the rule file's pack for that many players)"},
+        "pack": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "the pack as the source counts it (default: the rule file's pack for that many players)",
+        },
         "cite": {"$ref": "#/$defs/cite"},
-        "note": {"type": "string"}},
+        "note": {"type": "string"},
+    },
     "required": ["players", "hand", "cite"],
-    "additionalProperties": False}
+    "additionalProperties": False,
+}
 source_says = {
     "description": "what the source states about this deal, kept even where it is impossible; validate checks its arithmetic against the pack (an editorial element on the step says what the rules do instead)",
-    "oneOf": [source_statement, {"type": "array", "minItems": 1, "items": source_statement}]}
-kinds["deal"] = el({**step_common, "source_says": source_says, "first": expr, "hand": by_players({"type": "integer", "minimum": 0}),
-                    "batches": by_players({"oneOf": [{"type": "integer", "minimum": 1}, intlist]}),
-                    "rest": {"type": "string"}, "rest_count": by_players({"type": "integer", "minimum": 0})},
-                   ["hand"])
-kinds["turnup"] = el({**step_common, "to": {"type": "string"}, "sets_trump": {"type": "boolean"},
-                      "rest": {"type": "string"}}, ["to"])
-kinds["announce"] = el({**step_common, "first": expr, "declarations": {"type": "array", "minItems": 1,
-                        "items": {"type": "string"}}}, ["declarations"])
+    "oneOf": [source_statement, {"type": "array", "minItems": 1, "items": source_statement}],
+}
+kinds["deal"] = el(
+    {
+        **step_common,
+        "source_says": source_says,
+        "first": expr,
+        "hand": by_players({"type": "integer", "minimum": 0}),
+        "batches": by_players({"oneOf": [{"type": "integer", "minimum": 1}, intlist]}),
+        "rest": {"type": "string"},
+        "rest_count": by_players({"type": "integer", "minimum": 0}),
+    },
+    ["hand"],
+)
+kinds["turnup"] = el(
+    {**step_common, "to": {"type": "string"}, "sets_trump": {"type": "boolean"}, "rest": {"type": "string"}}, ["to"]
+)
+kinds["announce"] = el(
+    {**step_common, "first": expr, "declarations": {"type": "array", "minItems": 1, "items": {"type": "string"}}},
+    ["declarations"],
+)
 kinds["effects"] = el({**step_common, "do": {"$ref": "#/$defs/effects"}}, ["do"])
-del kinds["effects"]["anyOf"]   # each effect inside cites for itself
+del kinds["effects"]["anyOf"]  # each effect inside cites for itself
 follow = el({"must": {"type": "array", "items": expr}, "free": expr, "lead": expr})
 winner = el({"key": {"type": "array", "items": expr, "minItems": 1}}, ["key"])
 end_cond = el({"when": expr, "after": {"enum": ["play", "trick"]}, "winner": expr}, ["when"])
-kinds["tricks"] = el({**step_common, "leader": expr, "follow": follow, "cannot_follow": {"$ref": "#/$defs/effects"},
-                      "winner": winner, "won_to": {"type": "string"},
-                      "on_trick": {"$ref": "#/$defs/effects"},
-                      "end": {"type": "array", "items": end_cond}}, ["leader", "winner"])
+kinds["tricks"] = el(
+    {
+        **step_common,
+        "leader": expr,
+        "follow": follow,
+        "cannot_follow": {"$ref": "#/$defs/effects"},
+        "winner": winner,
+        "won_to": {"type": "string"},
+        "on_trick": {"$ref": "#/$defs/effects"},
+        "end": {"type": "array", "items": end_cond},
+    },
+    ["leader", "winner"],
+)
 source_rule = el({"zone": {"type": "string"}, "do": {"$ref": "#/$defs/effects"}}, ["zone"])
-kinds["sequence"] = el({**step_common, "leader": expr, "order": {"type": "string"},
-                        "wrap": {"type": "boolean"},
-                        "obtain": {"type": "array", "items": source_rule, "minItems": 1},
-                        "new_run": {"enum": ["last_player", "next_player"]},
-                        "end": {"type": "array", "items": end_cond}}, ["obtain"])
-step = {"type": "object", "required": ["kind"],
-        "properties": {"kind": {"enum": sorted(kinds)}},
-        "allOf": [{"if": {"properties": {"kind": {"const": k}}}, "then": {"$ref": f"#/$defs/step_{k}"}}
-                  for k in sorted(kinds)]}
+kinds["sequence"] = el(
+    {
+        **step_common,
+        "leader": expr,
+        "order": {"type": "string"},
+        "wrap": {"type": "boolean"},
+        "obtain": {"type": "array", "items": source_rule, "minItems": 1},
+        "new_run": {"enum": ["last_player", "next_player"]},
+        "end": {"type": "array", "items": end_cond},
+    },
+    ["obtain"],
+)
+step = {
+    "type": "object",
+    "required": ["kind"],
+    "properties": {"kind": {"enum": sorted(kinds)}},
+    "allOf": [
+        {"if": {"properties": {"kind": {"const": k}}}, "then": {"$ref": f"#/$defs/step_{k}"}} for k in sorted(kinds)
+    ],
+}
 effect_props = {
-    "take": {"type": "object", "properties": {"from": {"type": "string"}, "to": {"type": "string"},
-             "cards": expr}, "required": ["from", "to"], "additionalProperties": False},
+    "take": {
+        "type": "object",
+        "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "cards": expr},
+        "required": ["from", "to"],
+        "additionalProperties": False,
+    },
     "end_trick": {"type": "object", "properties": {"leader": expr}, "additionalProperties": False},
-    "pay": {"type": "object", "properties": {"from": expr, "to": expr, "amount": expr, "unit": {"type": "string"},
-            "where": expr, "except": expr}, "required": ["from", "to", "amount", "unit"], "additionalProperties": False},
+    "pay": {
+        "type": "object",
+        "properties": {
+            "from": expr,
+            "to": expr,
+            "amount": expr,
+            "unit": {"type": "string"},
+            "where": expr,
+            "except": expr,
+        },
+        "required": ["from", "to", "amount", "unit"],
+        "additionalProperties": False,
+    },
     "set": {"type": "object", "additionalProperties": expr, "minProperties": 1},
     "add": {"type": "object", "additionalProperties": expr, "minProperties": 1},
     "when": expr,
@@ -84,45 +172,122 @@ effect_props = {
 }
 effect = el(effect_props, extra={"minProperties": 2})
 document = {
-    "type": "object", "additionalProperties": False,
+    "type": "object",
+    "additionalProperties": False,
     "properties": {
-        "title": {"type": "string"}, "summary": {"type": "string"},
+        "title": {"type": "string"},
+        "summary": {"type": "string"},
         "source": {"type": "string", "description": "default source id for cites written as a bare quote"},
         "extends": {"type": "string"},
-        "imports": {"type": "array", "items": el({"from": {"type": "string"},
-                    "take": {"type": "array", "items": {"type": "string"}, "minItems": 1}}, ["from", "take"])},
+        "imports": {
+            "type": "array",
+            "items": el(
+                {"from": {"type": "string"}, "take": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
+                ["from", "take"],
+            ),
+        },
         "abstract": {"type": "boolean"},
-        "players": el({"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}}, ["min", "max"]),
-        "pack": el({"suits": {"type": "array", "items": {"enum": ["S", "H", "D", "C"]}, "minItems": 1},
-                    "ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1},
-                    "remove": {"type": "array", "items": el({"when": expr, "cards": expr}, ["when", "cards"])}},
-                   ["suits", "ranks"]),
-        "orders": {"type": "object", "additionalProperties": deletable(el(
-            {"ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1}}, ["ranks"]))},
+        "players": el(
+            {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}}, ["min", "max"]
+        ),
+        "pack": el(
+            {
+                "suits": {"type": "array", "items": {"enum": ["S", "H", "D", "C"]}, "minItems": 1},
+                "ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1},
+                "remove": {"type": "array", "items": el({"when": expr, "cards": expr}, ["when", "cards"])},
+            },
+            ["suits", "ranks"],
+        ),
+        "orders": {
+            "type": "object",
+            "additionalProperties": deletable(
+                el({"ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1}}, ["ranks"])
+            ),
+        },
         "direction": el({"value": {"enum": ["clockwise", "counterclockwise"]}}, ["value"]),
-        "zones": {"type": "object", "additionalProperties": deletable(el(
-            {"per_seat": {"type": "boolean"}, "money": {"type": "boolean"}}))},
-        "money": {"type": "object", "additionalProperties": False, "properties": {
-            "currencies": {"type": "object", "additionalProperties": deletable(el(
-                {"worth": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1},
-                           "maxProperties": 1}}))},
-            "start": {"type": "array", "items": el({"give": {"type": "object", "properties": {
-                "to": expr, "amount": expr, "unit": {"type": "string"}}, "required": ["to", "amount", "unit"],
-                "additionalProperties": False}}, ["give"])}}},
-        "vars": {"type": "object", "additionalProperties": deletable(el(
-            {"per_seat": {"type": "boolean"}, "initial": expr, "reset": {"enum": ["game", "hand"]}}))},
-        "declarations": {"type": "object", "additionalProperties": deletable(el({"max": {"type": "integer", "minimum": 1}}))},
-        "dealer": el({"draw": {"type": "object", "properties": {"lowest": {"type": "boolean"},
-                      "order": {"type": "string"}}, "additionalProperties": False},
-                      "seat": expr}),
+        "zones": {
+            "type": "object",
+            "additionalProperties": deletable(el({"per_seat": {"type": "boolean"}, "money": {"type": "boolean"}})),
+        },
+        "money": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "currencies": {
+                    "type": "object",
+                    "additionalProperties": deletable(
+                        el(
+                            {
+                                "worth": {
+                                    "type": "object",
+                                    "additionalProperties": {"type": "integer", "minimum": 1},
+                                    "maxProperties": 1,
+                                }
+                            }
+                        )
+                    ),
+                },
+                "start": {
+                    "type": "array",
+                    "items": el(
+                        {
+                            "give": {
+                                "type": "object",
+                                "properties": {"to": expr, "amount": expr, "unit": {"type": "string"}},
+                                "required": ["to", "amount", "unit"],
+                                "additionalProperties": False,
+                            }
+                        },
+                        ["give"],
+                    ),
+                },
+            },
+        },
+        "vars": {
+            "type": "object",
+            "additionalProperties": deletable(
+                el({"per_seat": {"type": "boolean"}, "initial": expr, "reset": {"enum": ["game", "hand"]}})
+            ),
+        },
+        "declarations": {
+            "type": "object",
+            "additionalProperties": deletable(el({"max": {"type": "integer", "minimum": 1}})),
+        },
+        "dealer": el(
+            {
+                "draw": {
+                    "type": "object",
+                    "properties": {"lowest": {"type": "boolean"}, "order": {"type": "string"}},
+                    "additionalProperties": False,
+                },
+                "seat": expr,
+            }
+        ),
         "hand": {"type": "object", "additionalProperties": {"oneOf": [{"$ref": "#/$defs/step"}, {"type": "null"}]}},
-        "game": el({"hands": expr, "until": expr, "next_dealer": expr, "hand_winner": expr,
-                    "end": {"$ref": "#/$defs/effects"},
-                    "standings": el({"score": expr}, ["score"])}),
-        "options": {"type": "object", "additionalProperties": deletable(el({
-            "description": {"type": "string"}, "default": {"type": "boolean"},
-            "conflicts": {"type": "array", "items": {"type": "string"}},
-            "set": {"$ref": "#/$defs/document"}}, ["set"]))},
+        "game": el(
+            {
+                "hands": expr,
+                "until": expr,
+                "next_dealer": expr,
+                "hand_winner": expr,
+                "end": {"$ref": "#/$defs/effects"},
+                "standings": el({"score": expr}, ["score"]),
+            }
+        ),
+        "options": {
+            "type": "object",
+            "additionalProperties": deletable(
+                el(
+                    {
+                        "description": {"type": "string"},
+                        "default": {"type": "boolean"},
+                        "conflicts": {"type": "array", "items": {"type": "string"}},
+                        "set": {"$ref": "#/$defs/document"},
+                    },
+                    ["set"],
+                )
+            ),
+        },
     },
 }
 schema = {
@@ -133,32 +298,60 @@ schema = {
     "$ref": "#/$defs/document",
     "$defs": {
         "document": document,
-        "expr": {"description": "an expression of the rule language (docs/language.md)",
-                 "type": ["string", "integer", "boolean"]},
-        "rank": {"description": "a rank: 2-10, J, Q, K, A",
-                 "oneOf": [{"type": "integer", "minimum": 2, "maximum": 10},
-                           {"enum": ["J", "Q", "K", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]}]},
-        "quote": {"type": "object", "properties": {"source": {"type": "string"}, "quote": {"type": "string", "minLength": 1}},
-                  "required": ["source", "quote"], "additionalProperties": False},
-        "cite": {"description": "the source passage this element encodes: a quote of the file's default source, {source, quote}, or a list",
-                 "oneOf": [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/quote"},
-                           {"type": "array", "minItems": 1, "items": {"oneOf": [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/quote"}]}}]},
-        "editorial": {"description": "why this element is not (only) the source's, and on what evidence",
-                      "type": "object", "properties": {"reason": {"type": "string", "minLength": 1},
-                                                       "evidence": {"type": "string", "minLength": 1}},
-                      "required": ["reason", "evidence"], "additionalProperties": False},
+        "expr": {
+            "description": "an expression of the rule language (docs/language.md)",
+            "type": ["string", "integer", "boolean"],
+        },
+        "rank": {
+            "description": "a rank: 2-10, J, Q, K, A",
+            "oneOf": [
+                {"type": "integer", "minimum": 2, "maximum": 10},
+                {"enum": ["J", "Q", "K", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]},
+            ],
+        },
+        "quote": {
+            "type": "object",
+            "properties": {"source": {"type": "string"}, "quote": {"type": "string", "minLength": 1}},
+            "required": ["source", "quote"],
+            "additionalProperties": False,
+        },
+        "cite": {
+            "description": "the source passage this element encodes: a quote of the file's default source, {source, quote}, or a list",
+            "oneOf": [
+                {"type": "string", "minLength": 1},
+                {"$ref": "#/$defs/quote"},
+                {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {"oneOf": [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/quote"}]},
+                },
+            ],
+        },
+        "editorial": {
+            "description": "why this element is not (only) the source's, and on what evidence",
+            "type": "object",
+            "properties": {
+                "reason": {"type": "string", "minLength": 1},
+                "evidence": {"type": "string", "minLength": 1},
+            },
+            "required": ["reason", "evidence"],
+            "additionalProperties": False,
+        },
         "effects": {"type": "array", "items": effect},
         "step": step,
         **{f"step_{k}": v for k, v in kinds.items()},
     },
 }
+
+
 def main(path=None):
     import os
     import tempfile
     from pathlib import Path
+
     target = Path(path) if path else Path(__file__).with_name("schema.json")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:                                   # written whole, then renamed over the old schema
+    try:  # written whole, then renamed over the old schema
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(json.dumps(schema, indent=1) + "\n")
             f.flush()

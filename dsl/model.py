@@ -4,6 +4,7 @@ Everything the interpreter needs is prepared here, once: the pack for each
 number of players, the orders as card -> strength tables, every expression as
 a closure. The interpreter never looks at the YAML again.
 """
+
 from __future__ import annotations
 
 import re
@@ -19,8 +20,15 @@ from .loader import Doc, Limits, resolve, source_ids, strip_nulls
 _NUMBER = ("num", "seat", "bool", "a number")
 _SEAT = ("seat", "num", "a seat")
 _SEAT_OR_NONE = ("seat", "num", "none", "a seat (or none)")
-_KIND_WORDS = {"num": "number", "bool": "truth value", "str": "text", "zone": "zone of cards", "holder": "money zone",
-               "list": "list", "symbol": "name"}
+_KIND_WORDS = {
+    "num": "number",
+    "bool": "truth value",
+    "str": "text",
+    "zone": "zone of cards",
+    "holder": "money zone",
+    "list": "list",
+    "symbol": "name",
+}
 
 BUILTIN_SEAT_ZONES = ("hand",)
 BUILTIN_ZONES = ("trick",)
@@ -30,17 +38,17 @@ STEP_KINDS = ("pay", "shuffle", "deal", "turnup", "announce", "tricks", "sequenc
 # -- compiled pieces ------------------------------------------------------------
 @dataclass
 class Effect:
-    op: str                    # take | end_trick | pay | set | add
+    op: str  # take | end_trick | pay | set | add
     args: dict
     when: Expr | None
     pos: Pos
-    at: Expr | None = None     # the seat the effect is about, if not the one in hand
+    at: Expr | None = None  # the seat the effect is about, if not the one in hand
 
 
 @dataclass
 class Payment:
-    payer: Expr | None         # None: each seat
-    payee: Expr | None         # None: each seat
+    payer: Expr | None  # None: each seat
+    payee: Expr | None  # None: each seat
     amount: Expr
     unit: str
     where: Expr | None
@@ -51,10 +59,10 @@ class Payment:
 @dataclass
 class EndRule:
     when: Expr
-    after: str                 # play | trick
+    after: str  # play | trick
     winner: Expr | None
     pos: Pos
-    zone_only: bool = False    # reads only the seat's own card zones
+    zone_only: bool = False  # reads only the seat's own card zones
 
 
 @dataclass
@@ -86,7 +94,7 @@ class Step:
     lead_test: Expr | None = None
     cannot_follow: list[Effect] = field(default_factory=list)
     winner_key: list[Expr] = field(default_factory=list)
-    key_pure: bool = False      # the winner keys read only the card, led and trump
+    key_pure: bool = False  # the winner keys read only the card, led and trump
     won_to: str | None = None
     on_trick: list[Effect] = field(default_factory=list)
     end: list[EndRule] = field(default_factory=list)
@@ -173,6 +181,7 @@ def deal_plan(st: Step, players: int) -> tuple[int | None, list[int], int | None
 
 class PackContext:
     """Just enough state to evaluate pack removals: the number of players."""
+
     def __init__(self, n):
         self.n = n
 
@@ -204,8 +213,11 @@ class _Model:
             self.errors.extend(err.diagnostics)
             return None
         if want is not None and e.kind not in want and e.kind != "any":
-            self.err(path, f"'{v}' gives a {_KIND_WORDS.get(e.kind, e.kind.split(':')[0])}, but {want[-1]} is "
-                     "expected here", "expression")
+            self.err(
+                path,
+                f"'{v}' gives a {_KIND_WORDS.get(e.kind, e.kind.split(':')[0])}, but {want[-1]} is expected here",
+                "expression",
+            )
             return None
         return e
 
@@ -215,7 +227,9 @@ class _Model:
         self.check_cites()
         self.scope = Scope()
         zones = d.get("zones", {}) or {}
-        seat_zones = list(BUILTIN_SEAT_ZONES) + [z for z, v in zones.items() if v.get("per_seat") and not v.get("money")]
+        seat_zones = list(BUILTIN_SEAT_ZONES) + [
+            z for z, v in zones.items() if v.get("per_seat") and not v.get("money")
+        ]
         shared = list(BUILTIN_ZONES) + [z for z, v in zones.items() if not v.get("per_seat") and not v.get("money")]
         pools = [z for z, v in zones.items() if v.get("money")]
         for z in zones:
@@ -234,27 +248,40 @@ class _Model:
         vars_ = d.get("vars", {}) or {}
         decls = {k: v.get("max", 1) for k, v in (d.get("declarations", {}) or {}).items()}
         for k, m in decls.items():
-            if m != 1:      # the announce step lets each declaration be made once a hand, by one seat
-                self.err(("declarations", k, "max"), f"declaration '{k}' has max: {m}, but a declaration is "
-                         "made at most once a hand (by one seat): only max: 1 is supported", "declaration")
+            if m != 1:  # the announce step lets each declaration be made once a hand, by one seat
+                self.err(
+                    ("declarations", k, "max"),
+                    f"declaration '{k}' has max: {m}, but a declaration is "
+                    "made at most once a hand (by one seat): only max: 1 is supported",
+                    "declaration",
+                )
         orders: dict[str, dict] = {}
         for name, o in (d.get("orders", {}) or {}).items():
             ranks = [str(r) for r in o["ranks"]]
             if len(ranks) > self.limits.cards:
-                self.err(("orders", name, "ranks"), f"order '{name}' lists {len(ranks)} ranks, more than the limit "
-                         f"of {self.limits.cards} (raise it with --max-cards)", "limit")
+                self.err(
+                    ("orders", name, "ranks"),
+                    f"order '{name}' lists {len(ranks)} ranks, more than the limit "
+                    f"of {self.limits.cards} (raise it with --max-cards)",
+                    "limit",
+                )
                 orders[name] = {}
                 continue
             dup = {r for r, k in Counter(ranks).items() if k > 1}
             if dup:
                 self.err(("orders", name, "ranks"), f"order '{name}' lists {', '.join(sorted(dup))} twice")
-            strength = {r: len(ranks) - i for i, r in enumerate(ranks)}   # highest first
+            strength = {r: len(ranks) - i for i, r in enumerate(ranks)}  # highest first
             orders[name] = {_card(r + s): strength[r] for s in SUITS for r in ranks}
-        self.scope = Scope(zones=set(shared), seat_zones=set(seat_zones),
-                           vars={k for k, v in vars_.items() if not v.get("per_seat")},
-                           seat_vars={k for k, v in vars_.items() if v.get("per_seat")},
-                           pools=set(pools), currencies=set(currencies), orders=orders,
-                           declarations=set(decls))
+        self.scope = Scope(
+            zones=set(shared),
+            seat_zones=set(seat_zones),
+            vars={k for k, v in vars_.items() if not v.get("per_seat")},
+            seat_vars={k for k, v in vars_.items() if v.get("per_seat")},
+            pools=set(pools),
+            currencies=set(currencies),
+            orders=orders,
+            declarations=set(decls),
+        )
         self.seat_zones, self.shared, self.pools = seat_zones, shared, pools
 
         players = d.get("players")
@@ -265,16 +292,23 @@ class _Model:
             self.err(("players",), f"players: min {pmin} is more than max {pmax}")
         for key, v in (("min", pmin), ("max", pmax)):
             if isinstance(v, int) and v > self.limits.players:
-                self.err(("players", key), f"players: {key} {v} is more than the limit of {self.limits.players} "
-                         "players (raise it with --max-players)", "limit")
+                self.err(
+                    ("players", key),
+                    f"players: {key} {v} is more than the limit of {self.limits.players} "
+                    "players (raise it with --max-players)",
+                    "limit",
+                )
                 pmin, pmax = min(pmin, self.limits.players), min(pmax, self.limits.players)
         pack = d.get("pack") or {}
         suits = [str(s) for s in pack.get("suits", [])]
         ranks = [str(r) for r in pack.get("ranks", [])]
         if len(suits) * len(ranks) > self.limits.cards:
-            self.err(("pack",), f"the pack would hold {len(suits) * len(ranks)} cards ({len(suits)} suits × "
-                     f"{len(ranks)} ranks), more than the limit of {self.limits.cards} (raise it with --max-cards)",
-                     "limit")
+            self.err(
+                ("pack",),
+                f"the pack would hold {len(suits) * len(ranks)} cards ({len(suits)} suits × "
+                f"{len(ranks)} ranks), more than the limit of {self.limits.cards} (raise it with --max-cards)",
+                "limit",
+            )
             suits, ranks = [], []
         for key, items in (("suits", suits), ("ranks", ranks)):
             seen = set()
@@ -283,16 +317,23 @@ class _Model:
                     self.err(("pack", key, i), f"the pack lists {key[:-1]} {x} twice: each card is in the pack once")
                 seen.add(x)
         removals = []
-        static = {"players", "card", "suit", "rank", "colour", "true", "false", "none"} \
-            | set(SUITS) | set(RANKS) | set(orders)
+        static = (
+            {"players", "card", "suit", "rank", "colour", "true", "false", "none"}
+            | set(SUITS)
+            | set(RANKS)
+            | set(orders)
+        )
         for i, r in enumerate(pack.get("remove", []) or []):
             w = self.expr(("pack", "remove", i, "when"))
             t = self.expr(("pack", "remove", i, "cards"), "card")
             for e, key in ((w, "when"), (t, "cards")):
                 if e is not None and not e.names <= static:
-                    self.err(("pack", "remove", i, key), "the pack is made before any game is played: a removal "
-                             f"can only depend on the number of players and the card, not on "
-                             f"{', '.join(sorted(e.names - static))}")
+                    self.err(
+                        ("pack", "remove", i, key),
+                        "the pack is made before any game is played: a removal "
+                        f"can only depend on the number of players and the card, not on "
+                        f"{', '.join(sorted(e.names - static))}",
+                    )
                     w = t = None
             if w and t:
                 removals.append((w, t))
@@ -304,8 +345,10 @@ class _Model:
             o = draw.get("order")
             if o is not None and o not in orders:
                 self.err(("dealer", "draw", "order"), f"no order named '{o}' (orders: {', '.join(orders) or 'none'})")
-        start = [self.payment(("money", "start", i, "give"), g["give"], pay_from_bank=True)
-                 for i, g in enumerate(money.get("start", []) or [])]
+        start = [
+            self.payment(("money", "start", i, "give"), g["give"], pay_from_bank=True)
+            for i, g in enumerate(money.get("start", []) or [])
+        ]
         steps = []
         for name, s in (d.get("hand", {}) or {}).items():
             st = self.step(name, s)
@@ -313,23 +356,44 @@ class _Model:
                 steps.append(st)
         if not steps and not d.get("abstract"):
             self.err((), "the game has no hand: add hand: with its steps (deal, tricks, …)")
-        vars_c = {k: (bool(v.get("per_seat")),
-                      self.bounded(self.expr(("vars", k, "initial"), want=_NUMBER), f"the counter '{k}'"),
-                      v.get("reset", "game"))
-                  for k, v in vars_.items()}
+        vars_c = {
+            k: (
+                bool(v.get("per_seat")),
+                self.bounded(self.expr(("vars", k, "initial"), want=_NUMBER), f"the counter '{k}'"),
+                v.get("reset", "game"),
+            )
+            for k, v in vars_.items()
+        }
         gd = GameDef(
-            id=self.doc.id, title=d.get("title", self.doc.id), doc=self.doc,
-            min_players=pmin, max_players=pmax, suits=suits, ranks=ranks, removals=removals,
-            orders=orders, direction=(d.get("direction") or {}).get("value", "clockwise"),
-            seat_zones=seat_zones, zones=shared, pools=pools, currencies=currencies,
-            start=[p for p in start if p], vars=vars_c, declarations=decls,
-            dealer_draw=draw, dealer_seat=self.expr(("dealer", "seat"), want=_SEAT),
-            steps=steps, hands=self.expr(("game", "hands"), want=_NUMBER), until=self.expr(("game", "until")),
+            id=self.doc.id,
+            title=d.get("title", self.doc.id),
+            doc=self.doc,
+            min_players=pmin,
+            max_players=pmax,
+            suits=suits,
+            ranks=ranks,
+            removals=removals,
+            orders=orders,
+            direction=(d.get("direction") or {}).get("value", "clockwise"),
+            seat_zones=seat_zones,
+            zones=shared,
+            pools=pools,
+            currencies=currencies,
+            start=[p for p in start if p],
+            vars=vars_c,
+            declarations=decls,
+            dealer_draw=draw,
+            dealer_seat=self.expr(("dealer", "seat"), want=_SEAT),
+            steps=steps,
+            hands=self.expr(("game", "hands"), want=_NUMBER),
+            until=self.expr(("game", "until")),
             next_dealer=self.expr(("game", "next_dealer"), want=_SEAT),
             hand_winner=self.expr(("game", "hand_winner"), want=_SEAT_OR_NONE),
             game_end=self.effects(("game", "end"), seat_bound=False),
             standings=self.expr(("game", "standings", "score"), "seat", want=_NUMBER),
-            options=list(self.doc.options), abstract=bool(d.get("abstract")))
+            options=list(self.doc.options),
+            abstract=bool(d.get("abstract")),
+        )
         if not gd.abstract and not any(e.code == "limit" for e in self.errors):
             self.check_counts(gd)
         if self.errors:
@@ -339,15 +403,24 @@ class _Model:
     def check_cites(self):
         known = source_ids()
         from .compiler import suggest
+
         for cpath, src, quote in self.doc.cites():
             if isinstance(quote, str) and len(quote) > self.limits.quote_length:
                 where = cpath + (("quote",) if isinstance(_get(self.d, cpath), dict) else ())
-                self.err(where, f"this quote is {len(quote)} characters long, more than the limit of "
-                         f"{self.limits.quote_length} (cite a shorter passage, or raise the limit with "
-                         "--max-quote-length)", "limit")
+                self.err(
+                    where,
+                    f"this quote is {len(quote)} characters long, more than the limit of "
+                    f"{self.limits.quote_length} (cite a shorter passage, or raise the limit with "
+                    "--max-quote-length)",
+                    "limit",
+                )
             if src is None:
-                self.err(cpath, "this cite is a bare quote but the file names no default "
-                                "source: add source: ID at the top, or write {source:, quote:}", "cite")
+                self.err(
+                    cpath,
+                    "this cite is a bare quote but the file names no default "
+                    "source: add source: ID at the top, or write {source:, quote:}",
+                    "cite",
+                )
             elif src not in known:
                 where = cpath + (("source",) if isinstance(_get(self.d, cpath), dict) else ())
                 self.err(where, f"unknown source '{src}'" + suggest(src, known), "cite")
@@ -356,7 +429,7 @@ class _Model:
         for n in range(gd.min_players, gd.max_players + 1):
             try:
                 size = len(gd.pack(n))
-            except RuleError as e:          # a removal that fails for this many players
+            except RuleError as e:  # a removal that fails for this many players
                 self.errors.extend(d for d in e.diagnostics if d not in self.errors)
                 return
             used = 0
@@ -365,17 +438,21 @@ class _Model:
                     self.err(("hand", st.name, "hand"), f"the deal says nothing for {n} players")
                     continue
                 if sum(batches) != per:
-                    self.err(("hand", st.name, "batches"),
-                             f"for {n} players the batches {'-'.join(map(str, batches))} deal "
-                             f"{sum(batches)} cards, but a hand is {per}")
+                    self.err(
+                        ("hand", st.name, "batches"),
+                        f"for {n} players the batches {'-'.join(map(str, batches))} deal "
+                        f"{sum(batches)} cards, but a hand is {per}",
+                    )
                 used += per * n
                 if rest is not None and used + rest != size:
-                    self.err(("hand", st.name, "rest_count"),
-                             f"for {n} players: {n} hands of {per} and {rest} left over make "
-                             f"{per * n + rest} cards, but the pack has {size}", "arithmetic")
+                    self.err(
+                        ("hand", st.name, "rest_count"),
+                        f"for {n} players: {n} hands of {per} and {rest} left over make "
+                        f"{per * n + rest} cards, but the pack has {size}",
+                        "arithmetic",
+                    )
             if used > size:
-                self.err(("hand",), f"for {n} players the deal needs {used} cards, the pack has {size}",
-                         "arithmetic")
+                self.err(("hand",), f"for {n} players the deal needs {used} cards, the pack has {size}", "arithmetic")
 
     def bounded(self, e: Expr | None, what: str) -> Expr | None:
         """``e``, refusing at run time (a located error) an integer of more than
@@ -384,14 +461,14 @@ class _Model:
         if e is None:
             return None
         digits = max(18, self.limits.int_digits)
-        bound, fn = 10 ** digits, e.fn
+        bound, fn = 10**digits, e.fn
 
         def checked(st, s, c):
             v = fn(st, s, c)
             if type(v) is int and not -bound < v < bound:
-                raise RuleError(f"{what} would be a number of more than {digits} digits: {e.text}", e.pos,
-                                code="limit")
+                raise RuleError(f"{what} would be a number of more than {digits} digits: {e.text}", e.pos, code="limit")
             return v
+
         e.fn = checked
         return e
 
@@ -415,20 +492,28 @@ class _Model:
     def payment(self, path, p: dict, pay_from_bank=False) -> Payment | None:
         unit = p.get("unit")
         if unit not in self.scope.currencies:
-            self.err(path + ("unit",), f"unknown currency '{unit}' (currencies: "
-                     f"{', '.join(sorted(self.scope.currencies)) or 'none declared in money:'})")
+            self.err(
+                path + ("unit",),
+                f"unknown currency '{unit}' (currencies: "
+                f"{', '.join(sorted(self.scope.currencies)) or 'none declared in money:'})",
+            )
         payer = None if pay_from_bank else self.holder(path + ("from",), p.get("from"))
         amount = self.expr(path + ("amount",), "seat", want=_NUMBER)
         a = p.get("amount")
         if isinstance(a, int) and not isinstance(a, bool) and a < 0:
             self.err(path + ("amount",), f"an amount paid is not negative ({a}): swap from: and to:")
         amount = self.bounded(amount, "an amount")
-        if amount is None or not isinstance(unit, str):    # already told (the schema requires both)
+        if amount is None or not isinstance(unit, str):  # already told (the schema requires both)
             return None
-        return Payment(payer=payer, payee=self.holder(path + ("to",), p.get("to")),
-                       amount=amount, unit=unit,
-                       where=self.expr(path + ("where",), "seat"),
-                       exclude=self.expr(path + ("except",), "seat"), pos=self.doc.pos(path))
+        return Payment(
+            payer=payer,
+            payee=self.holder(path + ("to",), p.get("to")),
+            amount=amount,
+            unit=unit,
+            where=self.expr(path + ("where",), "seat"),
+            exclude=self.expr(path + ("except",), "seat"),
+            pos=self.doc.pos(path),
+        )
 
     def effects(self, path, end_trick: bool = False, seat_bound: bool = True) -> list[Effect]:
         """Compile a list of effects; ``end_trick`` is allowed only where a
@@ -455,14 +540,16 @@ class _Model:
             if op == "take":
                 frm, to = str(a["from"]).strip(), str(a["to"]).strip()
                 own = re.fullmatch(r"(\w+)(?:\(\s*seat\s*\))?", to)
-                args = {"from": self.zone_ref(p + ("take", "from"), a["from"], sk),
-                        "to": self.zone_ref(p + ("take", "to"), a["to"], sk),
-                        "to_name": to.split("(")[0].strip(),
-                        "cards": self.expr(p + ("take", "cards"), "card"),
-                        # the shapes "a shared zone, whole" and "a zone of the seat's own":
-                        # the interpreter moves those without evaluating anything
-                        "from_shared": frm if frm in self.shared else None,
-                        "to_own": own.group(1) if own and own.group(1) in self.seat_zones else None}
+                args = {
+                    "from": self.zone_ref(p + ("take", "from"), a["from"], sk),
+                    "to": self.zone_ref(p + ("take", "to"), a["to"], sk),
+                    "to_name": to.split("(")[0].strip(),
+                    "cards": self.expr(p + ("take", "cards"), "card"),
+                    # the shapes "a shared zone, whole" and "a zone of the seat's own":
+                    # the interpreter moves those without evaluating anything
+                    "from_shared": frm if frm in self.shared else None,
+                    "to_own": own.group(1) if own and own.group(1) in self.seat_zones else None,
+                }
             elif op == "end_trick":
                 args = {"leader": self.expr(p + ("end_trick", "leader"), "seat", want=_SEAT)}
             elif op == "pay":
@@ -473,10 +560,14 @@ class _Model:
                     if k not in self.scope.vars and k not in self.scope.seat_vars:
                         self.err(p + (op, k), f"'{k}' is not a counter declared in vars:")
                     elif k in self.scope.seat_vars and sk == "game":
-                        self.err(p + (op, k), f"'{k}' belongs to each seat, and this effect is about no seat: "
-                                 "say whose with at: SEAT")
-                    args[k] = (k in self.scope.seat_vars,
-                               self.bounded(self.expr(p + (op, k), sk, want=_NUMBER), f"the counter '{k}'"))
+                        self.err(
+                            p + (op, k),
+                            f"'{k}' belongs to each seat, and this effect is about no seat: say whose with at: SEAT",
+                        )
+                    args[k] = (
+                        k in self.scope.seat_vars,
+                        self.bounded(self.expr(p + (op, k), sk, want=_NUMBER), f"the counter '{k}'"),
+                    )
             out.append(Effect(op, args, when, self.doc.pos(p), at))
         return out
 
@@ -493,23 +584,35 @@ class _Model:
         for k, x in table.items():
             where = path + (k,) if isinstance(v, dict) else path
             if isinstance(k, str) and len(k) > self.limits.int_digits:
-                self.err(where, f"an entry for a number of players of more than {self.limits.int_digits} digits",
-                         "limit")
+                self.err(
+                    where, f"an entry for a number of players of more than {self.limits.int_digits} digits", "limit"
+                )
                 continue
             try:
                 n = int(k)
             except (TypeError, ValueError):
-                continue                      # the schema has reported it
+                continue  # the schema has reported it
             if isinstance(v, dict) and n > self.limits.players:
-                self.err(where, f"an entry for {k} players, more than the limit of {self.limits.players} "
-                         "(raise it with --max-players)", "limit")
+                self.err(
+                    where,
+                    f"an entry for {k} players, more than the limit of {self.limits.players} "
+                    "(raise it with --max-players)",
+                    "limit",
+                )
                 continue
             counts = x if isinstance(x, list) else [x]
-            bad = [c for c in counts if isinstance(c, int) and not isinstance(c, bool)
-                   and not (0 <= c <= self.limits.cards)]
+            bad = [
+                c
+                for c in counts
+                if isinstance(c, int) and not isinstance(c, bool) and not (0 <= c <= self.limits.cards)
+            ]
             if bad:
-                self.err(where, f"{bad[0]} cards: a count of cards is between 0 and the limit of "
-                         f"{self.limits.cards} (raise it with --max-cards)", "limit")
+                self.err(
+                    where,
+                    f"{bad[0]} cards: a count of cards is between 0 and the limit of "
+                    f"{self.limits.cards} (raise it with --max-cards)",
+                    "limit",
+                )
                 continue
             if isinstance(x, list) and len(x) > self.limits.cards:
                 self.err(where, f"{len(x)} batches, more than the limit of {self.limits.cards}", "limit")
@@ -551,19 +654,31 @@ class _Model:
         elif kind == "tricks":
             st.leader = self.expr(base + ("leader",), want=_SEAT)
             f = s.get("follow") or {}
-            st.must = [e for i in range(len(f.get("must", []))) if (e := self.expr(base + ("follow", "must", i), "card"))]
+            st.must = [
+                e for i in range(len(f.get("must", []))) if (e := self.expr(base + ("follow", "must", i), "card"))
+            ]
             st.free = self.expr(base + ("follow", "free"), "card")
             st.lead_test = self.expr(base + ("follow", "lead"), "card")
             st.cannot_follow = self.effects(base + ("cannot_follow",), end_trick=True)
-            st.winner_key = [e for i in range(len(s["winner"]["key"]))
-                             if (e := self.expr(base + ("winner", "key", i), "card", want=_NUMBER))]
-            pure = {"card", "led", "trump", "rank", "suit", "colour", "true", "false", "none"} \
-                | set(SUITS) | set(RANKS) | set(self.scope.orders)
+            st.winner_key = [
+                e
+                for i in range(len(s["winner"]["key"]))
+                if (e := self.expr(base + ("winner", "key", i), "card", want=_NUMBER))
+            ]
+            pure = (
+                {"card", "led", "trump", "rank", "suit", "colour", "true", "false", "none"}
+                | set(SUITS)
+                | set(RANKS)
+                | set(self.scope.orders)
+            )
             st.key_pure = all(e.names <= pure for e in st.winner_key)
             st.won_to = s.get("won_to")
             if st.won_to is not None and st.won_to not in self.seat_zones and st.won_to not in self.shared:
-                self.err(base + ("won_to",), f"'{st.won_to}' is not a zone (declare it under zones:, "
-                         f"per_seat: true for a pile in front of each player)")
+                self.err(
+                    base + ("won_to",),
+                    f"'{st.won_to}' is not a zone (declare it under zones:, "
+                    f"per_seat: true for a pile in front of each player)",
+                )
             st.on_trick = self.effects(base + ("on_trick",))
             st.end = self.end_rules(base + ("end",))
         elif kind == "sequence":
@@ -593,11 +708,21 @@ class _Model:
             w = self.expr(p + ("when",), "seat")
             if w is None:
                 continue
-            seat_only = self.scope.seat_zones | {"seat", "count", "any", "all", "rank", "card", "true",
-                                                 "false", "none", "players"} | set(self.scope.orders)
+            seat_only = (
+                self.scope.seat_zones
+                | {"seat", "count", "any", "all", "rank", "card", "true", "false", "none", "players"}
+                | set(self.scope.orders)
+            )
             zone_only = w.names <= seat_only | set(SUITS) | set(RANKS)
-            out.append(EndRule(w, e.get("after", "trick"), self.expr(p + ("winner",), "seat", want=_SEAT_OR_NONE),
-                               self.doc.pos(p), zone_only))
+            out.append(
+                EndRule(
+                    w,
+                    e.get("after", "trick"),
+                    self.expr(p + ("winner",), "seat", want=_SEAT_OR_NONE),
+                    self.doc.pos(p),
+                    zone_only,
+                )
+            )
         return out
 
 

@@ -4,6 +4,7 @@ untrusted input: a title or a quote may hold terminal control sequences
 sees. Everything the command line prints or writes for a person goes
 through ``safe``; JSON goes through ``safe_json``; the line quoted under a
 message goes through ``window``."""
+
 from __future__ import annotations
 
 import re
@@ -19,14 +20,14 @@ _UNSAFE_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # the line breaks of YAML (and of every text file the command line reads)
 _BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
-MESSAGE_WIDTH = 100     # a quoted line longer than this is shown as a window around the column
+MESSAGE_WIDTH = 100  # a quoted line longer than this is shown as a window around the column
 
 
 def _escape(m: re.Match) -> str:
     c = ord(m.group())
     if c == 0x09:
         return "\\t"
-    if c == 0x0a:
+    if c == 0x0A:
         return "\\n"
     return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
 
@@ -52,21 +53,21 @@ def window(line: str, col: int, width: int = MESSAGE_WIDTH) -> tuple[str, int]:
     ``width`` characters around 1-based column ``col`` (``…`` where cut).
     Returns (the text to show, the 1-based column of the caret in it)."""
     col = max(col, 1)
-    head = safe(line[:col - 1], one_line=True)
-    tail = safe(line[col - 1:], one_line=True)
+    head = safe(line[: col - 1], one_line=True)
+    tail = safe(line[col - 1 :], one_line=True)
     half = width // 2
     if len(head) > half:
-        head = "…" + head[-(half - 1):]
+        head = "…" + head[-(half - 1) :]
     room = max(width - len(head), 1)
     if len(tail) > room:
-        tail = tail[:room - 1] + "…"
+        tail = tail[: room - 1] + "…"
     return head + tail, len(head) + 1
 
 
 def cut(text: str, width: int = 200) -> str:
     """``text`` escaped on one line and cut to ``width`` characters (``…``)."""
     text = safe(text, one_line=True)
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def split_lines(text: str) -> list[str]:

@@ -20,6 +20,7 @@ built-in classes themselves, never for a subclass that overrides ``choose``
 * ``picks_from_moves``: true when ``choose`` always returns one of the moves it
   is given, so that the loops need not check the choice.
 """
+
 from __future__ import annotations
 
 import random
@@ -44,8 +45,9 @@ class Agent(Protocol):
 class _BuiltIn:
     """What the built-in agents share: ``picks_from_moves`` holds only while
     ``choose`` is the class's own, not a subclass's."""
+
     name = "agent"
-    _own_choose: Callable | None = None     # the choose that is known to pick from the moves
+    _own_choose: Callable | None = None  # the choose that is known to pick from the moves
 
     def choose(self, state: State, seat: int, moves: list) -> Any:
         raise NotImplementedError
@@ -58,6 +60,7 @@ class _BuiltIn:
 
 class FirstAgent(_BuiltIn):
     """Always the first legal move."""
+
     name = "first"
 
     def choose(self, state, seat, moves):
@@ -69,6 +72,7 @@ FirstAgent._own_choose = FirstAgent.choose
 
 class RandomAgent(_BuiltIn):
     """Uniformly at random among the legal moves."""
+
     name = "random"
 
     def __init__(self, seed=None, rng: random.Random | None = None):
@@ -79,8 +83,7 @@ class RandomAgent(_BuiltIn):
         # how it chooses, for a loop that draws for it: moves[int(uniform() * len(moves))]
         # if there is more than one move, else the one move (not so for a subclass that
         # chooses otherwise: that one is asked)
-        self.uniform: Callable[[], float] | None = \
-            self._random if type(self).choose is RandomAgent.choose else None
+        self.uniform: Callable[[], float] | None = self._random if type(self).choose is RandomAgent.choose else None
 
     def choose(self, state, seat, moves):
         k = len(moves)
@@ -93,16 +96,21 @@ RandomAgent._own_choose = RandomAgent.choose
 class HumanAgent:
     """Plays at the terminal: shows the table, the hand and the legal moves,
     and takes a move by its number or its name (``QS``, ``pass``)."""
+
     name = "human"
 
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None):
         self.inp, self.out = inp or sys.stdin, out or sys.stdout
 
     def choose(self, state, seat, moves):
-        def w(text: str) -> None:         # names come from the rule file: control characters escaped
+        def w(text: str) -> None:  # names come from the rule file: control characters escaped
             self.out.write(safe(text))
-        w(f"\n— seat {seat}, hand {state.hand_no}, dealer {state.dealer}"
-          + (f", trump {state.trump}" if state.trump else "") + "\n")
+
+        w(
+            f"\n— seat {seat}, hand {state.hand_no}, dealer {state.dealer}"
+            + (f", trump {state.trump}" if state.trump else "")
+            + "\n"
+        )
         trick = state.zones.get("trick", [])
         if trick:
             w(f"  on the table: {' '.join(pretty(c) for c in trick)}\n")
@@ -113,8 +121,7 @@ class HumanAgent:
             self.out.flush()
             line = self.inp.readline()
             if not line:
-                raise Abandoned(f"standard input ended before seat {seat} chose a move: the game is abandoned",
-                                seat)
+                raise Abandoned(f"standard input ended before seat {seat} chose a move: the game is abandoned", seat)
             t = line.strip()
             if t.isdigit() and 1 <= int(t) <= len(moves):
                 return moves[int(t) - 1]

@@ -1,5 +1,6 @@
 """What every part of the interpreter shares: the decision a player takes, the
 errors of play, and the canonical order's keys. No state lives here."""
+
 from __future__ import annotations
 
 import random
@@ -47,8 +48,10 @@ def runtime_message(e: Exception) -> str:
     error after it, for whoever debugs the rule file)."""
     detail = f"({type(e).__name__}: {e})"
     if isinstance(e, TypeError) and "NoneType" in str(e):
-        return ("a seat is none at this point of play (a winner, leader, holder or declarer not decided yet) "
-                f"and is used as a number or a seat {detail}")
+        return (
+            "a seat is none at this point of play (a winner, leader, holder or declarer not decided yet) "
+            f"and is used as a number or a seat {detail}"
+        )
     if isinstance(e, TypeError):
         return f"values of different kinds are combined {detail}"
     if isinstance(e, (KeyError, IndexError)):
@@ -130,6 +133,7 @@ class StateParts:
     snapshot: Any
 
     if TYPE_CHECKING:
+
         @property
         def _hand_plays(self) -> int: ...
         def emit(self, ev: dict) -> None: ...
@@ -144,8 +148,7 @@ class StateParts:
         def _tricks_drawn(self, st: Step, uniform: list) -> None: ...
         def _effects(self, effects: list[Effect], seat: Any) -> int | None: ...
         def _runner(self, effects: list[Effect]) -> Callable[[Any, Any], int | None]: ...
-        def _move_cards(self, cards: list, dst: list, seat: Any, to_name: str,
-                        src: list | None = None) -> None: ...
+        def _move_cards(self, cards: list, dst: list, seat: Any, to_name: str, src: list | None = None) -> None: ...
         def _pay(self, p: Payment, seat: Any, bank: bool = False) -> None: ...
         def _money_totals(self) -> dict[str, int]: ...
         def _step_tricks(self, st: Step) -> Iterator[Decision] | None: ...

@@ -16,6 +16,7 @@ step, payment or list of effects they belong to (all kept alive by the game):
 Nothing in these tables changes what a game does: each entry is a function of
 the rule file alone (and of the number of players, where it says so).
 """
+
 from __future__ import annotations
 
 import weakref

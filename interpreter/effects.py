@@ -2,6 +2,7 @@
 as functions of (state, seat), built once per rule file; moving cards
 between zones; payments and transfers between money holders.
 """
+
 from __future__ import annotations
 
 from operator import itemgetter
@@ -84,15 +85,16 @@ class Effects(StateParts):
         seat the rule is about (the player who borrowed, renounced …)."""
         n = self.n
         amount = p.amount.fn
-        if p.payer is not None and p.payee is not None and not bank:     # one payment
+        if p.payer is not None and p.payee is not None and not bank:  # one payment
             if p.where is None or p.where.fn(self, seat, None):
-                self._transfer(p.payer.fn(self, seat, None), p.payee.fn(self, seat, None),
-                               amount(self, seat, None), p.unit)
+                self._transfer(
+                    p.payer.fn(self, seat, None), p.payee.fn(self, seat, None), amount(self, seat, None), p.unit
+                )
             return
         first = self.dealer + 1
         order = [(first + k) % n for k in range(n)]
         if bank:
-            for t in (order if p.payee is None else [p.payee.fn(self, seat, None)]):
+            for t in order if p.payee is None else [p.payee.fn(self, seat, None)]:
                 amt = amount(self, t, None)
                 self.bal[self._holder(t)][p.unit] += amt
                 if self._logging:
@@ -106,8 +108,14 @@ class Effects(StateParts):
         ante = self._compiled.ante.get(id(p))
         if ante is None:
             pools = set(self.g.pools)
-            ante = self._compiled.ante[id(p)] = (where is None and exclude is None and payer is None and p.payee is not None
-                      and p.payee.names <= pools and not p.amount.names)
+            ante = self._compiled.ante[id(p)] = (
+                where is None
+                and exclude is None
+                and payer is None
+                and p.payee is not None
+                and p.payee.names <= pools
+                and not p.amount.names
+            )
         if ante:
             # each seat pays a set amount to a set money zone (an ante): one evaluation, no calls per seat
             assert payee is not None, "an ante has its payee"
@@ -125,8 +133,12 @@ class Effects(StateParts):
                 continue
             if exclude is not None and exclude(self, s, None) == s:
                 continue
-            transfer(s if payer is None else payer(self, s, None), s if payee is None else payee(self, s, None),
-                     amount(self, s, None), unit)
+            transfer(
+                s if payer is None else payer(self, s, None),
+                s if payee is None else payee(self, s, None),
+                amount(self, s, None),
+                unit,
+            )
 
     def _transfer(self, frm, to, amount: int, unit: str) -> None:
         if frm is None or to is None or amount <= 0:
@@ -149,24 +161,25 @@ class Effects(StateParts):
         raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
 
 
-
 def build_runner(effects: list[Effect]) -> Callable[[State, Any], int | None]:
     """Only ``end_trick`` gives a seat back; the effects after an
     unconditional one are never run."""
     fns = [effect_fn(e) for e in effects]
     ends = [i for i, e in enumerate(effects) if e.op == "end_trick"]
     if ends and all(effects[i].when is None and effects[i].at is None for i in ends):
-        body, end = fns[:ends[0]], effects[ends[0]]
+        body, end = fns[: ends[0]], effects[ends[0]]
         ld = end.args["leader"]
-        if ld is None or ld.text.strip() == "seat":       # the seat in hand leads: no call
+        if ld is None or ld.text.strip() == "seat":  # the seat in hand leads: no call
             if len(body) == 1:
                 only = body[0]
 
                 def run(st, seat):
                     only(st, seat)
                     return seat
+
                 setattr(run, "whole", getattr(only, "whole", None))  # the move, then the seat leads
             else:
+
                 def run(st, seat):
                     for f in body:
                         f(st, seat)
@@ -179,17 +192,20 @@ def build_runner(effects: list[Effect]) -> Callable[[State, Any], int | None]:
                     f(st, seat)
                 return last(st, seat)
     elif not fns:
+
         def run(st, seat):
             return None
     elif len(fns) == 1:
         run = fns[0]
     else:
+
         def run(st, seat):
             for f in fns:
                 r = f(st, seat)
                 if r is not None:
                     return r
             return None
+
     return run
 
 
@@ -215,8 +231,10 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
                 if moved is not None:
                     st.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
                 return None
-            setattr(f, "whole", (src_name, own))     # for a loop that does this move itself
+
+            setattr(f, "whole", (src_name, own))  # for a loop that does this move itself
         elif test is None:
+
             def f(st, seat):
                 src = fsrc(st, seat, None)
                 st._move_cards(src, fdst(st, seat, None), seat, to_name, src)
@@ -229,6 +247,7 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
     elif op == "end_trick":
         ld = a["leader"]
         if ld is None:
+
             def f(st, seat):
                 return seat
         else:
@@ -255,6 +274,7 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
                         target[seat] += v
                 else:
                     st.vars[name] = v if op == "set" else st.vars[name] + v
+
     if e.when is not None:
         inner, when = f, e.when
 
@@ -262,15 +282,14 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
             if when(st, seat):
                 return inner(st, seat)
             return None
+
     if e.at is not None:
         inner2, at = f, e.at
 
         def f(st, seat):
             seat = at(st, seat)
             if not isinstance(seat, int):
-                raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos,
-                                code="runtime")
+                raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos, code="runtime")
             return inner2(st, seat)
+
     return f
-
-

@@ -3,6 +3,7 @@ steps in order, and the standings at the end. A generator (``_run``) that
 yields a ``Decision`` wherever a player must choose; each step kind is run by
 ``_step_<kind>`` (``steps``, ``tricks``, ``sequence``).
 """
+
 from __future__ import annotations
 
 from typing import Any, Generator
@@ -16,7 +17,7 @@ class Procedure(StateParts):
 
     def _run(self) -> Generator[Decision, Any, None]:
         g = self.g
-        resumed = self._resume is not None      # built from a snapshot: the set-up was done then
+        resumed = self._resume is not None  # built from a snapshot: the set-up was done then
         if not resumed:
             for name, (per_seat, init, reset) in g.vars.items():
                 self._init_var(name, per_seat, init)
@@ -31,7 +32,7 @@ class Procedure(StateParts):
                 self.dealer = g.dealer_seat(self) % self.n
             else:
                 self.dealer = 0
-            self._idle = 0    # hands in which nobody played: they count against the play limit too
+            self._idle = 0  # hands in which nobody played: they count against the play limit too
         try:
             while True:
                 if resumed:
@@ -47,8 +48,8 @@ class Procedure(StateParts):
                         self.unfinished = True
                         break
                 if self.hands_limit is not None and self.hand_no >= self.hands_limit:
-                    self.truncated = True   # stopped by the user, not by the rules:
-                    break                   # no final settlement
+                    self.truncated = True  # stopped by the user, not by the rules:
+                    break  # no final settlement
                 if g.hands is not None and self.hand_no >= g.hands.fn(self, None, None):
                     break
                 if g.until is not None and g.until.fn(self, None, None):
@@ -62,8 +63,9 @@ class Procedure(StateParts):
         except Unfinished:
             self.unfinished = True
             self.emit({"type": "hand_end", "hand": self.hand_no, "winner": None, "reason": "unfinished"})
-            self.hand_results.append({"hand": self.hand_no, "winner": None, "plays": self._hand_plays,
-                                      "reason": "unfinished"})
+            self.hand_results.append(
+                {"hand": self.hand_no, "winner": None, "plays": self._hand_plays, "reason": "unfinished"}
+            )
         self._finish()
 
     def _take_snapshot(self) -> "Snapshot":
@@ -94,7 +96,7 @@ class Procedure(StateParts):
         self.rng.setstate(snap.rng)
         self._deck, self._deal = snap.deck, snap.deal
         if self.events is not None and snap.events is not None:
-            self.events = snap.events[:snap.n_events]
+            self.events = snap.events[: snap.n_events]
         self.snapshot = snap
 
     def _finish(self):
@@ -104,7 +106,7 @@ class Procedure(StateParts):
             scores = [score(self, s, None) for s in range(self.n)]
         else:
             scores = [0] * self.n
-        order = sorted(range(self.n), key=scores.__getitem__, reverse=True)   # stable: ties by seat
+        order = sorted(range(self.n), key=scores.__getitem__, reverse=True)  # stable: ties by seat
         standings, rank, last = [], 0, None
         for i, s in enumerate(order):
             if scores[s] != last:
@@ -114,9 +116,16 @@ class Procedure(StateParts):
         self.check_invariants()
         self.finished = True
         if self._logging:
-            self.emit({"type": "game_end", "standings": standings, "unfinished": self.unfinished,
-                       "truncated": self.truncated,
-                       "hands": self.hand_no, "plays": self.plays})
+            self.emit(
+                {
+                    "type": "game_end",
+                    "standings": standings,
+                    "unfinished": self.unfinished,
+                    "truncated": self.truncated,
+                    "hands": self.hand_no,
+                    "plays": self.plays,
+                }
+            )
 
     def _init_var(self, name, per_seat, init):
         if per_seat:
@@ -131,10 +140,13 @@ class Procedure(StateParts):
         lowest = spec.get("lowest", True)
         seats = list(range(self.n))
         if len(self.pack_cards) < self.n:
-            raise RuleError(f"the draw for dealer needs a card for each of {self.n} players",
-                            self.g.doc.pos(("dealer",)), code="runtime")
+            raise RuleError(
+                f"the draw for dealer needs a card for each of {self.n} players",
+                self.g.doc.pos(("dealer",)),
+                code="runtime",
+            )
         for _ in range(1000):
-            cards = self.rng.sample(self.pack_cards, len(seats))    # each draws a card of the pack
+            cards = self.rng.sample(self.pack_cards, len(seats))  # each draws a card of the pack
             drawn = {s: cards[i] for i, s in enumerate(seats)}
             if self._logging:
                 self.emit({"type": "draw_for_dealer", "cards": {str(s): drawn[s].name for s in seats}})
@@ -144,8 +156,11 @@ class Procedure(StateParts):
             if len(seats) == 1:
                 self.emit({"type": "dealer", "seat": seats[0]})
                 return seats[0]
-        raise RuleError("the draw for dealer never decides: the order gives the drawn cards equal values",
-                        self.g.doc.pos(("dealer",)), code="runtime")
+        raise RuleError(
+            "the draw for dealer never decides: the order gives the drawn cards equal values",
+            self.g.doc.pos(("dealer",)),
+            code="runtime",
+        )
 
     def _hand(self) -> Generator[Decision, Any, None]:
         g = self.g
@@ -185,10 +200,18 @@ class Procedure(StateParts):
         if self.winner is None and g.hand_winner is not None:
             self.winner = g.hand_winner.fn(self, None, None)
         if self._logging:
-            self.emit({"type": "hand_end", "hand": self.hand_no, "winner": self.winner,
-                       "plays": self._hand_plays, "tricks": self.tricks_played})
-        self.hand_results.append({"hand": self.hand_no, "winner": self.winner, "plays": self._hand_plays,
-                                  "tricks": self.tricks_played})
+            self.emit(
+                {
+                    "type": "hand_end",
+                    "hand": self.hand_no,
+                    "winner": self.winner,
+                    "plays": self._hand_plays,
+                    "tricks": self.tricks_played,
+                }
+            )
+        self.hand_results.append(
+            {"hand": self.hand_no, "winner": self.winner, "plays": self._hand_plays, "tricks": self.tricks_played}
+        )
         self.check_invariants(full=self._check_moves)
 
     def _gather(self):
@@ -205,20 +228,55 @@ class Procedure(StateParts):
             raise Unfinished()
 
 
-
 # the plain values a snapshot keeps as they are (numbers, seats, names, None)
-_SCALARS = ("dealer", "leader", "led", "trump", "winner", "mover", "other", "hand_no", "tricks_played",
-            "plays", "_plays_at_hand", "_hand_over", "unfinished", "truncated", "finished", "_step_pos",
-            "_idle", "_totals")
+_SCALARS = (
+    "dealer",
+    "leader",
+    "led",
+    "trump",
+    "winner",
+    "mover",
+    "other",
+    "hand_no",
+    "tricks_played",
+    "plays",
+    "_plays_at_hand",
+    "_hand_over",
+    "unfinished",
+    "truncated",
+    "finished",
+    "_step_pos",
+    "_idle",
+    "_totals",
+)
 
 
 class Snapshot:
     """A game at the top of a hand (taken by ``_run`` just before the hand's steps), from which a
     new state can resume it: zones, seat zones, money, counters, the hand's state, results so
     far, the random generator's state. Never changed once taken: a state resumed from it copies."""
-    __slots__ = ("game", "n", "zones", "pzones", "bal", "vars", "pvars", "scalars", "won", "declared",
-                 "counts", "hand_results", "standings", "touched", "rng", "deck", "deal", "events",
-                 "n_events")
+
+    __slots__ = (
+        "game",
+        "n",
+        "zones",
+        "pzones",
+        "bal",
+        "vars",
+        "pvars",
+        "scalars",
+        "won",
+        "declared",
+        "counts",
+        "hand_results",
+        "standings",
+        "touched",
+        "rng",
+        "deck",
+        "deal",
+        "events",
+        "n_events",
+    )
 
     def __init__(self, st: Procedure):
         self.game = st.g
@@ -232,10 +290,10 @@ class Snapshot:
         self.won = list(st.won)
         self.declared = dict(st.declared)
         self.counts = dict(st._counts)
-        self.hand_results = list(st.hand_results)    # each result a dict never changed once made
+        self.hand_results = list(st.hand_results)  # each result a dict never changed once made
         self.standings = list(st.standings)
         self.touched = frozenset(st._touched)
         self.rng = st.rng.getstate()
         self.deck, self.deal = st._deck, st._deal
-        self.events = st.events                      # appended to only: its first n_events stay
+        self.events = st.events  # appended to only: its first n_events stay
         self.n_events = 0 if st.events is None else len(st.events)

@@ -1,6 +1,7 @@
 """Sequence play (``_step_sequence``): runs of a suit in order, each card
 taken from the first place that holds it.
 """
+
 from __future__ import annotations
 
 from ..dsl.cards import Card
@@ -108,4 +109,3 @@ class Sequence(StateParts):
                 break
             seat = (seat + 1) % n
         self.led = None
-

@@ -12,6 +12,7 @@ in a ``finally``, when it stops; ``led`` is written when a card is led.
 Where the one end test is "his hand is empty", a seat that gains cards is not
 marked as changed during the loop; every seat is marked when it stops.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -25,8 +26,13 @@ def short_loop_fits(st: Step) -> bool:
     """The tricks step can be played by the short loop (when the agents draw
     uniformly and nothing is logged): any card led, one follow tier that is
     ``card.suit == led``, winner keys that read only the card, led and trump."""
-    return (st.lead_test is None and st.key_pure and len(st.must) == 1
-            and st.must[0].shape == "card.suit == led" and st.free is None)
+    return (
+        st.lead_test is None
+        and st.key_pure
+        and len(st.must) == 1
+        and st.must[0].shape == "card.suit == led"
+        and st.free is None
+    )
 
 
 class ShortLoop(StateParts):
@@ -45,8 +51,9 @@ class ShortLoop(StateParts):
         trick = self.zones["trick"]
         end_play = [r for r in st.end if r.after == "play"]
         end_trick = [r for r in st.end if r.after == "trick"]
-        empty_hand_ends = (len(end_play) == 1 and end_play[0].zone_only
-                           and end_play[0].when.shape == "count(hand(seat)) == 0")
+        empty_hand_ends = (
+            len(end_play) == 1 and end_play[0].zone_only and end_play[0].when.shape == "count(hand(seat)) == 0"
+        )
         cannot_follow = st.cannot_follow
         renounce = self._runner(cannot_follow) if cannot_follow else None
         # the renounce takes the whole of a shared zone into a zone of his and he leads: done in the loop
@@ -56,8 +63,21 @@ class ShortLoop(StateParts):
         w_sort = w_dst is self.hand
         w_into_gap = w_src is trick and w_dst is self.hand
         nxt = [(s + 1) % n for s in range(n)]
-        return (trick, [f.fn for f in st.winner_key], self._compiled.key_tables.setdefault(id(st), {}), end_play, end_trick, empty_hand_ends,
-                renounce, whole, w_src, w_dst, w_sort, w_into_gap, nxt)
+        return (
+            trick,
+            [f.fn for f in st.winner_key],
+            self._compiled.key_tables.setdefault(id(st), {}),
+            end_play,
+            end_trick,
+            empty_hand_ends,
+            renounce,
+            whole,
+            w_src,
+            w_dst,
+            w_sort,
+            w_into_gap,
+            nxt,
+        )
 
     def _tricks_drawn(self, st: Step, uniform: list) -> None:
         """The trick loop when nothing needs to be asked or recorded: every
@@ -71,8 +91,21 @@ class ShortLoop(StateParts):
         cfg = self._short_cfg.get(id(st))
         if cfg is None:
             cfg = self._short_cfg[id(st)] = self._short_setup(st)
-        (trick, keys, key_tables, end_play, end_trick, empty_hand_ends, renounce,
-         whole, w_src, w_dst, w_sort, w_into_gap, nxt) = cfg
+        (
+            trick,
+            keys,
+            key_tables,
+            end_play,
+            end_trick,
+            empty_hand_ends,
+            renounce,
+            whole,
+            w_src,
+            w_dst,
+            w_sort,
+            w_into_gap,
+            nxt,
+        ) = cfg
         hands, touched, legal = self.hand, self._touched, self._legal
         max_plays = self.max_plays
         counts = self._counts
@@ -81,7 +114,7 @@ class ShortLoop(StateParts):
         won_zone = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
         pack = self.zones["pack"]
         played = self.plays
-        by_led: dict = {}      # led -> its winner-key table (trump does not change during the step)
+        by_led: dict = {}  # led -> its winner-key table (trump does not change during the step)
         # the one end test is "his hand is empty": a seat that gains cards need not be
         # tested again (every seat is marked for later steps when the loop ends)
         mark_gains = not (empty_hand_ends and not end_trick)
@@ -91,7 +124,7 @@ class ShortLoop(StateParts):
                 if not hands[leader]:
                     break
                 self.leader = leader
-                led = None          # self.led is set by the lead; nothing reads it before
+                led = None  # self.led is set by the lead; nothing reads it before
                 # none until the first card of the trick is played
                 table: Any = None
                 best_seat: Any = None
@@ -102,7 +135,7 @@ class ShortLoop(StateParts):
                     if not hand:
                         seat = nxt[seat]
                         continue
-                    if led is None:                      # the lead: any card of the hand
+                    if led is None:  # the lead: any card of the hand
                         k = len(hand)
                         c = hand.pop(int(uniform[seat]() * k) if k > 1 else 0)
                         self.led = led = c.suit
@@ -122,7 +155,7 @@ class ShortLoop(StateParts):
                             k = bisect_left(hand, led_hi, i + 1, key=canon_key) - i
                             c = hand.pop(i + int(uniform[seat]() * k) if k > 1 else i)
                         else:
-                            if whole is not None:            # he takes the whole of a zone and leads
+                            if whole is not None:  # he takes the whole of a zone and leads
                                 if w_src:
                                     if w_into_gap:
                                         # the trick holds only cards of the suit led, which his hand
@@ -146,14 +179,14 @@ class ShortLoop(StateParts):
                                 self.plays = played
                                 self.mover = mover
                                 new = renounce(self, seat)
-                                if new is not None:          # the trick is over; he (or another) leads
+                                if new is not None:  # the trick is over; he (or another) leads
                                     if new != leader:
                                         counts["lead_changes"] += 1
                                     leader = new
                                     break
                                 if self._hand_over:
                                     return
-                                moves = legal(st, seat)[0]   # the effects may have changed his hand
+                                moves = legal(st, seat)[0]  # the effects may have changed his hand
                                 if not moves:
                                     seat = nxt[seat]
                                     continue
@@ -167,7 +200,7 @@ class ShortLoop(StateParts):
                             key = table[c] = tuple([f(self, seat, c) for f in keys])
                         if key > best_key:
                             best_seat, best_key = seat, key
-                    mover = seat        # self.mover is written before anything reads it
+                    mover = seat  # self.mover is written before anything reads it
                     trick.append(c)
                     played += 1
                     if played > max_plays:
@@ -197,7 +230,7 @@ class ShortLoop(StateParts):
                         if self._check_end(end_play, seat):
                             return
                     seat = nxt[seat]
-                else:               # everyone has played: the trick is won
+                else:  # everyone has played: the trick is won
                     if best_seat is None:
                         break
                     self.tricks_played += 1
@@ -223,7 +256,7 @@ class ShortLoop(StateParts):
                         if self._check_end(end_trick, best_seat):
                             return
                     continue
-                if trick:           # a renounce broke the trick off
+                if trick:  # a renounce broke the trick off
                     self._move_cards(trick, pack, None, "pack", src=trick)
             self.led = None
         finally:
@@ -231,4 +264,3 @@ class ShortLoop(StateParts):
             self.mover = mover
             if not mark_gains:
                 touched.update(range(n))
-

@@ -9,6 +9,7 @@ or on a Dask cluster (``backend="dask"``). Each worker loads the rule file
 itself, by corpus id or path, with the options switched on: compiled rules are
 closures and do not travel between processes.
 """
+
 from __future__ import annotations
 
 import os
@@ -24,9 +25,9 @@ from .agents import make_agents
 from .state import State
 
 BACKENDS = ("local", "dask")
-MAX_GAMES = 10 ** 9             # games of one simulation
-MAX_CHUNK = 10_000              # games per chunk (its rows are held until it is written)
-CONNECT_TIMEOUT = 10.0          # seconds to reach a Dask scheduler and hear back from it
+MAX_GAMES = 10**9  # games of one simulation
+MAX_CHUNK = 10_000  # games per chunk (its rows are held until it is written)
+CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler and hear back from it
 
 
 class BackendError(Exception):
@@ -40,8 +41,15 @@ def game_seed(seed, i: int) -> str:
 
 
 def play_one(game: GameDef, players: int, seed, agents: list[str], max_plays: int) -> State:
-    return State(game, players, seed, max_plays=max_plays, keep_events=False, check="hand",
-                 agents=make_agents(agents, players, seed))
+    return State(
+        game,
+        players,
+        seed,
+        max_plays=max_plays,
+        keep_events=False,
+        check="hand",
+        agents=make_agents(agents, players, seed),
+    )
 
 
 class Tally:
@@ -51,8 +59,8 @@ class Tally:
     def __init__(self, players: int):
         self.n = players
         self.games = 0
-        self.sole = [0] * players                      # games won alone, by seat
-        self.shared: Counter = Counter()               # (seat, winners) -> games won in a tie of that many
+        self.sole = [0] * players  # games won alone, by seat
+        self.shared: Counter = Counter()  # (seat, winners) -> games won in a tie of that many
         self.unfinished = 0
         self.hand_plays: Counter = Counter()
         self.stats: Counter = Counter()
@@ -92,12 +100,19 @@ class Tally:
 
     def report(self) -> dict:
         hands = sum(self.hand_plays.values())
-        return {"games": self.games, "players": self.n, "wins_by_seat": [float(w) for w in self.wins],
-                "unfinished": self.unfinished, "hands": hands,
-                "hand_plays": {"median": _median(self.hand_plays),
-                               "mean": (sum(k * v for k, v in self.hand_plays.items()) / hands) if hands else 0,
-                               "max": max(self.hand_plays) if hands else 0},
-                "totals": {k: self.stats[k] for k in sorted(self.stats)}}
+        return {
+            "games": self.games,
+            "players": self.n,
+            "wins_by_seat": [float(w) for w in self.wins],
+            "unfinished": self.unfinished,
+            "hands": hands,
+            "hand_plays": {
+                "median": _median(self.hand_plays),
+                "mean": (sum(k * v for k, v in self.hand_plays.items()) / hands) if hands else 0,
+                "max": max(self.hand_plays) if hands else 0,
+            },
+            "totals": {k: self.stats[k] for k in sorted(self.stats)},
+        }
 
 
 def _median(hist: Counter):
@@ -114,9 +129,15 @@ def _median(hist: Counter):
 
 def game_row(i: int, seed, st: State) -> dict:
     """One game's line for --csv / --jsonl."""
-    return {"game": i, "seed": seed, "winners": [r["seat"] for r in st.standings if r["rank"] == 1],
-            "hands": st.hand_no, "plays": st.plays, "unfinished": bool(st.unfinished),
-            "scores": st.returns()}
+    return {
+        "game": i,
+        "seed": seed,
+        "winners": [r["seat"] for r in st.standings if r["rank"] == 1],
+        "hands": st.hand_no,
+        "plays": st.plays,
+        "unfinished": bool(st.unfinished),
+        "scores": st.returns(),
+    }
 
 
 # -- chunks: what a worker does -----------------------------------------------------
@@ -124,6 +145,7 @@ def game_row(i: int, seed, st: State) -> dict:
 class Job:
     """Everything a worker needs to play its games: the rule file by corpus id
     or path (not the compiled rules), and the simulation's parameters."""
+
     rules: str
     options: tuple
     players: int
@@ -131,7 +153,7 @@ class Job:
     agents: tuple
     max_plays: int
     rows: bool = False
-    limits: Limits | None = None       # the size limits to load the rule file with (None: the defaults)
+    limits: Limits | None = None  # the size limits to load the rule file with (None: the defaults)
 
 
 _GAMES: dict = {}
@@ -143,6 +165,7 @@ def _game(rules: str, options: tuple, limits: Limits | None = None) -> GameDef:
     g = _GAMES.get(key)
     if g is None:
         from ..dsl.model import load_game
+
         g = _GAMES[key] = load_game(rules, options, limits)
     return g
 
@@ -184,10 +207,18 @@ def default_chunk(games: int, workers: int) -> int:
 
 
 # -- running ------------------------------------------------------------------------
-def simulate(job: Job, games: int, *, workers: int | None = None, backend: str = "local",
-             scheduler: str | None = None, chunk: int | None = None, game: GameDef | None = None,
-             on_progress: Callable[[int], None] | None = None,
-             on_rows: Callable[[list[dict]], None] | None = None) -> Tally:
+def simulate(
+    job: Job,
+    games: int,
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    scheduler: str | None = None,
+    chunk: int | None = None,
+    game: GameDef | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    on_rows: Callable[[list[dict]], None] | None = None,
+) -> Tally:
     """Play ``games`` games of ``job`` and return the merged Tally.
 
     ``workers``: processes (default: all cores); 1 plays in this process, with
@@ -197,11 +228,11 @@ def simulate(job: Job, games: int, *, workers: int | None = None, backend: str =
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     workers = workers or os.cpu_count() or 1
-    if game is not None:        # worker processes started by fork find it compiled
+    if game is not None:  # worker processes started by fork find it compiled
         _GAMES[(job.rules, tuple(job.options), job.limits)] = game
     size = chunk or default_chunk(games, workers)
     parts, count = chunks(games, size), chunk_count(games, size)
-    workers = max(1, min(workers, count))       # never more workers than chunks to play
+    workers = max(1, min(workers, count))  # never more workers than chunks to play
     if backend == "dask":
         results = _dask_results(job, parts, count, workers, scheduler)
     elif workers == 1:
@@ -213,7 +244,7 @@ def simulate(job: Job, games: int, *, workers: int | None = None, backend: str =
 
 def _collect(results: Iterable, players: int, on_progress, on_rows) -> Tally:
     total = Tally(players)
-    pending: dict[int, list] = {}       # rows of chunks that finished before an earlier one
+    pending: dict[int, list] = {}  # rows of chunks that finished before an earlier one
     nxt = 0
     for start, tally, rows in results:
         if not isinstance(tally, Tally):
@@ -238,6 +269,7 @@ def _window(count: int, workers: int) -> int:
 
 def _pool_results(job: Job, parts, count: int, workers: int) -> Iterator:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
     todo = iter(parts)
     with ProcessPoolExecutor(max_workers=workers) as ex:
         running = {ex.submit(run_chunk, job, a, b) for a, b in _take(todo, _window(count, workers))}
@@ -274,16 +306,22 @@ def _dask_results(job: Job, parts, count: int, workers: int, scheduler: str | No
     else:
         try:
             import logging
-            with _interrupts_held():        # the worker processes never see Ctrl-C: this process stops them
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.CRITICAL)
+
+            with _interrupts_held():  # the worker processes never see Ctrl-C: this process stops them
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,
+                )
                 client = Client(cluster)
         except Exception as e:
             if cluster is not None:
                 cluster.close()
             raise BackendError(f"cannot start a local Dask cluster: {e}") from None
     try:
-        if scheduler:           # as many chunks in flight as the cluster has threads
+        if scheduler:  # as many chunks in flight as the cluster has threads
             workers = sum(client.nthreads().values()) or workers
         todo = iter(parts)
         first = [client.submit(run_chunk, job, a, b, pure=False) for a, b in _take(todo, _window(count, workers))]
@@ -308,10 +346,11 @@ class _interrupts_held:
     def __enter__(self):
         import signal
         import warnings
+
         self.old = None
         try:
             old = signal.getsignal(signal.SIGINT)
-            if old is not None:         # a handler that Python can put back
+            if old is not None:  # a handler that Python can put back
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
                 self.old = old
         except (OSError, ValueError):
@@ -323,6 +362,7 @@ class _interrupts_held:
 
     def __exit__(self, *exc):
         import signal
+
         self.warnings.__exit__(*exc)
         if self.old is not None:
             signal.signal(signal.SIGINT, self.old)
@@ -336,13 +376,15 @@ def _connect(Client, address: str):
     timeout does not cover: the client is made in a thread that is given up
     on)."""
     import threading
+
     box: dict = {}
 
     def connect():
         try:
             box["client"] = Client(address, timeout=CONNECT_TIMEOUT)
-        except BaseException as e:          # handed to the caller, below
+        except BaseException as e:  # handed to the caller, below
             box["error"] = e
+
     t = threading.Thread(target=connect, name="academie-dask-connect", daemon=True)
     t.start()
     t.join(CONNECT_TIMEOUT + 2)

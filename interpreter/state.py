@@ -27,6 +27,7 @@ counts the cards after every move and every hand's end checks them all; with
 money, and the game's end checks them all (a card lost and another doubled
 within one hand stays doubled, so it is found then).
 """
+
 from __future__ import annotations
 
 import random
@@ -36,8 +37,7 @@ from typing import Any, Callable
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import GameDef
-from .base import (DEFAULT_MAX_PLAYS, PASS, Abandoned, Decision, InvariantError, Unfinished, move_name,
-                   runtime_message)
+from .base import DEFAULT_MAX_PLAYS, PASS, Abandoned, Decision, InvariantError, Unfinished, move_name, runtime_message
 from .checks import InputChecks
 from .compiled import for_game
 from .effects import Effects
@@ -65,23 +65,42 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
     this state starts at that hand, with no set-up (``dealer``, ``deck`` and
     ``deal`` are then not used); the same moves from there give the same game.
     """
+
     # the short trick loop for agents that draw uniformly (off: the general loop, for tests)
     _draw_inline = True
 
-    def __init__(self, game: GameDef, players: int, seed: int | str = 0, *,
-                 dealer: int | None = None, deck: list[Card] | None = None,
-                 deal: dict | None = None, max_plays: int = DEFAULT_MAX_PLAYS,
-                 hands: int | None = None, sink: Callable[[dict], None] | None = None,
-                 keep_events: bool = True, deal_file: str = "--deal", check: str = "move",
-                 agents=None, snapshots: bool = False, resume: Snapshot | None = None):
+    def __init__(
+        self,
+        game: GameDef,
+        players: int,
+        seed: int | str = 0,
+        *,
+        dealer: int | None = None,
+        deck: list[Card] | None = None,
+        deal: dict | None = None,
+        max_plays: int = DEFAULT_MAX_PLAYS,
+        hands: int | None = None,
+        sink: Callable[[dict], None] | None = None,
+        keep_events: bool = True,
+        deal_file: str = "--deal",
+        check: str = "move",
+        agents=None,
+        snapshots: bool = False,
+        resume: Snapshot | None = None,
+    ):
         if game.abstract:
-            raise RuleError(f"{game.id} is a fragment for other rule files to use (abstract: true), "
-                            "not a game that can be played", Pos(game.doc.file, 1, 1))
+            raise RuleError(
+                f"{game.id} is a fragment for other rule files to use (abstract: true), not a game that can be played",
+                Pos(game.doc.file, 1, 1),
+            )
         if not (game.min_players <= players <= game.max_players):
-            raise RuleError(f"{game.id} is for {game.min_players} to {game.max_players} players, not {players}",
-                            game.doc.pos(("players",)), code="players")
+            raise RuleError(
+                f"{game.id} is for {game.min_players} to {game.max_players} players, not {players}",
+                game.doc.pos(("players",)),
+                code="players",
+            )
         self.g = game
-        self._compiled = for_game(game)     # what the interpreter works out once per rule file
+        self._compiled = for_game(game)  # what the interpreter works out once per rule file
         self.n = players
         self.seed = seed
         self.rng = random.Random(seed)
@@ -103,7 +122,7 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self.zones["pack"] = list(self.pack_cards)
         self.pzones: dict[str, list[list]] = {}
         self._all_zones = list(self.zones.values())
-        self._zone_owner: dict[int, int] = {}       # id(a seat's zone) -> the seat
+        self._zone_owner: dict[int, int] = {}  # id(a seat's zone) -> the seat
         seats = range(players)
         for z in game.seat_zones:
             zs = self.pzones[z] = [[] for _ in seats]
@@ -112,8 +131,8 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self.hand = self.pzones["hand"]
         self._hand_ids = frozenset(map(id, self.hand))
         self._touched: set[int] = set()
-        self._short_cfg: dict[int, tuple] = {}       # id(tricks step) -> what _short_setup() gives
-        self._inline: tuple | None = None            # (the agents, what _agents_inline() gives)
+        self._short_cfg: dict[int, tuple] = {}  # id(tricks step) -> what _short_setup() gives
+        self._inline: tuple | None = None  # (the agents, what _agents_inline() gives)
         if resume is None:
             self._deck = self._check_deck(deck) if deck is not None else None
             self._deal = self._check_deal(deal, deal_file) if deal is not None else None
@@ -145,12 +164,19 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self.finished = False
         self.standings: list[dict] = []
         self.hand_results: list[dict] = []
-        self._counts = {"plays": 0, "tricks": 0, "takes": 0, "borrows": 0, "draws": 0,
-                      "lead_changes": 0, "declarations": 0}
+        self._counts = {
+            "plays": 0,
+            "tricks": 0,
+            "takes": 0,
+            "borrows": 0,
+            "draws": 0,
+            "lead_changes": 0,
+            "declarations": 0,
+        }
         self._decision: Decision | None = None
-        self._auto = agents          # agents asked inline (run_with(), or given here: the game is played now)
+        self._auto = agents  # agents asked inline (run_with(), or given here: the game is played now)
         self._snapshots = snapshots
-        self.snapshot: Snapshot | None = None     # the top of the hand in progress (with snapshots on)
+        self.snapshot: Snapshot | None = None  # the top of the hand in progress (with snapshots on)
         self._resume = resume
         if resume is not None:
             self._restore(resume)
@@ -197,9 +223,12 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
             c = parse_card(move)
             move = c if c is not None else move
         if move not in self._decision.moves:
-            raise RuleError(f"{move_name(move)} is not a legal move for seat {self._decision.seat} "
-                            f"(legal: {' '.join(move_name(m) for m in self._decision.moves)})",
-                            Pos("<move>", 1, 1), code="move")
+            raise RuleError(
+                f"{move_name(move)} is not a legal move for seat {self._decision.seat} "
+                f"(legal: {' '.join(move_name(m) for m in self._decision.moves)})",
+                Pos("<move>", 1, 1),
+                code="move",
+            )
         self._advance(move)
         if self._check_moves:
             self._check_card_count()
@@ -223,8 +252,11 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         return c
 
     def _illegal(self, seat, move, moves):
-        raise RuleError(f"{move_name(move)} is not a legal move for seat {seat} "
-                        f"(legal: {' '.join(move_name(m) for m in moves)})", Pos("<move>", 1, 1), code="move")
+        raise RuleError(
+            f"{move_name(move)} is not a legal move for seat {seat} (legal: {' '.join(move_name(m) for m in moves)})",
+            Pos("<move>", 1, 1),
+            code="move",
+        )
 
     def returns(self) -> list[int]:
         """Each seat's final score (the rules' standings), once the game is over."""
@@ -258,13 +290,16 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
             raise
         except (InvariantError, Unfinished, Abandoned):
             raise
-        except OSError:      # an output failing (a closed pipe, a full disk), not the rule file
+        except OSError:  # an output failing (a closed pipe, a full disk), not the rule file
             self._decision = None
             raise
         except Exception as e:  # an expression failing at run time: a fault of the rule file
             self._decision = None
-            raise RuleError(f"the rules cannot be applied here: {runtime_message(e)}",
-                            self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime") from None
+            raise RuleError(
+                f"the rules cannot be applied here: {runtime_message(e)}",
+                self._step_pos or Pos(self.g.doc.file, 1, 1),
+                code="runtime",
+            ) from None
 
     def _check_card_count(self) -> None:
         if sum(len(z) for z in self._all_zones) != len(self.pack_cards):
@@ -276,4 +311,3 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
             self.events.append(ev)
         if self._sink is not None:
             self._sink(ev)
-

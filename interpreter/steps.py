@@ -1,6 +1,7 @@
 """The steps that are not card play: pay, effects, shuffle (and cut), deal,
 turn-up, announce.
 """
+
 from __future__ import annotations
 
 from operator import itemgetter
@@ -36,7 +37,7 @@ class Steps(StateParts):
         if self._logging:
             self.emit({"type": "shuffle", "seat": self.dealer})
         if st.cut_by is not None and len(pack) > 2 * st.min_cut:
-            n = len(pack) - 2 * st.min_cut + 1          # the cut: min_cut … len - min_cut, uniformly
+            n = len(pack) - 2 * st.min_cut + 1  # the cut: min_cut … len - min_cut, uniformly
             k = n.bit_length()
             j = getrandbits(k)
             while j >= n:
@@ -56,10 +57,11 @@ class Steps(StateParts):
         first = st.first.fn(self, None, None) % n if st.first is not None else (self.dealer + 1) % n
         pack = self.zones["pack"]
         if len(pack) < need:
-            raise RuleError(f"the deal needs {need} cards for {n} players but {len(pack)} are left",
-                            st.pos, code="deal")
+            raise RuleError(
+                f"the deal needs {need} cards for {n} players but {len(pack)} are left", st.pos, code="deal"
+            )
         hands = self.hand
-        for k in range(n):          # the k-th seat from the first gets the cards at its places in the pack
+        for k in range(n):  # the k-th seat from the first gets the cards at its places in the pack
             h = hands[(first + k) % n]
             h.extend(take[k](pack))
             h.sort(key=canon_key)
@@ -90,8 +92,10 @@ class Steps(StateParts):
             for k in range(n):
                 places[k].extend(range(i, i + size))
                 i += size
-        take = [itemgetter(*pl) if len(pl) > 1 else itemgetter(slice(pl[0], pl[0] + 1) if pl else slice(0, 0))
-                for pl in places]
+        take = [
+            itemgetter(*pl) if len(pl) > 1 else itemgetter(slice(pl[0], pl[0] + 1) if pl else slice(0, 0))
+            for pl in places
+        ]
         return i, take
 
     def _place_deal(self, st: Step):
@@ -115,7 +119,7 @@ class Steps(StateParts):
         to = st.to
         assert to is not None, "a turn-up step names its zone (the model requires one)"
         zone = self.zones[to]
-        if zone:                        # a given deal already placed the turn-up
+        if zone:  # a given deal already placed the turn-up
             if st.sets_trump:
                 self.trump = zone[-1].suit
             self.emit({"type": "turnup", "card": zone[-1].name, "trump": self.trump})
@@ -143,9 +147,11 @@ class Steps(StateParts):
         first = st.first.fn(self, None, None) % self.n if st.first is not None else (self.dealer + 1) % self.n
         for k in range(self.n):
             seat = (first + k) % self.n
-            options = [PASS] + [d for d in st.declarations
-                                if sum(1 for x in self.declared if x == d) < self.g.declarations.get(d, 1)
-                                and d not in self.declared]
+            options = [PASS] + [
+                d
+                for d in st.declarations
+                if sum(1 for x in self.declared if x == d) < self.g.declarations.get(d, 1) and d not in self.declared
+            ]
             if len(options) == 1:
                 continue
             if self._auto is not None:
@@ -156,4 +162,3 @@ class Steps(StateParts):
                 self.declared[choice] = seat
                 self._counts["declarations"] += 1
                 self.emit({"type": "declare", "seat": seat, "declaration": choice})
-

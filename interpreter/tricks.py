@@ -5,6 +5,7 @@ and nothing is asked nor logged, it hands the step to ``_tricks_drawn``.
 Also the legal cards of a seat (``_legal``) and the end conditions
 (``_check_end``), which both loops use.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -55,7 +56,7 @@ class Tricks(StateParts):
     def _step_tricks(self, st: Step):
         choosers, uniform, check_choice = self._agents_inline()
         if uniform is not None and self._draw_inline and not self._logging and self._short_loop_fits(st):
-            self._tricks_drawn(st, uniform)          # nothing to ask nor to record: the short loop
+            self._tricks_drawn(st, uniform)  # nothing to ask nor to record: the short loop
             return
         n = self.n
         leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
@@ -78,14 +79,14 @@ class Tricks(StateParts):
         one_tier = len(st.must) == 1
         lead_any = st.lead_test is None
         free = st.free.fn if st.free is not None else None
-        nxt = [(s + 1) % n for s in range(n)]   # the seat after each seat
+        nxt = [(s + 1) % n for s in range(n)]  # the seat after each seat
         max_plays = self.max_plays
         counts = self._counts
         won = self.won
         won_seat = self.pzones.get(st.won_to) if st.won_to is not None else None
         won_zone: Any = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
         pack = self.zones["pack"]
-        played = self.plays         # kept in a local, written back before anything else can read it
+        played = self.plays  # kept in a local, written back before anything else can read it
         try:
             while not self._hand_over:
                 if not hands[leader]:
@@ -109,7 +110,7 @@ class Tricks(StateParts):
                     c = None
                     if led is None:
                         if lead_any:
-                            if uniform is not None:      # an agent drawing uniformly from the hand
+                            if uniform is not None:  # an agent drawing uniformly from the hand
                                 k = len(hand)
                                 c = hand.pop(int(uniform[seat]() * k) if k > 1 else 0)
                             else:
@@ -136,7 +137,7 @@ class Tricks(StateParts):
                                 self.emit({"type": "renounce", "seat": seat, "led": led})
                             self.plays = played
                             new = renounce(self, seat)
-                            if new is not None:              # the trick is over; he (or another) leads
+                            if new is not None:  # the trick is over; he (or another) leads
                                 if new != leader:
                                     counts["lead_changes"] += 1
                                 leader = new
@@ -144,12 +145,12 @@ class Tricks(StateParts):
                                 break
                             if self._hand_over:
                                 return
-                            moves, _ = legal(st, seat)       # the effects may have changed his hand
+                            moves, _ = legal(st, seat)  # the effects may have changed his hand
                             if not moves:
                                 seat = nxt[seat]
                                 continue
                         self.mover = seat
-                        if uniform is not None:              # an agent drawing uniformly: draw here
+                        if uniform is not None:  # an agent drawing uniformly: draw here
                             nm = len(moves)
                             c = moves[int(uniform[seat]() * nm)] if nm > 1 else moves[0]
                         elif choosers is not None:
@@ -160,7 +161,7 @@ class Tricks(StateParts):
                         else:
                             self.plays = played
                             c = yield Decision(seat, moves, "play")
-                            if self._auto is not None:   # run_with() took over: ask its agents inline from now on
+                            if self._auto is not None:  # run_with() took over: ask its agents inline from now on
                                 choosers, uniform, check_choice = self._agents_inline()
                         hand.remove(c)
                     else:
@@ -202,7 +203,7 @@ class Tricks(StateParts):
                                             return
                                         break
                                 touched.clear()
-                        elif not touched and mover_only is not None:   # only the mover's zones changed
+                        elif not touched and mover_only is not None:  # only the mover's zones changed
                             self.plays = played
                             if mover_only(self, seat, None):
                                 touched.add(seat)
@@ -283,4 +284,3 @@ class Tricks(StateParts):
                     return True
         touched.clear()
         return False
-

@@ -19,12 +19,15 @@ def run():
     """Run the CLI in-process: returns (exit code, stdout, stderr). No input
     of the test suite may reach the catch-all (docs/security.md): every run
     is checked for it, except where a test means to reach it."""
+
     def _run(*args, internal_ok: bool = False):
         r = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
         if not internal_ok:
-            assert r.exit_code != 3 and "internal error" not in r.stderr, \
+            assert r.exit_code != 3 and "internal error" not in r.stderr, (
                 f"academie {' '.join(map(str, args))} reached the catch-all:\n{r.stderr[-2000:]}"
+            )
         return r.exit_code, r.stdout, r.stderr
+
     return _run
 
 
@@ -49,8 +52,12 @@ def moves(log):
 
 
 def pytest_addoption(parser):
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="Rewrite the golden files (tests/golden/) from the current output.")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="Rewrite the golden files (tests/golden/) from the current output.",
+    )
 
 
 @pytest.fixture
@@ -58,4 +65,5 @@ def update_golden(request):
     """True when the golden files are to be rewritten: pytest --update-golden,
     or ACADEMIE_UPDATE_GOLDEN=1 in the environment."""
     import os
+
     return bool(request.config.getoption("--update-golden") or os.environ.get("ACADEMIE_UPDATE_GOLDEN"))

@@ -1,6 +1,7 @@
 """Agents: any object with choose(state, seat, moves) plays; the built-in agents' fast
 paths (drawing for them inside the loops, not checking their choice) hold only for the
 built-in classes, never for a subclass that chooses otherwise."""
+
 import pytest
 
 from academie.dsl.errors import RuleError
@@ -50,8 +51,9 @@ def test_only_the_built_in_classes_claim_to_pick_from_their_moves():
     assert not Outsider(1).picks_from_moves and Outsider(1).uniform is None
     assert not Lazy().picks_from_moves
 
-    class Renamed(RandomAgent):         # a subclass that keeps the built-in choice keeps its fast path
+    class Renamed(RandomAgent):  # a subclass that keeps the built-in choice keeps its fast path
         name = "renamed"
+
     assert Renamed(1).picks_from_moves and Renamed(1).uniform is not None
 
 
@@ -70,6 +72,7 @@ def test_the_same_subclass_with_a_legal_choice_plays_to_the_end():
     class Lowest(RandomAgent):
         def choose(self, state, seat, moves):
             return moves[0]
+
     game = load_game("hearts/foster")
     st = State(game, 4, 5, keep_events=False, check="hand", agents=[Lowest(seed=s) for s in range(4)])
     assert st.finished
@@ -90,6 +93,7 @@ def test_built_in_random_agents_still_take_the_short_loop(monkeypatch):
     def counting(self, st, uniform):
         used.append(1)
         return real(self, st, uniform)
+
     monkeypatch.setattr(State, "_tricks_drawn", counting)
     State(game, 4, 1, keep_events=False, check="hand", agents=make_agents(["random"], 4, 1))
     assert used

@@ -1,5 +1,6 @@
 """The public API (academie.load_game, Game, State): every corpus game and option played
 through it alone, with clones and pickles, and what each seat's observation holds."""
+
 import copy
 import json
 import pickle
@@ -79,7 +80,7 @@ def check_clone_and_pickle(state, rng):
     c = state.clone()
     assert views(c) == before and c == state
     moves = 0
-    while not c.is_terminal() and moves < 3:          # moves on the clone leave the original as it was
+    while not c.is_terminal() and moves < 3:  # moves on the clone leave the original as it was
         c.apply_action(rng.choice(c.legal_actions()))
         moves += 1
     assert views(state) == before
@@ -87,7 +88,7 @@ def check_clone_and_pickle(state, rng):
     assert p == state and views(p) == before
     d = copy.deepcopy(state)
     assert d == state and d.engine is not state.engine and views(d) == before
-    if not state.is_terminal():                         # apply_action(a) is apply(move), and apply(name)
+    if not state.is_terminal():  # apply_action(a) is apply(move), and apply(name)
         a = rng.choice(state.legal_actions())
         x, y, z = state.clone(), state.clone(), state.clone()
         x.apply_action(a)
@@ -108,9 +109,9 @@ def test_every_game_through_the_api_alone(ref):
             seat = state.current_player()
             moves, actions = state.legal_moves(), state.legal_actions()
             assert actions and len(actions) == len(moves)
-            assert [game.action_to_move(a) for a in actions] == moves      # the same ids in every state
+            assert [game.action_to_move(a) for a in actions] == moves  # the same ids in every state
             cards = [m.canon for m in moves if not isinstance(m, str)]
-            assert cards == sorted(cards) and all(isinstance(m, str) for m in moves[len(cards):])
+            assert cards == sorted(cards) and all(isinstance(m, str) for m in moves[len(cards) :])
             assert all(0 <= a < game.num_distinct_actions() for a in actions)
             sample = decisions < 10 or rng.random() < 0.05
             shown = shown_this_hand(state.engine.events)
@@ -120,7 +121,7 @@ def test_every_game_through_the_api_alone(ref):
                 obs = state.observation(s, earlier_hands=False)
                 hidden = {c.name for o, h in enumerate(state.engine.hand) if o != s for c in h} - shown
                 assert not leaks(json.dumps(obs), hidden), (ref, players, decisions, s)
-                if new_hand or sample:      # the earlier hands: nothing that was hidden in each of them
+                if new_hand or sample:  # the earlier hands: nothing that was hidden in each of them
                     past = state.observation(s)["earlier_hands"]
                     assert len(past) == len(earlier)
                     for k in range(len(earlier)):
@@ -138,8 +139,9 @@ def test_every_game_through_the_api_alone(ref):
                 check_clone_and_pickle(state, rng)
             state.apply_action(rng.choice(actions))
             decisions += 1
-        assert state.returns() == [next(r["score"] for r in state.standings() if r["seat"] == s)
-                                   for s in range(players)]
+        assert state.returns() == [
+            next(r["score"] for r in state.standings() if r["seat"] == s) for s in range(players)
+        ]
         check_clone_and_pickle(state, rng)
         assert state.observation(0)["terminal"] and state.current_player() is None
 
@@ -205,8 +207,8 @@ def test_action_ids_are_the_full_pack_then_the_other_moves():
     game = academie.load_game("polignac/boussac+capot")
     names = [game.action_to_string(a) for a in range(game.num_distinct_actions())]
     pack = max((game.gamedef.pack(n) for n in range(4, 8)), key=len)
-    assert names[:len(pack)] == [c.name for c in pack]
-    assert names[len(pack):] == ["pass", "capot"]
+    assert names[: len(pack)] == [c.name for c in pack]
+    assert names[len(pack) :] == ["pass", "capot"]
     assert academie.load_game("hearts/foster").num_distinct_actions() == 52
     assert academie.load_game("hearts/foster").move_to_action("AS") == 12
 
@@ -216,7 +218,7 @@ def test_a_path_and_an_id_with_options_load():
     g = academie.load_game(str(CONCEPTS / "trumps.yaml"))
     assert g.new_state(players=g.players[0]).current_player() is not None
     assert academie.load_game("hearts/foster") is academie.load_game("hearts/foster")
-    with pytest.raises(RuleError):                # a rule file that is not there: the loader's error
+    with pytest.raises(RuleError):  # a rule file that is not there: the loader's error
         academie.load_game("hearts/nowhere")
 
 
@@ -228,10 +230,10 @@ def test_the_same_seed_gives_the_same_game_and_a_stacked_deck_is_used():
     s = game.new_state(players=4, deck=deck, dealer=0)
     hands = [s.observation(i)["hand"] for i in range(4)]
     assert sorted(sum(hands, []), key=deck.index) == deck
-    deal = {"hands": [deck[i * 13:(i + 1) * 13] for i in range(4)]}
+    deal = {"hands": [deck[i * 13 : (i + 1) * 13] for i in range(4)]}
     s = game.new_state(players=4, deal=deal, dealer=0)
     assert s.observation(2)["hand"] == deck[26:39]
-    deal["hands"][2] = deal["hands"][1]                  # the state keeps its own copy of the deal
+    deal["hands"][2] = deal["hands"][1]  # the state keeps its own copy of the deal
     assert s.clone() == s and s.clone().observation(2)["hand"] == deck[26:39]
     assert pickle.loads(pickle.dumps(s)) == s
 
@@ -239,8 +241,11 @@ def test_the_same_seed_gives_the_same_game_and_a_stacked_deck_is_used():
 def test_misuse_raises_the_apis_exceptions():
     game = academie.load_game("hearts/foster")
     state = game.new_state(players=4, seed=1)
-    illegal = next(c for c in state.engine.hand[state.current_player()] if c not in state.legal_moves()) \
-        if len(state.legal_moves()) < 13 else None
+    illegal = (
+        next(c for c in state.engine.hand[state.current_player()] if c not in state.legal_moves())
+        if len(state.legal_moves()) < 13
+        else None
+    )
     other = next(c for s, h in enumerate(state.engine.hand) if s != state.current_player() for c in h)
     before = views(state)
     with pytest.raises(academie.IllegalMove, match="not a legal move"):
@@ -268,7 +273,7 @@ def test_misuse_raises_the_apis_exceptions():
         game.new_state(players=4, deck=["ZZ"])
     with pytest.raises(academie.ApiError, match="lacks"):
         game.new_state(players=4, deck=["AS"])
-    assert views(state) == before                     # a refused move changes nothing
+    assert views(state) == before  # a refused move changes nothing
     rng = random.Random(0)
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))

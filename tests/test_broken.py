@@ -1,5 +1,6 @@
 """The battery of broken input (tests/broken/): each file gives its clear
 message, at its file:line:col, with the right exit status; no traceback, no hang."""
+
 import re
 from pathlib import Path
 
@@ -34,27 +35,73 @@ CASES = [
     (V, "end-trick-outside.yaml", 1, "8:20", "end_trick can only be used in cannot_follow"),
     (V, "bad-arithmetic.yaml", 1, "11:17", "53 cards, but the pack has 52"),
     (V, "bad-batches.yaml", 1, "10:14", "the batches 3-3-3 deal 9 cards, but a hand is 12"),
-    (V, "source-says-uncorrected.yaml", 1, "12:7",
-     "the source's arithmetic is impossible: 3 players × 21 cards + 4 left over = 67 cards, but the pack has 40"),
+    (
+        V,
+        "source-says-uncorrected.yaml",
+        1,
+        "12:7",
+        "the source's arithmetic is impossible: 3 players × 21 cards + 4 left over = 67 cards, but the pack has 40",
+    ),
     (V, "no-schema-line.yaml", 0, "1:1", "warning: the file does not name its schema"),
-    (("validate", "--playouts", "1", "--max-plays", "300"), "never-ends.yaml", 0, "3:1",
-     "warning: 1 of 1 random games for 4 players did not finish within 300 plays"),
-    (("validate", "--playouts", "1", "--max-plays", "300"), "no-plays-forever.yaml", 0, "18:1",
-     "did not finish within 300 plays"),
-    (("validate", "--playouts", "0", "--max-file-size", "40"), "unknown-key.yaml", 1, "1:1",
-     "more than the limit of 40"),
-    (("validate", "--playouts", "0", "--max-depth", "1"), "wrong-type.yaml", 1, "5:8", "nested more than 1 levels deep"),
+    (
+        ("validate", "--playouts", "1", "--max-plays", "300"),
+        "never-ends.yaml",
+        0,
+        "3:1",
+        "warning: 1 of 1 random games for 4 players did not finish within 300 plays",
+    ),
+    (
+        ("validate", "--playouts", "1", "--max-plays", "300"),
+        "no-plays-forever.yaml",
+        0,
+        "18:1",
+        "did not finish within 300 plays",
+    ),
+    (
+        ("validate", "--playouts", "0", "--max-file-size", "40"),
+        "unknown-key.yaml",
+        1,
+        "1:1",
+        "more than the limit of 40",
+    ),
+    (
+        ("validate", "--playouts", "0", "--max-depth", "1"),
+        "wrong-type.yaml",
+        1,
+        "5:8",
+        "nested more than 1 levels deep",
+    ),
     (("play", "enfle/academie", "-p", "4", "--deck"), "unknown-card.deck", 2, "2:1", "'ZZ' is not a card"),
-    (("play", "enfle/academie", "-p", "4", "--deck"), "repeated-card.deck", 2, "3:78",
-     "AS is in the deck twice (first at line 2, column 38)"),
-    (("play", "enfle/academie", "-p", "4", "--deck"), "missing-card.deck", 2, "2:155",
-     "the deck lacks 1 card(s) of the pack for 4 players: AC"),
+    (
+        ("play", "enfle/academie", "-p", "4", "--deck"),
+        "repeated-card.deck",
+        2,
+        "3:78",
+        "AS is in the deck twice (first at line 2, column 38)",
+    ),
+    (
+        ("play", "enfle/academie", "-p", "4", "--deck"),
+        "missing-card.deck",
+        2,
+        "2:155",
+        "the deck lacks 1 card(s) of the pack for 4 players: AC",
+    ),
     (("play", "enfle/academie", "-p", "4", "--deal"), "unknown-card.deal.yaml", 2, "2:51", "'1X' is not a card"),
     (("play", "enfle/academie", "-p", "4", "--deal"), "repeated-card.deal.yaml", 2, "2:51", "2S is dealt twice"),
-    (("play", "enfle/academie", "-p", "4", "--deal"), "missing-card.deal.yaml", 2, "1:1",
-     "the deal leaves out 1 card(s) of the pack: AC"),
-    (("play", "enfle/academie", "-p", "4", "--deal"), "wrong-hand-size.deal.yaml", 2, "2:5",
-     "hand of seat 0 has 11 cards; the rules deal 12"),
+    (
+        ("play", "enfle/academie", "-p", "4", "--deal"),
+        "missing-card.deal.yaml",
+        2,
+        "1:1",
+        "the deal leaves out 1 card(s) of the pack: AC",
+    ),
+    (
+        ("play", "enfle/academie", "-p", "4", "--deal"),
+        "wrong-hand-size.deal.yaml",
+        2,
+        "2:5",
+        "hand of seat 0 has 11 cards; the rules deal 12",
+    ),
 ]
 
 
@@ -70,13 +117,16 @@ def test_broken_input(run, args, name, status, where, phrase):
     assert re.search(located + r": ", text), text
 
 
-@pytest.mark.parametrize("args,status,phrase", [
-    (("play", "enfle/academie", "-o", "nope"), 2, "unknown option 'nope'"),
-    (("play", "enfle/academie", "-p", "3"), 2, "is for 4 to 8 players, not 3"),
-    (("play", "enfle/academie", "-p", "9"), 2, "is for 4 to 8 players, not 9"),
-    (("validate", "no/such-game"), 2, "no rule file 'no/such-game'"),
-    (("coverage", "no-such-source"), 2, "no source 'no-such-source'"),
-])
+@pytest.mark.parametrize(
+    "args,status,phrase",
+    [
+        (("play", "enfle/academie", "-o", "nope"), 2, "unknown option 'nope'"),
+        (("play", "enfle/academie", "-p", "3"), 2, "is for 4 to 8 players, not 3"),
+        (("play", "enfle/academie", "-p", "9"), 2, "is for 4 to 8 players, not 9"),
+        (("validate", "no/such-game"), 2, "no rule file 'no/such-game'"),
+        (("coverage", "no-such-source"), 2, "no source 'no-such-source'"),
+    ],
+)
 def test_misuse(run, args, status, phrase):
     code, out, err = run(*args)
     assert code == status

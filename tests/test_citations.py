@@ -1,38 +1,47 @@
 """Quote matching (academie/citations.py) and the coverage report."""
+
 import json
 
 import pytest
 
 from academie.citations import closest, find_quote, normalise, sentences
 
-SOURCE = ("L\u2019Enfl\u00e9 is played by four to eight players \u2013 or so.\n"
-          "It ends\u00a0when  a hand\nis empty\u2026 \u201cSwell\u201d they say.\n\n"
-          "4 players : 12 cards, with 4 left\n5 players : 10 cards\n\n2. Deal\n")
+SOURCE = (
+    "L\u2019Enfl\u00e9 is played by four to eight players \u2013 or so.\n"
+    "It ends\u00a0when  a hand\nis empty\u2026 \u201cSwell\u201d they say.\n\n"
+    "4 players : 12 cards, with 4 left\n5 players : 10 cards\n\n2. Deal\n"
+)
 
 
 def test_normalise_variants():
     assert normalise("\u2018a\u2019 \u201cb\u201d \u2013 \u2014 x\u00a0\u00a0y\n z\u2026") == "'a' \"b\" - - x y z..."
 
 
-@pytest.mark.parametrize("quote", [
-    "L'Enflé is played by four to eight players - or so.",
-    "It ends when a hand is empty...",
-    'is empty... "Swell" they say.',
-    "four  to\neight",
-])
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "L'Enflé is played by four to eight players - or so.",
+        "It ends when a hand is empty...",
+        'is empty... "Swell" they say.',
+        "four  to\neight",
+    ],
+)
 def test_found_despite_typography_and_white_space(quote):
     span = find_quote(SOURCE, quote)
     assert span is not None
-    assert normalise(SOURCE[span.start:span.end]) == normalise(quote)
+    assert normalise(SOURCE[span.start : span.end]) == normalise(quote)
 
 
-@pytest.mark.parametrize("quote", [
-    "L'Enflé is played by five to eight players",     # a word changed
-    "played by four to eight player",                 # a word cut short
-    "layed by four",                                  # starts inside a word
-    "it ends when a hand",                            # case counts
-    "It ends when a hand is empty!",                  # punctuation counts
-])
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "L'Enflé is played by five to eight players",  # a word changed
+        "played by four to eight player",  # a word cut short
+        "layed by four",  # starts inside a word
+        "it ends when a hand",  # case counts
+        "It ends when a hand is empty!",  # punctuation counts
+    ],
+)
 def test_strict_about_words(quote):
     assert find_quote(SOURCE, quote) is None
 
@@ -46,20 +55,30 @@ def test_closest_passage():
 def test_sentences_and_list_lines():
     units = sentences(SOURCE)
     texts = [" ".join(u.text.split()) for u in units]
-    assert texts == ["L\u2019Enfl\u00e9 is played by four to eight players \u2013 or so.",
-                     "It ends when a hand is empty\u2026", "\u201cSwell\u201d they say.",
-                     "4 players : 12 cards, with 4 left", "5 players : 10 cards", "2. Deal"]
+    assert texts == [
+        "L\u2019Enfl\u00e9 is played by four to eight players \u2013 or so.",
+        "It ends when a hand is empty\u2026",
+        "\u201cSwell\u201d they say.",
+        "4 players : 12 cards, with 4 left",
+        "5 players : 10 cards",
+        "2. Deal",
+    ]
     assert [u.kind for u in units] == ["sentence"] * 5 + ["heading"]
     for u in units:
-        assert SOURCE[u.span.start:u.span.end] == u.text
+        assert SOURCE[u.span.start : u.span.end] == u.text
 
 
 def test_coverage_of_the_seed_sources(run):
     code, out, err = run("coverage", "--json")
     assert code == 0
     reports = {r["source"]: r for r in json.loads(out)}
-    for sid in ("emprunt-encyclopedia", "enfle-jeux-oublies", "enfle-salondesjeux-fr", "foster-hoyle",
-                "francion-jeux-oublies"):
+    for sid in (
+        "emprunt-encyclopedia",
+        "enfle-jeux-oublies",
+        "enfle-salondesjeux-fr",
+        "foster-hoyle",
+        "francion-jeux-oublies",
+    ):
         assert sid in reports
     r = reports["enfle-jeux-oublies"]
     assert r["sentences"] == r["covered"] + r["uncovered"]
@@ -67,12 +86,14 @@ def test_coverage_of_the_seed_sources(run):
     by_text = {u["text"]: u for u in r["units"]}
     five = by_text["5 players : 10 cards with 2 left in the stock"]
     assert five["status"] == "covered" and any("academie.yaml" in w for w in five["cited_by"])
-    assert by_text["He is said to \"enfle\" (swell up)."]["status"] == "not_rule"
+    assert by_text['He is said to "enfle" (swell up).']["status"] == "not_rule"
     laws = {u["text"]: u for u in reports["foster-hoyle"]["units"]}
     assert laws["Those first in the room have the preference."]["status"] == "uncovered"
     # not_rules: prefixes from the metadata
-    assert by_text["It was described there as a simple but entertaining game, aimed mainly at children."][
-        "status"] == "not_rule"
+    assert (
+        by_text["It was described there as a simple but entertaining game, aimed mainly at children."]["status"]
+        == "not_rule"
+    )
     assert r["not_rules"] == 9
 
 
@@ -81,7 +102,7 @@ def test_coverage_text_lists_uncovered(run):
     assert code == 0
     assert out.startswith("foster-hoyle (Foster's Complete Hoyle")
     assert "% )" not in out
-    assert 'uncovered  ' in out and "Those first in the room have the preference." in out
-    assert "The cards are dealt 3-2-3 at a time." not in out        # cited
+    assert "uncovered  " in out and "Those first in the room have the preference." in out
+    assert "The cards are dealt 3-2-3 at a time." not in out  # cited
     code, out, err = run("coverage", "--all", "enfle-jeux-oublies")
     assert "Play proceeds counterclockwise." in out and "academie.yaml:" in out

@@ -2,6 +2,7 @@
 since) against the reference clone (a replay from the start): for every corpus game and
 option and every concept file, at many decisions of seeded random games, the two give the
 same state, and played on with the same moves, the same game to its end."""
+
 import copy
 import pickle
 import random
@@ -30,8 +31,12 @@ def _variants():
 
 def seen(state):
     """Everything each seat may know, and the decision at hand."""
-    return ([state.information_state_string(s) for s in range(state.players)],
-            state.legal_actions(), state.current_player(), state.history)
+    return (
+        [state.information_state_string(s) for s in range(state.players)],
+        state.legal_actions(),
+        state.current_player(),
+        state.history,
+    )
 
 
 def same_to_the_end(fast, slow, rng):
@@ -61,8 +66,7 @@ def test_fast_clone_is_the_replay_clone(ref):
             while True:
                 # the first decisions, a hand's first ones, a sample of the others (at most 8), the end
                 fresh = state.engine._hand_plays == 0 and rng.random() < 0.3
-                if (decisions < 2 or ((fresh or rng.random() < 0.03) and checks < 8)
-                        or state.is_terminal()):
+                if decisions < 2 or ((fresh or rng.random() < 0.03) and checks < 8) or state.is_terminal():
                     checks += 1
                     before = seen(state)
                     log = list(state.engine.events)
@@ -72,7 +76,7 @@ def test_fast_clone_is_the_replay_clone(ref):
                     assert fast.engine.events == slow.engine.events == log
                     assert fast == slow == state
                     same_to_the_end(fast, slow, random.Random(decisions))
-                    assert seen(state) == before and state.engine.events == log   # the original untouched
+                    assert seen(state) == before and state.engine.events == log  # the original untouched
                 if state.is_terminal():
                     break
                 state.apply_action(rng.choice(state.legal_actions()))
@@ -87,7 +91,7 @@ def test_clone_of_a_clone_and_pickle_round_trip():
         state.apply_action(rng.choice(state.legal_actions()))
     assert state.engine.hand_no > 1
     c = state.clone()
-    for _ in range(30):                              # the clone's own snapshots, hands later
+    for _ in range(30):  # the clone's own snapshots, hands later
         c.apply_action(rng.choice(c.legal_actions()))
     cc, ref = c.clone(), c.clone_by_replay()
     assert seen(cc) == seen(ref)
@@ -118,7 +122,7 @@ def test_engine_snapshots_off_by_default_and_resume():
     rng = random.Random(0)
     while eng.hand_no < 3:
         eng.apply(rng.choice(eng.legal_moves()))
-    snap = eng.snapshot                              # the top of hand 3, no move made in it yet
+    snap = eng.snapshot  # the top of hand 3, no move made in it yet
     again = EngineState(game.gamedef, 4, 7, resume=snap)
     assert again.hand_no == eng.hand_no == 3 and again.events == eng.events
     while not eng.is_terminal():
@@ -127,5 +131,5 @@ def test_engine_snapshots_off_by_default_and_resume():
         eng.apply(m)
         again.apply(m)
     assert again.is_terminal() and again.returns() == eng.returns() and again.events == eng.events
-    with pytest.raises(ValueError):       # a snapshot of another game
+    with pytest.raises(ValueError):  # a snapshot of another game
         EngineState(academie.load_game("hearts/foster").gamedef, 4, 7, resume=snap)

@@ -1,5 +1,6 @@
 """``academie compare``: the rules side by side with both citations, the
 measures of play with 95% intervals, the HTML page."""
+
 import json
 import math
 
@@ -18,6 +19,7 @@ def test_enfle_differences_each_with_both_citations():
 
     def item(aspect, label):
         return next(x for x in d[aspect]["differences"] if x["label"] == label)
+
     pack = item("pack", "pack for 4 players")
     assert "52 cards" in pack["a"].text and "32 cards" in pack["b"].text
     assert any("deck of 52 cards" in c.quote for c in pack["a"].cites)
@@ -68,7 +70,7 @@ def test_rank_moves():
 
 def test_intervals():
     p, lo, hi = wilson(0, 10)
-    assert p == 0 and lo == 0 and 0.27 < hi < 0.28           # the classic 0/10 Wilson bound 0.2775
+    assert p == 0 and lo == 0 and 0.27 < hi < 0.28  # the classic 0/10 Wilson bound 0.2775
     p, lo, hi = wilson(50, 100)
     assert lo < 0.5 < hi and abs((0.5 - lo) - (hi - 0.5)) < 1e-9
     m, lo, hi, se = mean_ci([1, 2, 3, 4, 5])
@@ -80,9 +82,9 @@ def test_intervals():
 def test_game_measures_cut_into_hands():
     g = load_game("enfle/academie")
     m = game_measures(g, 4, "t/0")
-    assert len(m["hands"]) == 4                                  # a game is as many hands as players
+    assert len(m["hands"]) == 4  # a game is as many hands as players
     assert sum(h["plays"] for h in m["hands"]) > 0
-    assert all(h["winner"] is not None for h in m["hands"])     # the first with an empty hand wins
+    assert all(h["winner"] is not None for h in m["hands"])  # the first with an empty hand wins
     assert all(1 <= p <= 4 for p in m["winner_positions"])
     e = game_measures(load_game("emprunt/lacombe"), 4, "t/0")
     assert e["hands"][0]["borrows"] > 0 and e["hands"][0]["tricks"] == 0
@@ -94,7 +96,7 @@ def test_cli_compare_with_games(run, tmp_path):
     assert code == 0, err
     assert "== Rank of the cards" in out and "the ace: lowest in A, highest in B" in out
     assert "In play: 40 games each, 4 players" in out and "Wilson" in out and "1.96·SE" in out
-    assert "hands are" in out and "times longer" in out          # B's hands are shorter: significant at 40 games
+    assert "hands are" in out and "times longer" in out  # B's hands are shorter: significant at 40 games
     text = page.read_text()
     assert text.count("data:image/png;base64,") >= 3
     assert "http://" not in text and "https://" not in text and "<script" not in text
@@ -104,7 +106,7 @@ def test_cli_compare_json_play(run):
     code, out, _ = run("compare", "emprunt/lacombe", "enfle/foster", "--games", "30", "--json")
     assert code == 0
     play = json.loads(out)["play"]
-    assert play["players"] == 4                                   # the fewest both allow
+    assert play["players"] == 4  # the fewest both allow
     rows = {r["measure"]: r for r in play["means"]}
     assert rows["borrows"]["a"]["mean"] > 0 and rows["borrows"]["b"]["mean"] == 0
     assert len(play["win_share_by_position"]) == 4
@@ -123,6 +125,7 @@ def test_no_common_player_count(run, tmp_path):
 def test_a_step_named_otherwise_is_compared_with_its_counterpart(tmp_path):
     # the same rules, the trick-play step renamed: nothing differs, and the label says B's name
     from academie.dsl.loader import corpus_root
+
     src = (corpus_root() / "enfle" / "academie.yaml").read_text(encoding="utf-8")
     old = "\n  play:\n    kind: tricks"
     assert src.count(old) == 1
@@ -132,4 +135,3 @@ def test_a_step_named_otherwise_is_compared_with_its_counterpart(tmp_path):
     assert all(not x["differences"] for x in d)
     play = next(x for x in d if x["aspect"] == "play")
     assert "step 'play': follow (B: 'trickplay')" in play["same"]
-

@@ -1,6 +1,7 @@
 """What the interpreter works out once per rule file lives in its own cache
 (interpreter/compiled.py), never in the dsl's data classes: a game plays the
 same whether its tables are new or already filled, and they go with the game."""
+
 import dataclasses
 import gc
 import json
@@ -32,11 +33,12 @@ def test_a_game_plays_the_same_with_its_tables_new_or_filled(cid):
     def log(g, seed):
         st = play(State(g, n, seed), make_agents(["random"], n, seed))
         return [json.dumps(e) for e in st.events]
-    first = log(game, 3)                      # fills the tables
+
+    first = log(game, 3)  # fills the tables
     assert compiled.for_game(game).runners or compiled.for_game(game).deal_plans
     play_one(game, n, 4, ["random"], 50_000)  # the short loop fills its own (no events)
-    again = log(game, 3)                      # reads them
-    fresh = log(load_game(cid), 3)            # another GameDef of the same file: tables of its own
+    again = log(game, 3)  # reads them
+    fresh = log(load_game(cid), 3)  # another GameDef of the same file: tables of its own
     assert first == again == fresh
 
 
@@ -47,10 +49,10 @@ def test_the_tables_of_a_game_go_with_it():
     play_one(game, 4, 1, ["random"], 50_000)
     c = compiled.for_game(game)
     assert c.key_tables and c.deal_plans and c.short_loop
-    assert compiled.for_game(game) is c       # one set of tables per GameDef
+    assert compiled.for_game(game) is c  # one set of tables per GameDef
     assert compiled.held() == before + 1
     alive = weakref.ref(game)
     del game, c
     gc.collect()
-    assert alive() is None                    # the tables do not keep the game alive
-    assert compiled.held() == before          # and they are dropped with it
+    assert alive() is None  # the tables do not keep the game alive
+    assert compiled.held() == before  # and they are dropped with it

@@ -1,5 +1,6 @@
 """dsl/compiler.py: what each construct of the expression language compiles to and evaluates
 to, on a small stand-in for the game state, and where and how a mistake is reported."""
+
 from types import SimpleNamespace
 
 import pytest
@@ -10,10 +11,21 @@ from academie.dsl.errors import Pos, RuleError
 from academie.dsl.loader import Limits
 
 AT = Pos("game.yaml", 10, 5)
-PLAY = {card(r + s): i for s in "SHDC" for i, r in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10",
-                                                               "J", "Q", "K", "A"])}
-SCOPE = Scope(zones={"stock", "trick"}, seat_zones={"hand", "tricks"}, vars={"round"}, seat_vars={"points"},
-              pools={"pot"}, currencies={"chip"}, orders={"play": PLAY}, declarations={"slam"})
+PLAY = {
+    card(r + s): i
+    for s in "SHDC"
+    for i, r in enumerate(["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+}
+SCOPE = Scope(
+    zones={"stock", "trick"},
+    seat_zones={"hand", "tricks"},
+    vars={"round"},
+    seat_vars={"points"},
+    pools={"pot"},
+    currencies={"chip"},
+    orders={"play": PLAY},
+    declarations={"slam"},
+)
 
 
 def cards(*names):
@@ -22,13 +34,25 @@ def cards(*names):
 
 def state(**kw):
     """The attributes of the state that compiled expressions read (compiler.StateView)."""
-    st = SimpleNamespace(n=4, dealer=3, leader=0, led="H", trump="S", winner=None, hand_no=1, tricks_played=0,
-                         zones={"stock": cards("2C", "3C"), "trick": []},
-                         pzones={"hand": [cards("AH", "10H", "2S"), cards("KD"), [], cards("QC", "JC")],
-                                 "tricks": [[], [], [], []]},
-                         vars={"round": 2}, pvars={"points": [5, 9, 9, 1]},
-                         bal={0: {"chip": 4}, 1: {"chip": 0}, 2: {"chip": 7}, 3: {"chip": 1}, "pot": {"chip": 12}},
-                         won=[1, 0, 2, 0], declared={}, mover=None, other=None)
+    st = SimpleNamespace(
+        n=4,
+        dealer=3,
+        leader=0,
+        led="H",
+        trump="S",
+        winner=None,
+        hand_no=1,
+        tricks_played=0,
+        zones={"stock": cards("2C", "3C"), "trick": []},
+        pzones={"hand": [cards("AH", "10H", "2S"), cards("KD"), [], cards("QC", "JC")], "tricks": [[], [], [], []]},
+        vars={"round": 2},
+        pvars={"points": [5, 9, 9, 1]},
+        bal={0: {"chip": 4}, 1: {"chip": 0}, 2: {"chip": 7}, 3: {"chip": 1}, "pot": {"chip": 12}},
+        won=[1, 0, 2, 0],
+        declared={},
+        mover=None,
+        other=None,
+    )
     st.__dict__.update(kw)
     return st
 
@@ -47,47 +71,51 @@ def error(text, kind="game"):
 
 # -- values and their kinds ---------------------------------------------------
 
-@pytest.mark.parametrize("text,kind,value", [
-    ("12", "num", 12),
-    ("2 + 3 * 4", "num", 14),
-    ("(2 + 3) * 4", "num", 20),
-    ("7 / 2", "num", 3),                     # integer division: chips and points are whole
-    ("7 % 4", "num", 3),
-    ("-round", "num", -2),
-    ("1 - 2 - 3", "num", -4),                # left-associative
-    ("players", "num", 4),
-    ("dealer", "seat", 3),
-    ("dealer + 1", "seat", 0),               # seats wrap round the table
-    ("dealer + 6", "seat", 1),
-    ("leader - 1", "seat", 3),
-    ("leader - dealer", "num", 1),           # the distance in play order
-    ("led", "suit", "H"),
-    ("trump == S", "bool", True),
-    ("true and not false", "bool", True),
-    ("if round > 1 then 10 else 20", "num", 10),
-    ("count(stock)", "num", 2),
-    ("count(hand(leader))", "num", 3),
-    ("points(dealer + 2) + points(dealer)", "num", 10),
-    ("balance(pot, chip) - balance(dealer + 3, chip)", "num", 5),
-    ("tricks_won(dealer - 1)", "num", 2),
-    ("min(3, round, 9)", "num", 2),
-    ("max(3, round, 9)", "num", 9),
-    ("abs(1 - round * 3)", "num", 5),
-    ("sum_seats(points(seat))", "num", 24),
-    ("count_seats(points(seat) > 4)", "num", 3),
-    ("max_seats(points(seat))", "num", 9),
-    ("min_seats(points(seat))", "num", 1),
-    ("rank(AS, play) > rank(KS, play)", "bool", True),
-    ("rank(AS)", "num", 12),                 # the one order, when the game has one
-    ("holder(KD)", "seat", 1),
-    ("holder(5D)", "seat", None),
-    ("any(hand(dealer), card.suit == C)", "bool", True),
-    ("all(hand(leader), card.colour == \"red\")", "bool", False),
-    ("count(hand(leader), card.suit == led)", "num", 2),
-    ("declared(slam)", "bool", False),
-    ("[A, K]", "list:rank", frozenset({"A", "K"})),
-    ("[S, H]", "list:suit", frozenset({"S", "H"})),
-])
+
+@pytest.mark.parametrize(
+    "text,kind,value",
+    [
+        ("12", "num", 12),
+        ("2 + 3 * 4", "num", 14),
+        ("(2 + 3) * 4", "num", 20),
+        ("7 / 2", "num", 3),  # integer division: chips and points are whole
+        ("7 % 4", "num", 3),
+        ("-round", "num", -2),
+        ("1 - 2 - 3", "num", -4),  # left-associative
+        ("players", "num", 4),
+        ("dealer", "seat", 3),
+        ("dealer + 1", "seat", 0),  # seats wrap round the table
+        ("dealer + 6", "seat", 1),
+        ("leader - 1", "seat", 3),
+        ("leader - dealer", "num", 1),  # the distance in play order
+        ("led", "suit", "H"),
+        ("trump == S", "bool", True),
+        ("true and not false", "bool", True),
+        ("if round > 1 then 10 else 20", "num", 10),
+        ("count(stock)", "num", 2),
+        ("count(hand(leader))", "num", 3),
+        ("points(dealer + 2) + points(dealer)", "num", 10),
+        ("balance(pot, chip) - balance(dealer + 3, chip)", "num", 5),
+        ("tricks_won(dealer - 1)", "num", 2),
+        ("min(3, round, 9)", "num", 2),
+        ("max(3, round, 9)", "num", 9),
+        ("abs(1 - round * 3)", "num", 5),
+        ("sum_seats(points(seat))", "num", 24),
+        ("count_seats(points(seat) > 4)", "num", 3),
+        ("max_seats(points(seat))", "num", 9),
+        ("min_seats(points(seat))", "num", 1),
+        ("rank(AS, play) > rank(KS, play)", "bool", True),
+        ("rank(AS)", "num", 12),  # the one order, when the game has one
+        ("holder(KD)", "seat", 1),
+        ("holder(5D)", "seat", None),
+        ("any(hand(dealer), card.suit == C)", "bool", True),
+        ('all(hand(leader), card.colour == "red")', "bool", False),
+        ("count(hand(leader), card.suit == led)", "num", 2),
+        ("declared(slam)", "bool", False),
+        ("[A, K]", "list:rank", frozenset({"A", "K"})),
+        ("[S, H]", "list:suit", frozenset({"S", "H"})),
+    ],
+)
 def test_an_expression_evaluates_to_its_value_and_has_its_kind(text, kind, value):
     e = compile_expr(text, AT, SCOPE)
     assert isinstance(e, Expr) and e.text == text and e.pos == AT
@@ -145,34 +173,38 @@ def test_a_long_chain_evaluates_like_a_short_one():
 
 # -- mistakes: the message, and the place in the file ------------------------
 
+
 def test_an_unknown_name_is_located_at_the_name_and_a_near_name_is_suggested():
     d = error("1 + pionts(seat)", "seat")
     assert "unknown function 'pionts'" in d.message and "did you mean 'points'?" in d.message
-    assert (d.pos.file, d.pos.line, d.pos.col) == ("game.yaml", 10, 9)     # column 5 + the offset 4
+    assert (d.pos.file, d.pos.line, d.pos.col) == ("game.yaml", 10, 9)  # column 5 + the offset 4
     d = error("rounds + 1")
     assert "unknown name 'rounds'" in d.message and "did you mean 'round'?" in d.message
     assert d.pos == AT
 
 
-@pytest.mark.parametrize("text,kind,message", [
-    ("seat + 1", "game", "'seat' is not defined here: it can only be used in an expression about a seat"),
-    ("card.suit == H", "seat", "'card' is not defined here: it can only be used in a card test"),
-    ("points + 1", "game", "'points' belongs to each seat: write points(seat) or points(SEAT)"),
-    ("pot or 10", "game", "'and', 'or' join truth values"),
-    ("card.rank < 10", "card", "ranks and suits have no order of their own"),
-    ("card > KS", "card", "a card has no order of its own"),
-    ("card == 3", "card", "is compared with a number, which it can never equal"),
-    ("card.face", "card", "a card has no field 'face'"),
-    ("dealer + dealer", "game", "two seats cannot be added"),
-    ("1 - dealer", "game", "a seat cannot be taken from a number"),
-    ("round / 0", "game", "division by zero: '/' by 0"),
-    ("if round > 1 then dealer else trump", "game", "the two branches give a seat and a suit"),
-    ("abs(1, 2)", "game", "abs() takes 1 argument, not 2"),
-    ("rank(AS, cut)", "game", "expected the name of an order here (one of: play)"),
-    ("points(1)", "game", "expected a seat here, found a number"),      # a seat is reached from dealer, leader …
-    ("3 in round", "game", "'in' needs a zone or a list"),
-    ("card.rank in [A, K, 3 + 1]", "card", "a list of ranks must hold ranks only"),
-])
+@pytest.mark.parametrize(
+    "text,kind,message",
+    [
+        ("seat + 1", "game", "'seat' is not defined here: it can only be used in an expression about a seat"),
+        ("card.suit == H", "seat", "'card' is not defined here: it can only be used in a card test"),
+        ("points + 1", "game", "'points' belongs to each seat: write points(seat) or points(SEAT)"),
+        ("pot or 10", "game", "'and', 'or' join truth values"),
+        ("card.rank < 10", "card", "ranks and suits have no order of their own"),
+        ("card > KS", "card", "a card has no order of its own"),
+        ("card == 3", "card", "is compared with a number, which it can never equal"),
+        ("card.face", "card", "a card has no field 'face'"),
+        ("dealer + dealer", "game", "two seats cannot be added"),
+        ("1 - dealer", "game", "a seat cannot be taken from a number"),
+        ("round / 0", "game", "division by zero: '/' by 0"),
+        ("if round > 1 then dealer else trump", "game", "the two branches give a seat and a suit"),
+        ("abs(1, 2)", "game", "abs() takes 1 argument, not 2"),
+        ("rank(AS, cut)", "game", "expected the name of an order here (one of: play)"),
+        ("points(1)", "game", "expected a seat here, found a number"),  # a seat is reached from dealer, leader …
+        ("3 in round", "game", "'in' needs a zone or a list"),
+        ("card.rank in [A, K, 3 + 1]", "card", "a list of ranks must hold ranks only"),
+    ],
+)
 def test_a_mistake_is_a_located_error_that_says_what_is_wrong(text, kind, message):
     d = error(text, kind)
     assert message in d.message, d.message
@@ -180,11 +212,14 @@ def test_a_mistake_is_a_located_error_that_says_what_is_wrong(text, kind, messag
     assert d.code in ("expression", "syntax")
 
 
-@pytest.mark.parametrize("text,message", [
-    ("1 +", "expression ends too early"),
-    ("round ) 2", "unexpected ')'"),
-    ("round $ 2", "unexpected character '$'"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("1 +", "expression ends too early"),
+        ("round ) 2", "unexpected ')'"),
+        ("round $ 2", "unexpected character '$'"),
+    ],
+)
 def test_a_syntax_error_is_located_in_the_expression(text, message):
     d = error(text)
     assert message in d.message and d.code == "syntax"
@@ -198,7 +233,7 @@ def test_a_divisor_that_is_zero_in_play_is_a_located_runtime_error():
         e(state(zones={"stock": [], "trick": []}))
     (d,) = err.value.diagnostics
     assert d.code == "runtime" and "division by zero: the divisor 'count(stock)' is 0 here" in d.message
-    assert d.pos == Pos("game.yaml", 10, 13)     # at the divisor
+    assert d.pos == Pos("game.yaml", 10, 13)  # at the divisor
 
 
 def test_the_limits_bound_an_expression_before_it_is_parsed():

@@ -1,5 +1,6 @@
 """Each general concept of the language, proven on its own small rule file
 (tests/concepts/), before the corpus relies on it."""
+
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,7 @@ TRUMPS_DEAL = {
 def test_turnup_fixes_trumps_and_a_free_card_may_always_be_played():
     st = State(game("trumps"), 2, 0, dealer=0, deal=TRUMPS_DEAL, hands=1)
     assert st.trump == "H"
-    st.apply("KH")                                  # seat 1 leads a heart
+    st.apply("KH")  # seat 1 leads a heart
     assert names(st.legal_moves()) == ["9S", "QH"]  # must follow hearts, or the free 9S
     st.apply("9S")
     trick = [e for e in st.events if e["type"] == "trick"][-1]
@@ -46,40 +47,50 @@ def test_turnup_fixes_trumps_and_a_free_card_may_always_be_played():
 
 
 def test_a_card_beats_all_but_one():
-    deal = {"hands": [["9S", "QH", "10D", "QD"], ["AD", "KH", "10S", "JH"]],
-            "turnup": ["9H"], "talon": TRUMPS_DEAL["talon"]}
+    deal = {
+        "hands": [["9S", "QH", "10D", "QD"], ["AD", "KH", "10S", "JH"]],
+        "turnup": ["9H"],
+        "talon": TRUMPS_DEAL["talon"],
+    }
     st = State(game("trumps"), 2, 0, dealer=0, deal=deal, hands=1)
     st.apply("AD")
     assert names(st.legal_moves()) == ["9S", "10D", "QD"]
-    st.apply("9S")                                  # the one card 9S does not beat is AD
+    st.apply("9S")  # the one card 9S does not beat is AD
     assert [e for e in st.events if e["type"] == "trick"][-1]["winner"] == 1
 
 
 def test_trump_beats_the_suit_led_when_void():
-    deal = {"hands": [["QH", "10D", "QD", "JS"], ["10S", "AD", "KH", "JH"]],
-            "turnup": ["9H"], "talon": ["9S", "QS", "KS", "AS", "10H", "AH", "9D", "JD", "KD"]}
+    deal = {
+        "hands": [["QH", "10D", "QD", "JS"], ["10S", "AD", "KH", "JH"]],
+        "turnup": ["9H"],
+        "talon": ["9S", "QS", "KS", "AS", "10H", "AH", "9D", "JD", "KD"],
+    }
     st = State(game("trumps"), 2, 0, dealer=0, deal=deal, hands=1)
     st.apply("10S")
-    assert names(st.legal_moves()) == ["JS"]       # he holds a spade: he must follow
+    assert names(st.legal_moves()) == ["JS"]  # he holds a spade: he must follow
     st.apply("JS")
     assert [e for e in st.events if e["type"] == "trick"][-1]["winner"] == 0
-    st.apply("QH")                                  # seat 0 leads a trump
+    st.apply("QH")  # seat 0 leads a trump
     st.apply("KH")
     assert [e for e in st.events if e["type"] == "trick"][-1]["winner"] == 1
 
 
 # -- a renounce trigger that pays; counters; a game to a target ---------------------
 def test_cannot_follow_trigger_pays_then_the_player_plays():
-    deal = {"hands": [["10H", "JH", "QH", "KH", "AH", "10D"],
-                      ["10S", "JS", "QS", "KS", "AS", "JD"],
-                      ["10C", "JC", "QC", "KC", "AC", "QD"]]}
+    deal = {
+        "hands": [
+            ["10H", "JH", "QH", "KH", "AH", "10D"],
+            ["10S", "JS", "QS", "KS", "AS", "JD"],
+            ["10C", "JC", "QC", "KC", "AC", "QD"],
+        ]
+    }
     st = State(game("penalty"), 3, 0, dealer=0, deal=deal, hands=1)
-    st.apply("10S")                                 # seat 1 leads a spade; seat 2 has none
+    st.apply("10S")  # seat 1 leads a spade; seat 2 has none
     ev = st.events[-3:]
     assert ev[0] == {"type": "play", "seat": 1, "card": "10S"}
     assert ev[1] == {"type": "renounce", "seat": 2, "led": "S"}
     assert ev[2] == {"type": "pay", "from": 2, "to": "kitty", "amount": 1, "unit": "mark"}
-    assert st.current_player() == 2                 # ... and then he plays as usual
+    assert st.current_player() == 2  # ... and then he plays as usual
     assert names(st.legal_moves()) == ["QD", "10C", "JC", "QC", "KC", "AC"]
 
 
@@ -87,8 +98,8 @@ def test_counters_money_between_zones_and_a_game_to_a_target():
     g = game("penalty")
     st = play(State(g, 3, 5), make_agents(["random"], 3, 5))
     assert not st.unfinished and st.hand_no > 1
-    assert max(st.pvars["score"]) >= 10             # the game ended when someone reached 10
-    st.check_invariants()                            # marks and bundles conserved
+    assert max(st.pvars["score"]) >= 10  # the game ended when someone reached 10
+    st.check_invariants()  # marks and bundles conserved
     total = sum(b["mark"] + 5 * b["bundle"] for b in st.bal.values())
     assert total == 3 * 3 * 5
     # the final settlement: each other seat paid the winner one bundle
@@ -100,21 +111,20 @@ def test_counters_money_between_zones_and_a_game_to_a_target():
 
 # -- sequence play without wrapping -------------------------------------------------------
 def test_runs_take_the_next_card_from_talon_before_a_neighbour():
-    deal = {"hands": [["2S", "5S", "2H", "3H"], ["3S", "7S", "4H", "5H"]],
-            "talon": ["4S", "6S", "6H", "7H"]}
+    deal = {"hands": [["2S", "5S", "2H", "3H"], ["3S", "7S", "4H", "5H"]], "talon": ["4S", "6S", "6H", "7H"]}
     st = first_agents_until_end(State(game("runs"), 2, 0, dealer=0, deal=deal))
     plays = [(e["seat"], e["card"], e["from"]) for e in st.events if e["type"] == "play"]
     assert plays == [
         (1, "3S", "hand"),
-        (0, "4S", "talon"),     # not in his hand: the talon before the other player
-        (1, "5S", "borrow"),    # not in the talon: borrowed from seat 0
+        (0, "4S", "talon"),  # not in his hand: the talon before the other player
+        (1, "5S", "borrow"),  # not in the talon: borrowed from seat 0
         (0, "6S", "talon"),
-        (1, "7S", "hand"),      # the top of the suit: the run ends (no wrap)
-        (0, "2S", "hand"),      # the next player begins a run; 3S-7S are played: it ends at once
-        (1, "4H", "hand"),      # so the next player begins another
-        (0, "5H", "borrow"),    # seat 1 lends his last card ...
+        (1, "7S", "hand"),  # the top of the suit: the run ends (no wrap)
+        (0, "2S", "hand"),  # the next player begins a run; 3S-7S are played: it ends at once
+        (1, "4H", "hand"),  # so the next player begins another
+        (0, "5H", "borrow"),  # seat 1 lends his last card ...
     ]
-    assert st.winner == 1      # ... and, his hand empty, wins
+    assert st.winner == 1  # ... and, his hand empty, wins
     pays = [(e["from"], e["to"], e["amount"]) for e in st.events if e["type"] == "pay"]
     assert pays == [(0, "pool", 2), (1, 0, 1), (0, "pool", 2), (0, 1, 1)]
 
@@ -124,7 +134,7 @@ def test_variant_replaces_an_element_deletes_a_step_and_adds_one_by_option():
     assert [s.name for s in game("variant").steps] == ["deal", "play", "bonus"]
     assert [s.name for s in game("variant", "fines").steps] == ["deal", "fine", "play", "bonus"]
     st = State(game("variant"), 3, 1, dealer=0)
-    assert st.current_player() == 2                 # leader: dealer + 2, not the parent's dealer + 1
+    assert st.current_player() == 2  # leader: dealer + 2, not the parent's dealer + 1
 
 
 def test_options_change_the_game_and_conflicts_are_refused():
@@ -144,6 +154,7 @@ def test_seat_and_card_are_never_taken_for_constants():
 
     class St:
         n, dealer = 4, 1
+
     assert compile_expr("dealer == seat", Pos("f", 1, 1), Scope(), "seat")(St, 1) is True
     assert compile_expr("dealer != seat", Pos("f", 1, 1), Scope(), "seat")(St, 2) is True
     assert compile_expr("AH == card", Pos("f", 1, 1), Scope(), "card")(St, 0, c("AH")) is True
@@ -151,29 +162,45 @@ def test_seat_and_card_are_never_taken_for_constants():
 
 
 # -- a renouncer takes a whole shared zone (not the trick) and leads -------------------
-DRAW_DEAL = {"hands": [["9S", "10S", "JS", "QS", "KS"], ["9H", "10H", "JH", "QH", "KH"],
-                       ["9D", "10D", "JD", "QD", "KD"]],
-             "stock": ["AS", "AH", "AD", "9C", "10C", "JC", "QC", "KC", "AC"]}
+DRAW_DEAL = {
+    "hands": [["9S", "10S", "JS", "QS", "KS"], ["9H", "10H", "JH", "QH", "KH"], ["9D", "10D", "JD", "QD", "KD"]],
+    "stock": ["AS", "AH", "AD", "9C", "10C", "JC", "QC", "KC", "AC"],
+}
 
 
 def test_a_renouncer_takes_the_whole_stock_and_leads():
     st = State(game("drawpile"), 3, 0, dealer=0, deal=DRAW_DEAL, hands=1)
     assert st.current_player() == 1
-    st.apply("9H")                                  # seat 2 holds no heart
+    st.apply("9H")  # seat 2 holds no heart
     renounce, take, back = st.events[-3:]
     assert renounce == {"type": "renounce", "seat": 2, "led": "H"}
     assert take["type"] == "take" and take["seat"] == 2 and take["to"] == "hand"
     assert sorted(take["cards"]) == sorted(DRAW_DEAL["stock"])
     assert back == {"type": "take", "seat": None, "cards": ["9H"], "to": "pack"}
-    assert st.zones["stock"] == [] and names(st.zones["pack"]) == ["9H"]   # the broken trick
-    assert st.current_player() == 2                 # he leads, any card of his hand (in order)
-    assert names(st.legal_moves()) == ["AS", "AH", "9D", "10D", "JD", "QD", "KD", "AD",
-                                       "9C", "10C", "JC", "QC", "KC", "AC"]
+    assert st.zones["stock"] == [] and names(st.zones["pack"]) == ["9H"]  # the broken trick
+    assert st.current_player() == 2  # he leads, any card of his hand (in order)
+    assert names(st.legal_moves()) == [
+        "AS",
+        "AH",
+        "9D",
+        "10D",
+        "JD",
+        "QD",
+        "KD",
+        "AD",
+        "9C",
+        "10C",
+        "JC",
+        "QC",
+        "KC",
+        "AC",
+    ]
 
 
-RACE_DEAL = {"hands": [["9S", "10S", "9H", "10H", "9D"], ["AS", "AH", "KS", "KH", "AD"],
-                       ["JS", "JH", "QS", "QH", "10D"]],
-             "stock": ["JD", "QD", "KD", "9C", "10C", "JC", "QC", "KC", "AC"]}
+RACE_DEAL = {
+    "hands": [["9S", "10S", "9H", "10H", "9D"], ["AS", "AH", "KS", "KH", "AD"], ["JS", "JH", "QS", "QH", "10D"]],
+    "stock": ["JD", "QD", "KD", "9C", "10C", "JC", "QC", "KC", "AC"],
+}
 
 
 def test_an_end_after_the_trick_as_an_option():
@@ -184,4 +211,4 @@ def test_an_end_after_the_trick_as_an_option():
         first_agents_until_end(st)
         ends[opts] = [e for e in st.events if e["type"] == "hand_end"][0]
     assert ends[("race",)] == {"type": "hand_end", "hand": 1, "winner": 1, "plays": 6, "tricks": 2}
-    assert ends[()]["plays"] > 6                    # without it the hand goes on
+    assert ends[()]["plays"] > 6  # without it the hand goes on

@@ -2,6 +2,7 @@
 `first` agents (lowest card in canonical order; declining comes first) and,
 where a declaration is needed, a scripted choice. Every expected line was
 checked by hand against the rule's source."""
+
 import pytest
 
 from academie.dsl.loader import load_yaml
@@ -33,20 +34,27 @@ def run(game_id, players, deal, options=(), script=None):
 
 
 def pays(st, unit=None):
-    return [(e["from"], e["to"], e["amount"]) for e in st.events
-            if e["type"] == "pay" and (unit is None or e["unit"] == unit)]
+    return [
+        (e["from"], e["to"], e["amount"])
+        for e in st.events
+        if e["type"] == "pay" and (unit is None or e["unit"] == unit)
+    ]
 
 
 # -- Schwellen ---------------------------------------------------------------
 def test_schwellen_renounce_and_win():
     st = run("enfle/foster", 4, "schwellen4.yaml")
-    assert moves(st.events) == (
-        "p1:JS p2:8S p3:7S p0:10S t1 "
-        "p1:QS p2:AS p3:9S p0:KS t2 "             # the ace is high, as at Hearts
-        "p2:9H p3:7H p0:JH p1:8H t0 "
-        "p0:KH r1 p1:KH p2:QH p3:10H p0:AH t0 "   # seat 1 has no heart: takes KH, leads it
-        "p0:10D p1:9D p2:7D r3 p3:7D p0:AD p1:QD p2:8D t0 "
-        "p0:AC end:0").split()
+    assert (
+        moves(st.events)
+        == (
+            "p1:JS p2:8S p3:7S p0:10S t1 "
+            "p1:QS p2:AS p3:9S p0:KS t2 "  # the ace is high, as at Hearts
+            "p2:9H p3:7H p0:JH p1:8H t0 "
+            "p0:KH r1 p1:KH p2:QH p3:10H p0:AH t0 "  # seat 1 has no heart: takes KH, leads it
+            "p0:10D p1:9D p2:7D r3 p3:7D p0:AD p1:QD p2:8D t0 "
+            "p0:AC end:0"
+        ).split()
+    )
     renounce_take = [e for e in st.events if e["type"] == "take" and e["to"] == "hand"]
     assert [e["cards"] for e in renounce_take] == [["KH"], ["10D", "9D", "7D"]]
     # tricks are dead, not kept by their winner
@@ -58,15 +66,15 @@ def test_schwellen_deals_three_two_three(tmp_path):
     game = load_game("enfle/foster")
     pack = game.pack(4)
     assert len(pack) == 32 and {c.rank for c in pack} == {"7", "8", "9", "10", "J", "Q", "K", "A"}
-    deck = list(reversed(pack))                    # AC KC QC … 7S, top first
+    deck = list(reversed(pack))  # AC KC QC … 7S, top first
     st = State(game, 4, 0, dealer=0, deck=deck, hands=1)
     deal = next(e for e in st.events if e["type"] == "deal")
     names = [c.name for c in deck]
     expect = [[] for _ in range(4)]
     i = 0
-    for size in (3, 2, 3):                         # 3-2-3, from the eldest (seat 1)
+    for size in (3, 2, 3):  # 3-2-3, from the eldest (seat 1)
         for seat in (1, 2, 3, 0):
-            expect[seat] += names[i:i + size]
+            expect[seat] += names[i : i + size]
             i += size
     canon = {c.name: c.canon for c in pack}
     assert deal["hands"] == [sorted(h, key=canon.get) for h in expect]
@@ -78,8 +86,7 @@ def test_schwellen_adds_cards_to_give_eight_each(players, size):
 
 
 # -- Hearts ---------------------------------------------------------------------
-@pytest.mark.parametrize("players,missing", [(3, {"2S"}), (4, set()), (5, {"2S", "2C"}),
-                                             (6, {"2S", "2H", "2D", "2C"})])
+@pytest.mark.parametrize("players,missing", [(3, {"2S"}), (4, set()), (5, {"2S", "2C"}), (6, {"2S", "2H", "2D", "2C"})])
 def test_hearts_deuces_discarded(players, missing):
     pack = {c.name for c in load_game("hearts/foster").pack(players)}
     assert len(pack) == 52 - len(missing) and not (pack & missing)
@@ -88,6 +95,7 @@ def test_hearts_deuces_discarded(players, missing):
 def test_hearts_ace_is_low_in_cutting_and_high_in_play():
     g = load_game("hearts/foster")
     from academie.dsl.cards import card
+
     assert g.orders["cut"][card("AS")] < g.orders["cut"][card("2S")]
     assert g.orders["play"][card("AS")] > g.orders["play"][card("KS")]
 
@@ -96,6 +104,7 @@ def test_hearts_sweepstakes_pool_won_divided_or_kept_as_a_jack():
     # Hoyle 1913: no hearts alone wins the pool, two without hearts divide it; if everyone
     # took a heart, or one took them all, it stays and is added to the next (a Jack)
     from academie.interpreter.agents import make_agents
+
     g = load_game("hearts/foster", ["sweepstakes"])
     seen = set()
     for seed in range(60):
@@ -116,7 +125,7 @@ def test_hearts_sweepstakes_pool_won_divided_or_kept_as_a_jack():
                     assert sorted(won) == zero and set(won.values()) == {pool // len(zero)}
                     seen.add("won alone" if len(zero) == 1 else "divided")
                     if pool > sum(hearts):
-                        seen.add("jack won")            # with what earlier hands left in it
+                        seen.add("jack won")  # with what earlier hands left in it
                     pool -= sum(won.values())
                 else:
                     assert not won
@@ -128,8 +137,7 @@ def test_hearts_sweepstakes_pool_won_divided_or_kept_as_a_jack():
 # -- Polignac and capot ----------------------------------------------------------
 def test_polignac_capot_won():
     st = run("polignac/boussac", 4, "polignac4-capot-won.yaml", ("capot",), script={1: "capot"})
-    assert [e for e in st.events if e["type"] == "declare"] == \
-        [{"type": "declare", "seat": 1, "declaration": "capot"}]
+    assert [e for e in st.events if e["type"] == "declare"] == [{"type": "declare", "seat": 1, "declaration": "capot"}]
     assert st.won == [0, 8, 0, 0]
     # he loses nothing; each of the others pays five counters into the pool
     assert sorted(pays(st)) == [(0, "pool", 5), (2, "pool", 5), (3, "pool", 5)]
@@ -184,7 +192,7 @@ def test_emprunt_borrow_and_talon_draw():
 def test_emprunt_three_player_deal_is_the_corrected_twelve():
     g = load_game("emprunt/lacombe")
     assert len(g.pack(3)) == 40
-    (step, per, batches, rest), = g.deal_counts(3)
+    ((step, per, batches, rest),) = g.deal_counts(3)
     assert (per, rest) == (12, 4) and per * 3 + rest == 40
 
 
@@ -193,8 +201,8 @@ def test_francion_welche_takes_a_trick_and_ace_of_trumps_beats_king():
     st = run("francion/terrail", 3, "francion3-welche-wins.yaml")
     tricks = [(e["cards"], e["winner"]) for e in st.events if e["type"] == "trick"]
     assert [e["trump"] for e in st.events if e["type"] == "turnup"] == ["S"]
-    assert tricks[1] == (["KS", "AS", "JS"], 0)       # no Welche in the trick: the ace of trumps wins
-    assert tricks[4] == (["AH", "9H", "7D"], 1)       # the Welche led takes the trick
+    assert tricks[1] == (["KS", "AS", "JS"], 0)  # no Welche in the trick: the ace of trumps wins
+    assert tricks[4] == (["AH", "9H", "7D"], 1)  # the Welche led takes the trick
     # the stake of 9 is paid out by ninths: one token per trick won
     payout = [p for p in pays(st, "token") if p[0] == "stake"]
     assert sorted(payout, key=lambda p: p[1]) == [("stake", 0, 1), ("stake", 1, 7), ("stake", 2, 1)]
@@ -204,7 +212,7 @@ def test_francion_welche_takes_a_trick_and_ace_of_trumps_beats_king():
 def test_francion_king_of_trumps_beats_welche_and_beast():
     st = run("francion/terrail", 3, "francion3-king-beats-welche.yaml")
     tricks = [(e["cards"], e["winner"]) for e in st.events if e["type"] == "trick"]
-    assert tricks[6] == (["8C", "AH", "KC"], 2)       # clubs trumps: KC beats the Welche
+    assert tricks[6] == (["8C", "AH", "KC"], 2)  # clubs trumps: KC beats the Welche
     assert st.won == [7, 0, 2]
     token_pays = pays(st, "token")
     assert ("stake", 0, 7) in token_pays and ("stake", 2, 2) in token_pays

@@ -1,6 +1,7 @@
 """Every quote of the corpus is found in its source, and changing any one
 word of any quote makes it not found; the source's impossible numbers are
 reported against the source."""
+
 import re
 
 import pytest
@@ -31,6 +32,9 @@ def test_quote_found_and_one_changed_word_is_not(src, quote):
 def test_emprunt_three_player_deal_is_reported_against_its_source(run):
     code, out, err = run("validate", "--playouts", 0, "emprunt/lacombe")
     assert code == 0
-    assert re.search(r"lacombe\.yaml:\d+:\d+: warning: the source's arithmetic is impossible: "
-                     r"3 players × 21 cards \+ 4 left over = 67 cards, but the pack has 40", out), out
+    assert re.search(
+        r"lacombe\.yaml:\d+:\d+: warning: the source's arithmetic is impossible: "
+        r"3 players × 21 cards \+ 4 left over = 67 cards, but the pack has 40",
+        out,
+    ), out
     assert "corrected by the editorial element at" in out

@@ -1,4 +1,5 @@
 """L'Enflé (rules/enfle/academie.yaml) played from data alone."""
+
 import json
 
 import pytest
@@ -8,22 +9,36 @@ from conftest import moves, read_log
 # The hand of tests/data/enfle4-midtrick.yaml, worked out by hand: dealer 0,
 # `first` agents (lowest card in canonical order), K high and the ace lowest.
 WORKED = (
-    "p1:2S p2:3S p3:8S p0:7S t3 "            # 8S is the highest spade
+    "p1:2S p2:3S p3:8S p0:7S t3 "  # 8S is the highest spade
     "p3:10S p0:9S p1:4S p2:QS t2 "
     "p2:3H p3:2H p0:4H p1:9H t1 "
-    "p1:5S r2 p2:5S p3:JS p0:KS p1:6S t0 "    # seat 2 has no spade: takes 5S, leads it
+    "p1:5S r2 p2:5S p3:JS p0:KS p1:6S t0 "  # seat 2 has no spade: takes 5S, leads it
     "p0:7H p1:10H r2 p2:7H p3:5H r0 p0:5H p1:JH p2:10H p3:6H t1 "
-    "p1:QH r2 p2:QH p3:8H p0:7H p1:AH t2 "    # the ace is the lowest heart
+    "p1:QH r2 p2:QH p3:8H p0:7H p1:AH t2 "  # the ace is the lowest heart
     "p2:3D p3:4D p0:2D p1:9D t1 "
     "p1:JD p2:7D p3:KD p0:5D t3 "
-    "p3:2C p0:7C p1:10C end:1"                # 10C was seat 1's last card: mid-trick
+    "p3:2C p0:7C p1:10C end:1"  # 10C was seat 1's last card: mid-trick
 ).split()
 
 
 def test_worked_hand_from_a_given_deal(run, data, tmp_path):
     log = tmp_path / "out.jsonl"
-    code, out, err = run("play", "enfle/academie", "--players", 4, "--agents", "first,first,first,first",
-                         "--deal", data / "enfle4-midtrick.yaml", "--dealer", 0, "--hands", 1, "--log", log)
+    code, out, err = run(
+        "play",
+        "enfle/academie",
+        "--players",
+        4,
+        "--agents",
+        "first,first,first,first",
+        "--deal",
+        data / "enfle4-midtrick.yaml",
+        "--dealer",
+        0,
+        "--hands",
+        1,
+        "--log",
+        log,
+    )
     assert code == 0, err
     events = read_log(log)
     assert moves(events) == WORKED
@@ -37,12 +52,27 @@ def test_worked_hand_from_a_given_deal(run, data, tmp_path):
 
 def test_stacked_deck_is_dealt_three_at_a_time_from_the_dealers_right(run, data, tmp_path):
     log = tmp_path / "out.jsonl"
-    code, out, err = run("play", "enfle/academie", "--players", 4, "--agents", "first,first,first,first",
-                         "--deck", data / "enfle4-midtrick.deck", "--dealer", 0, "--hands", 1, "--log", log)
+    code, out, err = run(
+        "play",
+        "enfle/academie",
+        "--players",
+        4,
+        "--agents",
+        "first,first,first,first",
+        "--deck",
+        data / "enfle4-midtrick.deck",
+        "--dealer",
+        0,
+        "--hands",
+        1,
+        "--log",
+        log,
+    )
     assert code == 0, err
     events = read_log(log)
     deal = next(e for e in events if e["type"] == "deal")
     import yaml
+
     given = yaml.safe_load((data / "enfle4-midtrick.yaml").read_text())
     assert deal["hands"] == [[str(c) for c in h] for h in given["hands"]]
     assert deal["stock"] == given["stock"]
@@ -63,10 +93,10 @@ def test_every_player_count_plays_a_complete_game(run, players):
     assert code == 0, err
     summary = json.loads(out)
     assert not summary["unfinished"]
-    assert len(summary["hands"]) == players                   # one hand per dealer
+    assert len(summary["hands"]) == players  # one hand per dealer
     assert all(h["winner"] is not None for h in summary["hands"])
     chips = sum(b["chip"] for b in summary["balances"].values())
-    assert chips == players * players                           # each starts with n chips
+    assert chips == players * players  # each starts with n chips
     assert summary["standings"][0]["score"] == max(b["chip"] for h, b in summary["balances"].items() if h.isdigit())
 
 

@@ -1,6 +1,7 @@
 """Engine behaviour users rely on, for every game of the corpus: the same seed
 gives the same game, invariants hold, the play limit stops a game, and a human
 can play at the terminal."""
+
 import io
 from pathlib import Path
 import json
@@ -65,7 +66,7 @@ def test_play_limit_reports_unfinished_instead_of_hanging():
     ends = [e for e in st.events if e["type"] in ("hand_end", "game_end")]
     assert ends[0]["reason"] == "unfinished" and ends[0]["winner"] is None
     assert ends[-1]["unfinished"] is True
-    st.check_invariants()                   # the cards and chips are all still accounted for
+    st.check_invariants()  # the cards and chips are all still accounted for
 
 
 def test_a_card_lost_or_doubled_is_caught():
@@ -123,8 +124,9 @@ def test_the_shuffle_and_cut_draw_as_the_standard_library_does():
 def test_a_deal_of_no_cards_plays_out(tmp_path):
     # the language allows a hand of 0: everything goes to the rest; nobody can lead
     src = (Path(__file__).parent / "concepts" / "drawpile.yaml").read_text()
-    src = src.replace("hand: {3: 5, 4: 4}", "hand: {3: 0, 4: 0}").replace("rest_count: {3: 9, 4: 8}",
-                                                                         "rest_count: {3: 24, 4: 24}")
+    src = src.replace("hand: {3: 5, 4: 4}", "hand: {3: 0, 4: 0}").replace(
+        "rest_count: {3: 9, 4: 8}", "rest_count: {3: 24, 4: 24}"
+    )
     f = tmp_path / "nodeal.yaml"
     f.write_text(src)
     game = load_game(str(f))
@@ -146,13 +148,14 @@ def test_human_agent_shows_the_hand_and_takes_a_number_or_a_name():
     assert "'zz' is not one of the legal moves" in text
     first = next(e for e in st.events if e["type"] == "play")
     deal = next(e for e in st.events if e["type"] == "deal")
-    assert first["seat"] == 1 and first["card"] == deal["hands"][1][0]   # [1] = the first legal move
+    assert first["seat"] == 1 and first["card"] == deal["hands"][1][0]  # [1] = the first legal move
 
 
 def test_a_draw_for_dealer_that_can_never_decide_is_an_error_not_a_hang(tmp_path, run):
     text = (__import__("pathlib").Path(__file__).parent / "concepts" / "trumps.yaml").read_text()
-    text = text.replace("hand:\n", "dealer: {draw: {lowest: true, order: cut}, editorial: {reason: r, evidence: e}}\n"
-                                   "hand:\n", 1)
+    text = text.replace(
+        "hand:\n", "dealer: {draw: {lowest: true, order: cut}, editorial: {reason: r, evidence: e}}\nhand:\n", 1
+    )
     text = text.replace("orders:\n", "orders:\n  cut: {ranks: [2], editorial: {reason: r, evidence: e}}\n", 1)
     p = tmp_path / "undecided.yaml"
     p.write_text(text)
@@ -164,13 +167,17 @@ def test_a_draw_for_dealer_that_can_never_decide_is_an_error_not_a_hang(tmp_path
 def test_play_narrates_live_and_hides_the_others_hands_from_a_human(run):
     import click.testing
     from academie.cli import main
+
     answers = "\n".join(["1"] * 300) + "\n"
-    r = click.testing.CliRunner().invoke(main, ["play", "enfle/academie", "-p", "4", "-s", "2", "--hands", "1",
-                                                "--agents", "human,random,random,random"], input=answers)
+    r = click.testing.CliRunner().invoke(
+        main,
+        ["play", "enfle/academie", "-p", "4", "-s", "2", "--hands", "1", "--agents", "human,random,random,random"],
+        input=answers,
+    )
     assert r.exit_code == 0, r.output
     out = r.output
-    deal = out[out.index("Deal:"):out.index("stock:")]
-    assert "seat 1: 12 cards" in deal and "seat 0: 12 cards" not in deal     # his own hand, not the others'
+    deal = out[out.index("Deal:") : out.index("stock:")]
+    assert "seat 1: 12 cards" in deal and "seat 0: 12 cards" not in deal  # his own hand, not the others'
     # the others' plays are shown before he is asked
     first_prompt = out.index("your move:")
     assert "seat 1 plays" in out[:first_prompt] and "seat 3 plays" in out[:first_prompt]
@@ -181,6 +188,7 @@ def test_driving_by_apply_and_running_inline_give_the_same_game(cid):
     """The public interface (legal_moves/apply, one suspension per move) and
     run_with (agents asked inside the rules' loop) play the same game."""
     from academie.dsl.loader import resolve as _resolve
+
     options = list((_resolve(cid).data.get("options") or {}))[:1]
     game = load_game(cid, options)
     n = game.max_players

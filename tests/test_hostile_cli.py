@@ -3,6 +3,7 @@ and random mutations of corpus files thrown at the command line. Whatever the
 input, the answer is a result or a clear error: never the catch-all
 ("internal error", exit 3), never a traceback, never a file written outside the
 run's own folder, and always an answer within a time bound."""
+
 from __future__ import annotations
 
 import os
@@ -20,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from academie.cli import main
 from academie.dsl.loader import corpus_root
 
-TIME_BOUND = 30          # seconds for one command: far above any answer the inputs below deserve
+TIME_BOUND = 30  # seconds for one command: far above any answer the inputs below deserve
 
 # -- watching what a command writes ----------------------------------------------------------------
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -33,12 +34,24 @@ def _audit(event, args):
     paths = ()
     if event == "open":
         path, mode, flags = args
-        writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or \
-            (isinstance(flags, int) and flags & _WRITE_FLAGS)
+        writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+            isinstance(flags, int) and flags & _WRITE_FLAGS
+        )
         if writing and isinstance(path, (str, bytes, os.PathLike)):
             paths = (path,)
-    elif event in ("os.rename", "os.remove", "os.mkdir", "os.symlink", "os.truncate", "os.rmdir",
-                   "os.link", "os.chmod", "shutil.rmtree", "shutil.move", "shutil.copyfile"):
+    elif event in (
+        "os.rename",
+        "os.remove",
+        "os.mkdir",
+        "os.symlink",
+        "os.truncate",
+        "os.rmdir",
+        "os.link",
+        "os.chmod",
+        "shutil.rmtree",
+        "shutil.move",
+        "shutil.copyfile",
+    ):
         paths = tuple(a for a in args[:2] if isinstance(a, (str, bytes, os.PathLike)))
     for p in paths:
         p = os.fsdecode(p)
@@ -60,6 +73,7 @@ class Hang(BaseException):
 def _bounded(seconds: int):
     def on_alarm(signum, frame):
         raise Hang(f"no answer within {seconds} s")
+
     old = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -104,16 +118,84 @@ def _env(monkeypatch, tmp_path_factory):
 
 
 # -- random argument lists -------------------------------------------------------------------------
-RULES = ["enfle/academie", "hearts/foster+sweepstakes", "polignac/boussac", "francion/terrail",
-         "emprunt/lacombe", "nowhere/game", "../../etc/passwd", "/etc/passwd", "enfle/../enfle/academie",
-         "enfle/academie+nope", "x.yaml", "./", "", "-", "enfle"]
-VALUES = ["0", "1", "2", "3", "4", "-1", "5", "8", "99999999999999999999", "²", "٣", "x", "", " ", "1e3",
-          "human", "random,random", "first", "nope", "random,x", "\x1b]0;t\x07", "out.txt", "nodir/out.txt",
-          "/dev/full", "/dev/zero", ".", "a" * 300]
-OPTIONS = ["-p", "--players", "-s", "--seed", "--agents", "--dealer", "--hands", "--max-plays", "-o",
-           "--log", "--json", "-n", "--games", "--workers", "--chunk", "--csv", "--jsonl", "--playouts",
-           "--format", "-O", "--html", "--deck", "--deal", "--all", "--max-depth", "--max-nodes",
-           "--max-file-size", "--help", "--backend", "--option-a"]
+RULES = [
+    "enfle/academie",
+    "hearts/foster+sweepstakes",
+    "polignac/boussac",
+    "francion/terrail",
+    "emprunt/lacombe",
+    "nowhere/game",
+    "../../etc/passwd",
+    "/etc/passwd",
+    "enfle/../enfle/academie",
+    "enfle/academie+nope",
+    "x.yaml",
+    "./",
+    "",
+    "-",
+    "enfle",
+]
+VALUES = [
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "-1",
+    "5",
+    "8",
+    "99999999999999999999",
+    "²",
+    "٣",
+    "x",
+    "",
+    " ",
+    "1e3",
+    "human",
+    "random,random",
+    "first",
+    "nope",
+    "random,x",
+    "\x1b]0;t\x07",
+    "out.txt",
+    "nodir/out.txt",
+    "/dev/full",
+    "/dev/zero",
+    ".",
+    "a" * 300,
+]
+OPTIONS = [
+    "-p",
+    "--players",
+    "-s",
+    "--seed",
+    "--agents",
+    "--dealer",
+    "--hands",
+    "--max-plays",
+    "-o",
+    "--log",
+    "--json",
+    "-n",
+    "--games",
+    "--workers",
+    "--chunk",
+    "--csv",
+    "--jsonl",
+    "--playouts",
+    "--format",
+    "-O",
+    "--html",
+    "--deck",
+    "--deal",
+    "--all",
+    "--max-depth",
+    "--max-nodes",
+    "--max-file-size",
+    "--help",
+    "--backend",
+    "--option-a",
+]
 COMMANDS = ["play", "simulate", "validate", "render", "compare", "coverage", "list", "site", "nope"]
 
 
@@ -137,14 +219,16 @@ def arg_lists(draw):
     if cmd in ("simulate", "compare") and not {"-n", "--games"} & set(args):
         args += ["-n", "2"]
     for i, a in enumerate(args[:-1]):
-        if a in ("-n", "--games", "--playouts") and re.fullmatch(r"[0-9]{1,9}", args[i + 1]) \
-                and int(args[i + 1]) > 3:
+        if a in ("-n", "--games", "--playouts") and re.fullmatch(r"[0-9]{1,9}", args[i + 1]) and int(args[i + 1]) > 3:
             args[i + 1] = "3"
     return args
 
 
-@settings(max_examples=int(os.environ.get("ACADEMIE_HOSTILE_EXAMPLES", 150)), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=int(os.environ.get("ACADEMIE_HOSTILE_EXAMPLES", 150)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(args=arg_lists())
 def test_random_argument_lists_get_an_answer(args, tmp_path_factory):
     folder = tmp_path_factory.mktemp("run")
@@ -152,10 +236,37 @@ def test_random_argument_lists_get_an_answer(args, tmp_path_factory):
 
 
 # -- random mutations of corpus files --------------------------------------------------------------
-HOSTILE = [0, -1, -5, 10 ** 40, 1_000_000_000, "9" * 5000, "1/0", "seat % 0", "card < 3", "card.suit + 1",
-           "(" * 500 + "1" + ")" * 500, " + ".join(["1"] * 3000), "../../../../etc/passwd", "/etc/passwd",
-           "\x1b]0;pwned\x07\x1b[2J", "\u202eevil", None, [], {}, True, "x" * 2000, "led", "trump",
-           "count(hand(seat)) / 0", "players - players", "S", "AS", "each", "pot"]
+HOSTILE = [
+    0,
+    -1,
+    -5,
+    10**40,
+    1_000_000_000,
+    "9" * 5000,
+    "1/0",
+    "seat % 0",
+    "card < 3",
+    "card.suit + 1",
+    "(" * 500 + "1" + ")" * 500,
+    " + ".join(["1"] * 3000),
+    "../../../../etc/passwd",
+    "/etc/passwd",
+    "\x1b]0;pwned\x07\x1b[2J",
+    "\u202eevil",
+    None,
+    [],
+    {},
+    True,
+    "x" * 2000,
+    "led",
+    "trump",
+    "count(hand(seat)) / 0",
+    "players - players",
+    "S",
+    "AS",
+    "each",
+    "pot",
+]
 
 
 def _leaves(node, path=()):
@@ -178,13 +289,24 @@ def _set(node, path, value):
 CORPUS = sorted(str(p.relative_to(corpus_root())) for p in corpus_root().rglob("*.yaml"))
 
 
-@settings(max_examples=int(os.environ.get("ACADEMIE_HOSTILE_EXAMPLES", 150)), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(CORPUS), st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(HOSTILE)),
-                                         min_size=1, max_size=3),
-       st.sampled_from([["validate", "--playouts", "1", "--max-plays", "2000"],
-                        ["play", "--max-plays", "2000", "--json"], ["render"], ["render", "--format", "html"],
-                        ["simulate", "-n", "2", "--workers", "1", "--max-plays", "2000"]]))
+@settings(
+    max_examples=int(os.environ.get("ACADEMIE_HOSTILE_EXAMPLES", 150)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    st.sampled_from(CORPUS),
+    st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(HOSTILE)), min_size=1, max_size=3),
+    st.sampled_from(
+        [
+            ["validate", "--playouts", "1", "--max-plays", "2000"],
+            ["play", "--max-plays", "2000", "--json"],
+            ["render"],
+            ["render", "--format", "html"],
+            ["simulate", "-n", "2", "--workers", "1", "--max-plays", "2000"],
+        ]
+    ),
+)
 def test_mutated_corpus_files_get_an_answer(tmp_path_factory, name, changes, command):
     folder = tmp_path_factory.mktemp("mut")
     data = yaml.safe_load((corpus_root() / name).read_text(encoding="utf-8"))
@@ -192,8 +314,7 @@ def test_mutated_corpus_files_get_an_answer(tmp_path_factory, name, changes, com
     for i, value in changes:
         _set(data, leaves[i % len(leaves)], value)
     rule = folder / "mutant.yaml"
-    rule.write_text("# yaml-language-server: $schema=x\n" + yaml.safe_dump(data, allow_unicode=True),
-                    encoding="utf-8")
+    rule.write_text("# yaml-language-server: $schema=x\n" + yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     code, text = _run_hostile([command[0], "./mutant.yaml", *command[1:]], folder)
     if code == 2 and "mutant.yaml" in text:
         # a rule error is located in the file that has it

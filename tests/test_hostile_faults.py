@@ -1,6 +1,7 @@
 """No input reaches the catch-all ("internal error", exit 3): every argument
 is checked by the command line, every run-time fault of a rule file is a
 located rule error, and model checks that used to pass silently are errors."""
+
 import io
 import json
 import re
@@ -22,25 +23,30 @@ def _clean(code, out, err):
 
 
 # -- arguments ---------------------------------------------------------------------
-@pytest.mark.parametrize("args,phrase", [
-    (("play", "enfle/academie", "--max-plays", "-1"), "--max-plays"),
-    (("play", "enfle/academie", "--max-plays", "0"), "--max-plays"),
-    (("play", "enfle/academie", "--hands", "-1"), "--hands"),
-    (("play", "enfle/academie", "--hands", "0"), "--hands"),
-    (("play", "enfle/academie", "-p", "0"), "--players"),
-    (("play", "enfle/academie", "-p", "-4"), "--players"),
-    (("play", "enfle/academie", "-p", "4", "--dealer", "4"), "4 is not a seat: for 4 players the seats are 0 to 3"),
-    (("play", "enfle/academie", "-p", "4", "--dealer", "-1"), "--dealer"),
-    (("simulate", "enfle/academie", "-n", "1", "--max-plays", "-1"), "--max-plays"),
-    (("simulate", "enfle/academie", "-n", "1", "-p", "0"), "--players"),
-    (("compare", "enfle/academie", "enfle/foster", "-n", "1", "-p", "0"), "--players"),
-    (("compare", "enfle/academie", "enfle/foster", "-n", "1", "--agents", "nope"), "unknown agent 'nope'"),
-    (("compare", "enfle/academie", "enfle/foster", "--agents", "nope"), "unknown agent 'nope'"),
-    (("compare", "enfle/academie", "enfle/foster", "-n", "1", "--agents", "random,first"),
-     "2 agents for 4 players: give one, or one per seat"),
-    (("play", "enfle/academie", "--seed", "a\x1b]0;title\x07"), "no control characters"),
-    (("play", "enfle/academie", "--seed", "7" * 300), "at most 200 characters"),
-])
+@pytest.mark.parametrize(
+    "args,phrase",
+    [
+        (("play", "enfle/academie", "--max-plays", "-1"), "--max-plays"),
+        (("play", "enfle/academie", "--max-plays", "0"), "--max-plays"),
+        (("play", "enfle/academie", "--hands", "-1"), "--hands"),
+        (("play", "enfle/academie", "--hands", "0"), "--hands"),
+        (("play", "enfle/academie", "-p", "0"), "--players"),
+        (("play", "enfle/academie", "-p", "-4"), "--players"),
+        (("play", "enfle/academie", "-p", "4", "--dealer", "4"), "4 is not a seat: for 4 players the seats are 0 to 3"),
+        (("play", "enfle/academie", "-p", "4", "--dealer", "-1"), "--dealer"),
+        (("simulate", "enfle/academie", "-n", "1", "--max-plays", "-1"), "--max-plays"),
+        (("simulate", "enfle/academie", "-n", "1", "-p", "0"), "--players"),
+        (("compare", "enfle/academie", "enfle/foster", "-n", "1", "-p", "0"), "--players"),
+        (("compare", "enfle/academie", "enfle/foster", "-n", "1", "--agents", "nope"), "unknown agent 'nope'"),
+        (("compare", "enfle/academie", "enfle/foster", "--agents", "nope"), "unknown agent 'nope'"),
+        (
+            ("compare", "enfle/academie", "enfle/foster", "-n", "1", "--agents", "random,first"),
+            "2 agents for 4 players: give one, or one per seat",
+        ),
+        (("play", "enfle/academie", "--seed", "a\x1b]0;title\x07"), "no control characters"),
+        (("play", "enfle/academie", "--seed", "7" * 300), "at most 200 characters"),
+    ],
+)
 def test_bad_arguments_are_usage_errors(run, args, phrase):
     code, out, err = run(*args)
     text = _clean(code, out, err)
@@ -48,11 +54,14 @@ def test_bad_arguments_are_usage_errors(run, args, phrase):
     assert phrase in text, text
 
 
-@pytest.mark.parametrize("cmd", [
-    ("play", "enfle/academie", "--json"),
-    ("simulate", "enfle/academie", "-n", "2", "-w", "1", "--json"),
-    ("compare", "enfle/academie", "enfle/foster", "-n", "1", "--json"),
-])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ("play", "enfle/academie", "--json"),
+        ("simulate", "enfle/academie", "-n", "2", "-w", "1", "--json"),
+        ("compare", "enfle/academie", "enfle/foster", "-n", "1", "--json"),
+    ],
+)
 def test_non_ascii_digits_are_a_string_seed(run, cmd):
     """-s ² crashed (str.isdigit) and -s ٣ played as seed 3: both are string seeds."""
     code, out, err = run(*cmd, "--seed", "²")
@@ -93,10 +102,12 @@ def test_ctrl_c_for_a_human_player(run, monkeypatch):
     class Interrupting(io.StringIO):
         def readline(self, *a):
             raise KeyboardInterrupt
+
     orig = HumanAgent.__init__
 
     def init(self, inp=None, out=None):
         orig(self, Interrupting(), out)
+
     monkeypatch.setattr(HumanAgent, "__init__", init)
     code, out, err = run("play", "enfle/academie", "-p", "4", "--agents", "random,human,random,random")
     text = _clean(code, out, err)
@@ -114,8 +125,13 @@ FILES = [
     (V, "fault-divide-by-zero.yaml", 1, "10:23", "division by zero: '/' by 0"),
     (V, "fault-removal-by-zero.yaml", 1, "9:20", "division by zero: the divisor 'players - 4' is 0 here"),
     (("play",), "fault-removal-by-zero.yaml", 2, "9:20", "division by zero: the divisor 'players - 4' is 0 here"),
-    (V1, "fault-modulo-by-zero.yaml", 1, "6:22",
-     "in a random game for 4 players (seed 'validate//4/0'): remainder by zero: the divisor 'players - players'"),
+    (
+        V1,
+        "fault-modulo-by-zero.yaml",
+        1,
+        "6:22",
+        "in a random game for 4 players (seed 'validate//4/0'): remainder by zero: the divisor 'players - players'",
+    ),
     (("play",), "fault-modulo-by-zero.yaml", 2, "6:22", "remainder by zero: the divisor 'players - players' is 0"),
     (V, "fault-card-less-than-number.yaml", 1, "5:29", "a card has no order of its own"),
     (V, "fault-card-equals-number.yaml", 1, "5:29", "a card is compared with a number, which it can never equal"),
@@ -150,8 +166,11 @@ def test_a_seat_that_is_none_in_play_is_said_plainly(run):
     code, out, err = run("validate", "--playouts", "1", BROKEN / "fault-seat-none.yaml")
     text = _clean(code, out, err)
     assert code == 1, text
-    assert re.search(r"fault-seat-none\.yaml:6:3: error: in a random game .*: the rules cannot be applied here: "
-                     r"a seat is none at this point of play", text), text
+    assert re.search(
+        r"fault-seat-none\.yaml:6:3: error: in a random game .*: the rules cannot be applied here: "
+        r"a seat is none at this point of play",
+        text,
+    ), text
 
 
 @pytest.mark.parametrize("cmd", [("render",), ("compare", "enfle/academie"), ("validate", "--playouts", "1")])
@@ -167,10 +186,12 @@ def test_division_by_a_computed_zero_is_located_in_the_closure():
     error at the divisor's own place."""
     from academie.dsl.compiler import Scope, compile_expr
     from academie.dsl.errors import Pos
+
     e = compile_expr("10 / (players - 4)", Pos("f.yaml", 3, 9), Scope())
 
     class St:
         n = 4
+
     with pytest.raises(RuleError) as ex:
         e(St())
     d = ex.value.diagnostics[0]
@@ -179,34 +200,50 @@ def test_division_by_a_computed_zero_is_located_in_the_closure():
     assert e(St()) == 5
 
 
-@pytest.mark.parametrize("text,phrase", [
-    ("card < 3", "a card has no order of its own"),
-    ("card.suit + 1", "expected a number or a seat here, found a suit"),
-    ("card == S", "a card is compared with a suit"),
-    ("card.suit == 3", "a suit is compared with a number"),
-    ("3 in hand(seat)", "a zone holds cards, not a number"),
-    ("card in 3", "'in' needs a zone or a list"),
-    ("max(card, 3)", "expected a number"),
-    ("sum_seats(hand(seat))", "expected a number"),
-    ("top_seat(hand(seat))", "expected a number"),
-    ("players % 0", "division by zero"),
-    ("(if seat == 0 then 2S else 3) + 1", "the two branches give a card and a number"),
-    ("count(hand(seat)) or 10", "'and', 'or' join truth values (comparisons, tests), not a number"),
-])
+@pytest.mark.parametrize(
+    "text,phrase",
+    [
+        ("card < 3", "a card has no order of its own"),
+        ("card.suit + 1", "expected a number or a seat here, found a suit"),
+        ("card == S", "a card is compared with a suit"),
+        ("card.suit == 3", "a suit is compared with a number"),
+        ("3 in hand(seat)", "a zone holds cards, not a number"),
+        ("card in 3", "'in' needs a zone or a list"),
+        ("max(card, 3)", "expected a number"),
+        ("sum_seats(hand(seat))", "expected a number"),
+        ("top_seat(hand(seat))", "expected a number"),
+        ("players % 0", "division by zero"),
+        ("(if seat == 0 then 2S else 3) + 1", "the two branches give a card and a number"),
+        ("count(hand(seat)) or 10", "'and', 'or' join truth values (comparisons, tests), not a number"),
+    ],
+)
 def test_type_mismatches_are_found_when_compiled(text, phrase):
     from academie.dsl.compiler import Scope, compile_expr
     from academie.dsl.errors import Pos
+
     with pytest.raises(RuleError) as ex:
         compile_expr(text, Pos("f.yaml", 1, 1), Scope(seat_zones={"hand"}), "card")
     assert phrase in ex.value.format(), ex.value.format()
 
 
-@pytest.mark.parametrize("text", ['card.suit == "H"', "card.rank == 10", "seat == dealer + 1", "winner == none",
-                                  'card.colour == "red"', "card in trick", "card.suit in [S, H]",
-                                  "(if seat == 0 then 1 else seat) + 1", "rank(card) < 3"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        'card.suit == "H"',
+        "card.rank == 10",
+        "seat == dealer + 1",
+        "winner == none",
+        'card.colour == "red"',
+        "card in trick",
+        "card.suit in [S, H]",
+        "(if seat == 0 then 1 else seat) + 1",
+        "rank(card) < 3",
+    ],
+)
 def test_well_typed_expressions_still_compile(text):
     from academie.dsl.compiler import Scope, compile_expr
     from academie.dsl.errors import Pos
+
     compile_expr(text, Pos("f.yaml", 1, 1), Scope(zones={"trick"}, orders={"play": {}}), "card")
 
 
@@ -218,6 +255,7 @@ def test_the_catch_all_is_still_there_for_real_bugs(run, monkeypatch):
 
     def broken():
         raise RuntimeError("a planted bug")
+
     monkeypatch.setattr(cli, "corpus_ids", broken)
     monkeypatch.delenv("ACADEMIE_DEBUG", raising=False)
     code, out, err = run("list", internal_ok=True)

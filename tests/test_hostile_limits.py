@@ -6,6 +6,7 @@ scheduler that cannot be reached is said plainly.
 
 The cases that hung or ate memory before run in a subprocess with a timeout:
 the timeout is a hang guard only, far above what each takes."""
+
 import os
 import re
 import signal
@@ -20,14 +21,15 @@ from pathlib import Path
 import pytest
 
 BROKEN = Path(__file__).parent / "broken"
-HANG_GUARD = 60          # seconds; each case below answers in about one
+HANG_GUARD = 60  # seconds; each case below answers in about one
 
 
 def cli(*args, timeout=HANG_GUARD, prelude=""):
     """Run the command line in a fresh interpreter: (exit, stdout, stderr)."""
     code = prelude + "import sys\nfrom academie.cli import main\nmain(sys.argv[1:], prog_name='academie')\n"
-    r = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True,
-                       timeout=timeout, cwd=BROKEN)
+    r = subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, timeout=timeout, cwd=BROKEN
+    )
     return r.returncode, r.stdout, r.stderr
 
 
@@ -39,8 +41,13 @@ V = ("validate", "--playouts", "0")
 
 # (command line before the file, file, exit status, "line:col", key phrase)
 CASES = [
-    (V, "limit-players.yaml", 1, "6:8", "players: max 1000000000 is more than the limit of 100 players "
-                                        "(raise it with --max-players)"),
+    (
+        V,
+        "limit-players.yaml",
+        1,
+        "6:8",
+        "players: max 1000000000 is more than the limit of 100 players (raise it with --max-players)",
+    ),
     (V, "limit-players-entry.yaml", 1, "7:", "an entry for 1000000000 players, more than the limit of 100"),
     (V, "limit-players-key.yaml", 1, "10:9", "an entry for a number of players of more than 15 digits"),
     (V, "limit-hand.yaml", 1, "7:11", "100000000 cards: a count of cards is between 0 and the limit of 1000"),
@@ -48,19 +55,44 @@ CASES = [
     (V, "limit-order.yaml", 1, "6:12", "order 'play' lists 1500 ranks, more than the limit of 1000"),
     (V, "limit-integer.yaml", 1, "6:8", "this integer has more than 15 digits (raise the limit with --max-int-digits)"),
     (V, "limit-integer-expr.yaml", 1, "8:22", "this integer has more than 15 digits"),
-    (V, "limit-sum.yaml", 1, "13:13", "the expression is 6008 characters long, more than the limit of 1000 "
-                                      "(raise it with --max-expr-length)"),
+    (
+        V,
+        "limit-sum.yaml",
+        1,
+        "13:13",
+        "the expression is 6008 characters long, more than the limit of 1000 (raise it with --max-expr-length)",
+    ),
     (V, "limit-parens.yaml", 1, "8:13", "the expression is 20010 characters long"),
-    (V + ("--max-expr-length", "100000"), "limit-parens.yaml", 1, "8:72",
-     "the expression is nested more than 50 levels deep (raise the limit with --max-expr-depth)"),
-    (V + ("--max-expr-length", "100000"), "limit-minus.yaml", 1, "8:",
-     "the expression is nested more than 50 levels deep"),
+    (
+        V + ("--max-expr-length", "100000"),
+        "limit-parens.yaml",
+        1,
+        "8:72",
+        "the expression is nested more than 50 levels deep (raise the limit with --max-expr-depth)",
+    ),
+    (
+        V + ("--max-expr-length", "100000"),
+        "limit-minus.yaml",
+        1,
+        "8:",
+        "the expression is nested more than 50 levels deep",
+    ),
     (V, "limit-quote-long.yaml", 1, "8:10", "this quote is 2499 characters long, more than the limit of 2000"),
     (V, "limit-quote-search.yaml", 1, "9:10", "quote not found in source 'enfle-jeux-oublies'"),
-    (("play", "-p", "4"), "limit-counter.yaml", 2, "12:19",
-     "the counter 'x' would be a number of more than 18 digits: x * x + 2"),
-    (("validate", "--playouts", "1"), "limit-counter.yaml", 1, "12:19",
-     "the counter 'x' would be a number of more than 18 digits"),
+    (
+        ("play", "-p", "4"),
+        "limit-counter.yaml",
+        2,
+        "12:19",
+        "the counter 'x' would be a number of more than 18 digits: x * x + 2",
+    ),
+    (
+        ("validate", "--playouts", "1"),
+        "limit-counter.yaml",
+        1,
+        "12:19",
+        "the counter 'x' would be a number of more than 18 digits",
+    ),
 ]
 
 
@@ -84,8 +116,12 @@ def test_a_limit_can_be_raised():
 
 
 def test_no_limit_can_be_raised_beyond_what_is_safe(run):
-    for option, value, top in (("--max-expr-depth", 100000, 200), ("--max-int-digits", 5000, 4000),
-                               ("--max-players", 10 ** 9, 10000), ("--max-cards", 10 ** 9, 100000)):
+    for option, value, top in (
+        ("--max-expr-depth", 100000, 200),
+        ("--max-int-digits", 5000, 4000),
+        ("--max-players", 10**9, 10000),
+        ("--max-cards", 10**9, 100000),
+    ):
         code, out, err = run("validate", option, value, "enfle/academie")
         assert code == 2 and option in err and f"is not in the range 1<=x<={top}" in err, err
 
@@ -95,14 +131,17 @@ def test_long_chains_compile_and_evaluate_without_recursion():
     from academie.dsl.compiler import Scope, compile_expr
     from academie.dsl.errors import Pos
     from academie.dsl.loader import Limits
-    lim = Limits(expr_length=10 ** 6)
+
+    lim = Limits(expr_length=10**6)
     terms = list(range(1, 3001))
     text = " - ".join(map(str, terms))
     assert compile_expr(text, Pos("f", 1, 1), Scope(), limits=lim)(None) == terms[0] - sum(terms[1:])
     text = " + ".join(f"{i} * {i % 7} - {i % 3}" for i in range(1, 1500))
     expected = sum(i * (i % 7) - (i % 3) for i in range(1, 1500))
     assert compile_expr(text, Pos("f", 1, 1), Scope(), limits=lim)(None) == expected
-    assert compile_expr(" and ".join(["true"] * 3000) + " and false", Pos("f", 1, 1), Scope(), limits=lim)(None) is False
+    assert (
+        compile_expr(" and ".join(["true"] * 3000) + " and false", Pos("f", 1, 1), Scope(), limits=lim)(None) is False
+    )
     assert compile_expr(" or ".join(["false"] * 3000) + " or true", Pos("f", 1, 1), Scope(), limits=lim)(None) is True
 
 
@@ -125,7 +164,8 @@ def test_closest_passage_of_a_long_quote_is_found_and_good():
         "r, span = t.closest(q)\n"
         "passage = src[span.start:span.end]\n"
         "assert r > 0.9 and passage.startswith('whoever draws the lowest shuffles'), (r, passage)\n"
-        "print('ok')\n")
+        "print('ok')\n"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=HANG_GUARD)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
 
@@ -140,6 +180,7 @@ def _peak_until_first_chunk(games):
     as soon as its first chunk is played."""
     from academie.dsl.model import load_game
     from academie.interpreter.simulate import Job, simulate
+
     game = load_game("enfle/academie")
     job = Job("enfle/academie", (), 4, 0, ("random",), 20_000)
 
@@ -158,14 +199,14 @@ def _peak_until_first_chunk(games):
 
 def test_simulate_memory_does_not_depend_on_the_number_of_games():
     small = _peak_until_first_chunk(10)
-    huge = _peak_until_first_chunk(10 ** 7)
+    huge = _peak_until_first_chunk(10**7)
     assert huge < small + 1_000_000, (small, huge)
 
 
 def test_simulate_games_and_chunk_have_a_maximum(run):
-    code, out, err = run("simulate", "enfle/academie", "-n", 10 ** 10)
+    code, out, err = run("simulate", "enfle/academie", "-n", 10**10)
     assert code == 2 and "--games" in err and "1000000000" in err
-    code, out, err = run("simulate", "enfle/academie", "-n", 10, "--chunk", 10 ** 6)
+    code, out, err = run("simulate", "enfle/academie", "-n", 10, "--chunk", 10**6)
     assert code == 2 and "--chunk" in err
     code, out, err = run("simulate", "enfle/academie", "-n", 10, "--chunk", 0)
     assert code == 2 and "--chunk" in err
@@ -174,6 +215,7 @@ def test_simulate_games_and_chunk_have_a_maximum(run):
 class _Inline:
     """A stand-in for ProcessPoolExecutor that plays in this process and
     records how many workers it was asked for."""
+
     asked: list = []
 
     def __init__(self, max_workers=None, **kw):
@@ -187,6 +229,7 @@ class _Inline:
 
     def submit(self, fn, *args):
         from concurrent.futures import Future
+
         f = Future()
         f.set_result(fn(*args))
         return f
@@ -195,6 +238,7 @@ class _Inline:
 @pytest.fixture
 def inline_pool(monkeypatch):
     import concurrent.futures
+
     _Inline.asked = []
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", _Inline)
     return _Inline.asked
@@ -207,11 +251,12 @@ def test_workers_beyond_the_cores_are_refused_unless_forced(run, inline_pool):
     assert inline_pool == []
     code, out, err = run("simulate", "enfle/academie", "-n", 2, "--workers", many, "--force-workers", "--json")
     assert code == 0, err
-    assert all(w <= 2 for w in inline_pool), inline_pool      # never more workers than chunks of games
+    assert all(w <= 2 for w in inline_pool), inline_pool  # never more workers than chunks of games
 
 
 def test_never_more_workers_than_chunks(inline_pool):
     from academie.interpreter.simulate import Job, simulate
+
     job = Job("enfle/academie", (), 4, 0, ("random",), 20_000)
     tally = simulate(job, 2, workers=500)
     assert tally.games == 2
@@ -244,6 +289,7 @@ def silent_port():
                 held.append(srv.accept()[0])
             except OSError:
                 pass
+
     t = threading.Thread(target=accept, daemon=True)
     t.start()
     yield srv.getsockname()[1]
@@ -255,9 +301,17 @@ def silent_port():
 
 
 def test_dask_scheduler_that_accepts_and_never_answers(silent_port):
-    code, out, err = cli("simulate", "enfle/academie", "-n", 2, "--backend", "dask",
-                         "--scheduler", f"tcp://127.0.0.1:{silent_port}",
-                         prelude="import academie.interpreter.simulate as s\ns.CONNECT_TIMEOUT = 2\n")
+    code, out, err = cli(
+        "simulate",
+        "enfle/academie",
+        "-n",
+        2,
+        "--backend",
+        "dask",
+        "--scheduler",
+        f"tcp://127.0.0.1:{silent_port}",
+        prelude="import academie.interpreter.simulate as s\ns.CONNECT_TIMEOUT = 2\n",
+    )
     assert code == 2, err
     assert f"no answer from a Dask scheduler at tcp://127.0.0.1:{silent_port} within 2 s" in err
     no_crash(err)
@@ -267,10 +321,18 @@ def test_dask_scheduler_port_closed():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
-    s.close()                   # nothing listens there now
-    code, out, err = cli("simulate", "enfle/academie", "-n", 2, "--backend", "dask",
-                         "--scheduler", f"tcp://127.0.0.1:{port}",
-                         prelude="import academie.interpreter.simulate as s\ns.CONNECT_TIMEOUT = 2\n")
+    s.close()  # nothing listens there now
+    code, out, err = cli(
+        "simulate",
+        "enfle/academie",
+        "-n",
+        2,
+        "--backend",
+        "dask",
+        "--scheduler",
+        f"tcp://127.0.0.1:{port}",
+        prelude="import academie.interpreter.simulate as s\ns.CONNECT_TIMEOUT = 2\n",
+    )
     assert code == 2, err
     assert f"cannot reach a Dask scheduler at tcp://127.0.0.1:{port}" in err
     no_crash(err)
@@ -282,18 +344,36 @@ def test_ctrl_c_under_dask_shows_no_worker_traceback():
     while a local Dask cluster plays: 'interrupted', status 130, and no
     traceback from the workers."""
     import psutil
+
     code = "import sys\nfrom academie.cli import main\nmain(sys.argv[1:], prog_name='academie')\n"
-    p = subprocess.Popen([sys.executable, "-c", code, "simulate", "enfle/academie", "-n", "1000000",
-                          "--backend", "dask", "--workers", "2", "--force-workers"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            code,
+            "simulate",
+            "enfle/academie",
+            "-n",
+            "1000000",
+            "--backend",
+            "dask",
+            "--workers",
+            "2",
+            "--force-workers",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
-        deadline = time.monotonic() + HANG_GUARD          # wait for the workers to be up (hang guard)
+        deadline = time.monotonic() + HANG_GUARD  # wait for the workers to be up (hang guard)
         while time.monotonic() < deadline and p.poll() is None:
             kids = psutil.Process(p.pid).children(recursive=True)
             if sum("spawn_main" in " ".join(k.cmdline()) for k in kids if k.is_running()) >= 2:
                 break
             time.sleep(0.2)
-        time.sleep(2)                                      # and playing
+        time.sleep(2)  # and playing
         os.killpg(p.pid, signal.SIGINT)
         out, err = p.communicate(timeout=HANG_GUARD)
     finally:

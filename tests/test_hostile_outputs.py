@@ -1,5 +1,6 @@
 """Outputs are written atomically, checked before the work, and exit statuses
 stay true through a pipe or onto a full disk (docs/security.md)."""
+
 import errno
 import fcntl
 import os
@@ -33,13 +34,15 @@ def test_log_into_a_missing_folder_fails_before_the_game(run, tmp_path):
     code, out, err = run("play", "enfle/academie", "-p", "5", "--log", tmp_path / "nodir" / "x.jsonl")
     assert code == 2
     assert "nodir" in err and "no folder" in err
-    assert out == ""                         # not a line of the game: it was not played
+    assert out == ""  # not a line of the game: it was not played
     assert "internal error" not in err
     assert listing(tmp_path) == {}
 
 
 def test_compare_html_into_a_missing_folder_fails_before_the_games(run, tmp_path):
-    code, out, err = run("compare", "enfle/academie", "enfle/foster", "-n", "3", "--html", tmp_path / "nodir" / "c.html")
+    code, out, err = run(
+        "compare", "enfle/academie", "enfle/foster", "-n", "3", "--html", tmp_path / "nodir" / "c.html"
+    )
     assert code == 2
     assert "no folder" in err and "--html" in err
     assert out == ""
@@ -69,15 +72,35 @@ def test_csv_and_jsonl_naming_the_same_file_are_refused_up_front(run, tmp_path):
         assert "same file" in err and "--jsonl" in err
         assert out == ""
         assert target.read_text() == "old rows\n"
-    code, out, err = run("simulate", "enfle/academie", "-n", "3", "-w", "1", "--csv", tmp_path / "new",
-                         "--jsonl", tmp_path / "sub" / ".." / "new")
+    code, out, err = run(
+        "simulate",
+        "enfle/academie",
+        "-n",
+        "3",
+        "-w",
+        "1",
+        "--csv",
+        tmp_path / "new",
+        "--jsonl",
+        tmp_path / "sub" / ".." / "new",
+    )
     assert code == 2 and "same file" in err
     assert not (tmp_path / "new").exists()
 
 
 def test_a_second_output_that_cannot_be_written_leaves_nothing_of_the_first(run, tmp_path):
-    code, out, err = run("simulate", "enfle/academie", "-n", "3", "-w", "1", "--csv", tmp_path / "ok.csv",
-                         "--jsonl", tmp_path / "nodir" / "x.jsonl")
+    code, out, err = run(
+        "simulate",
+        "enfle/academie",
+        "-n",
+        "3",
+        "-w",
+        "1",
+        "--csv",
+        tmp_path / "ok.csv",
+        "--jsonl",
+        tmp_path / "nodir" / "x.jsonl",
+    )
     assert code == 2 and "no folder" in err
     assert listing(tmp_path) == {}
 
@@ -107,7 +130,7 @@ def test_log_onto_a_symlink_is_refused_and_the_link_kept(run, tmp_path):
 
 def test_render_onto_a_symlink_is_refused(run, tmp_path):
     link = tmp_path / "out.md"
-    link.symlink_to(tmp_path / "elsewhere.md")          # dangling: would be created through the link
+    link.symlink_to(tmp_path / "elsewhere.md")  # dangling: would be created through the link
     code, out, err = run("render", "enfle/academie", "-O", link)
     assert code == 2 and "symbolic link" in err
     assert listing(tmp_path) == {"out.md": "-> " + str(tmp_path / "elsewhere.md")}
@@ -138,6 +161,7 @@ def test_an_existing_part_file_is_never_touched(run, tmp_path):
 def test_a_failed_site_build_leaves_the_old_site_as_it_was(run, tmp_path, monkeypatch):
     import academie.site
     from academie.dsl.errors import Pos, RuleError
+
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("old index")
@@ -146,11 +170,16 @@ def test_a_failed_site_build_leaves_the_old_site_as_it_was(run, tmp_path, monkey
 
     def fail(*a, **k):
         raise RuleError("a rule file broke the build", Pos("x.yaml", 1, 1))
+
     monkeypatch.setattr(academie.site, "_source_body", fail)
     code, out, err = run("site", site)
     assert code == 2 and "broke the build" in err
-    assert listing(tmp_path) == {"site": "dir", "site/index.html": b"old index", "site/rules-enfle--academie.html": b"old page",
-                                 "site/notes.txt": b"the user's"}
+    assert listing(tmp_path) == {
+        "site": "dir",
+        "site/index.html": b"old index",
+        "site/rules-enfle--academie.html": b"old page",
+        "site/notes.txt": b"the user's",
+    }
     monkeypatch.undo()
     code, out, err = run("site", site)
     assert code == 0
@@ -163,21 +192,26 @@ def test_a_failed_site_build_leaves_the_old_site_as_it_was(run, tmp_path, monkey
 def _small_disk(limit):
     def set_limit():
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
     return set_limit
 
 
-@pytest.mark.parametrize("args, target", [
-    (["play", "enfle/academie", "-p", "5", "--log"], "game.jsonl"),
-    (["simulate", "enfle/academie", "-n", "200", "-w", "1", "--jsonl"], "rows.jsonl"),
-    (["simulate", "enfle/academie", "-n", "200", "-w", "1", "--csv"], "rows.csv"),
-    (["render", "enfle/academie", "-O"], "rules.md"),
-    (["compare", "enfle/academie", "enfle/foster", "--html"], "c.html"),
-])
+@pytest.mark.parametrize(
+    "args, target",
+    [
+        (["play", "enfle/academie", "-p", "5", "--log"], "game.jsonl"),
+        (["simulate", "enfle/academie", "-n", "200", "-w", "1", "--jsonl"], "rows.jsonl"),
+        (["simulate", "enfle/academie", "-n", "200", "-w", "1", "--csv"], "rows.csv"),
+        (["render", "enfle/academie", "-O"], "rules.md"),
+        (["compare", "enfle/academie", "enfle/foster", "--html"], "c.html"),
+    ],
+)
 def test_a_full_disk_keeps_the_old_file_and_leaves_nothing(tmp_path, args, target):
     """A file-size limit (RLIMIT_FSIZE) makes writes beyond 4 KiB fail, as a full disk does."""
     (tmp_path / target).write_text("the old, complete file\n")
-    r = subprocess.run(CLI + args + [target], cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                       preexec_fn=_small_disk(4096))
+    r = subprocess.run(
+        CLI + args + [target], cwd=tmp_path, capture_output=True, text=True, timeout=120, preexec_fn=_small_disk(4096)
+    )
     assert r.returncode == 2, r.stderr
     assert f"cannot write '{target}'" in r.stderr and "internal error" not in r.stderr
     assert "Traceback" not in r.stderr
@@ -188,6 +222,7 @@ def test_a_full_disk_keeps_the_old_file_and_leaves_nothing(tmp_path, args, targe
 # -- the atomic writer itself --------------------------------------------------------------
 def test_atomic_write_keeps_the_old_file_on_any_failure(tmp_path, monkeypatch):
     from academie.outputs import OutputError, atomic_write
+
     target = tmp_path / "t.txt"
     target.write_text("old")
     target.chmod(0o640)
@@ -207,6 +242,7 @@ def test_atomic_write_keeps_the_old_file_on_any_failure(tmp_path, monkeypatch):
 
         def __getattr__(self, name):
             return getattr(real, name)
+
     f._f = Full()
     with pytest.raises(OutputError, match="No space left on device"):
         with f:
@@ -216,14 +252,14 @@ def test_atomic_write_keeps_the_old_file_on_any_failure(tmp_path, monkeypatch):
     with atomic_write(str(target)) as f:
         f.write("new")
     assert listing(tmp_path) == {"t.txt": b"new"}
-    assert stat.S_IMODE(target.stat().st_mode) == 0o640          # the old file's permissions kept
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640  # the old file's permissions kept
 
 
 # -- exit statuses through a pipe, and onto a full disk ----------------------------------------
 def _cut_after_one_line(args, cwd=None):
     """Run the CLI into a small pipe, read one line, close the pipe; (status, line, stderr)."""
     r, w = os.pipe()
-    fcntl.fcntl(r, fcntl.F_SETPIPE_SZ, 4096)       # the writer blocks soon, so it meets the closed pipe
+    fcntl.fcntl(r, fcntl.F_SETPIPE_SZ, 4096)  # the writer blocks soon, so it meets the closed pipe
     p = subprocess.Popen(CLI + args, stdout=w, stderr=subprocess.PIPE, cwd=cwd)
     os.close(w)
     with os.fdopen(r, "rb") as reader:
@@ -249,12 +285,14 @@ def test_a_closed_pipe_is_not_blamed_on_the_rule_file():
     status, line, err = _cut_after_one_line(["play", "enfle/academie", "-p", "8", "--hands", "10"])
     assert line.startswith("L'Enfl")
     assert status == 141
-    assert err == ""                                     # no rule error, no traceback, no catch-all
+    assert err == ""  # no rule error, no traceback, no catch-all
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-@pytest.mark.parametrize("args", [["list"], ["play", "enfle/academie", "-p", "5"],
-                                  ["validate", "--playouts", "0", str(BROKEN / "scalar.yaml")]])
+@pytest.mark.parametrize(
+    "args",
+    [["list"], ["play", "enfle/academie", "-p", "5"], ["validate", "--playouts", "0", str(BROKEN / "scalar.yaml")]],
+)
 def test_standard_output_on_a_full_disk(args):
     with open("/dev/full", "w") as full:
         r = subprocess.run(CLI + args, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
@@ -265,9 +303,13 @@ def test_standard_output_on_a_full_disk(args):
 
 def test_a_closed_standard_error_keeps_the_status_and_shows_no_traceback():
     r, w = os.pipe()
-    os.close(r)                                  # nobody reads: every write to it fails (EPIPE)
-    p = subprocess.run(CLI + ["validate", "--playouts", "0", str(BROKEN / "scalar.yaml")],
-                       stdout=subprocess.PIPE, stderr=w, timeout=120)
+    os.close(r)  # nobody reads: every write to it fails (EPIPE)
+    p = subprocess.run(
+        CLI + ["validate", "--playouts", "0", str(BROKEN / "scalar.yaml")],
+        stdout=subprocess.PIPE,
+        stderr=w,
+        timeout=120,
+    )
     os.close(w)
     assert b"a rule file must be a mapping" in p.stdout
     assert p.returncode == 1

@@ -6,6 +6,7 @@ file reach the corpus and files under its own folder (and what --allow-path
 allows), nothing else, and a refused file is never read, so none of its
 bytes is ever printed. Deck, deal and rule files are read only if regular
 files, bounded, a BOM dropped; errors are located on the right line."""
+
 import json
 import os
 import re
@@ -31,6 +32,7 @@ def _all(*outs) -> str:
 # -- corpus id or path ---------------------------------------------------------------------
 def test_what_makes_an_argument_a_path():
     from academie.dsl.loader import is_path
+
     for p in ("x.yaml", "x.yml", "./x", "../x", "/x", "~/x", "dir/x.yaml"):
         assert is_path(p), p
     for cid in ("enfle/academie", "hearts/foster+sweepstakes", "x.yaml+opt"):
@@ -74,7 +76,7 @@ def test_a_corpus_id_never_leaves_the_corpus(run, tmp_path):
     secret = tmp_path / "secret.yaml"
     secret.write_text(HEAD + f"title: {TOKEN}\n")
     rel = os.path.relpath(secret.with_suffix(""), corpus_root())
-    cid = "enfle/../" + rel                      # an id, climbing out of the corpus
+    cid = "enfle/../" + rel  # an id, climbing out of the corpus
     for args in (("validate", "--playouts", 0, cid), ("render", cid), ("play", cid, "-p", 4)):
         code, out, err = run(*args)
         assert code == 2, (args, code, out, err)
@@ -92,11 +94,15 @@ def outside(tmp_path):
     game.mkdir()
     (game / "up.yaml").write_text(HEAD + "extends: ../secret.yaml\n")
     (game / "passwd.yaml").write_text(HEAD + "extends: ../../../../../../../../etc/passwd\n")
-    (game / "abs.yaml").write_text(HEAD + "extends: enfle/academie\nimports:\n"
-                                   f"  - {{from: {secret}, take: [title], editorial: {{reason: r, evidence: e}}}}\n")
+    (game / "abs.yaml").write_text(
+        HEAD + "extends: enfle/academie\nimports:\n"
+        f"  - {{from: {secret}, take: [title], editorial: {{reason: r, evidence: e}}}}\n"
+    )
     (game / "link.yaml").symlink_to(secret)
-    (game / "vialink.yaml").write_text(HEAD + "extends: enfle/academie\nimports:\n"
-                                       "  - {from: link.yaml, take: [title], editorial: {reason: r, evidence: e}}\n")
+    (game / "vialink.yaml").write_text(
+        HEAD + "extends: enfle/academie\nimports:\n"
+        "  - {from: link.yaml, take: [title], editorial: {reason: r, evidence: e}}\n"
+    )
     return tmp_path
 
 
@@ -106,10 +112,16 @@ CASES = [("up.yaml", "2:10"), ("passwd.yaml", "2:10"), ("abs.yaml", "4:12"), ("v
 @pytest.mark.parametrize("name,where", CASES)
 def test_extends_and_imports_stay_inside_the_boundary(run, outside, name, where):
     f = outside / "game" / name
-    runs = [run("validate", "--playouts", 0, f), run("validate", "--playouts", 0, "--json", f),
-            run("play", f, "-p", 4), run("play", f, "-p", 4, "--json"), run("render", f),
-            run("render", "--format", "html", f), run("compare", f, "enfle/academie", "--json"),
-            run("simulate", f, "-n", 1, "-w", 1, "--json")]
+    runs = [
+        run("validate", "--playouts", 0, f),
+        run("validate", "--playouts", 0, "--json", f),
+        run("play", f, "-p", 4),
+        run("play", f, "-p", 4, "--json"),
+        run("render", f),
+        run("render", "--format", "html", f),
+        run("compare", f, "enfle/academie", "--json"),
+        run("simulate", f, "-n", 1, "-w", 1, "--json"),
+    ]
     for code, out, err in runs:
         text = _all(out, err)
         assert TOKEN not in text and "root:" not in text, text
@@ -134,8 +146,9 @@ def test_allow_path_lets_a_folder_in(run, outside):
     (outside / "game" / "w.yaml").write_text(HEAD + "extends: ../shared/base.yaml\n")
     code, out, err = run("simulate", outside / "game" / "w.yaml", "-n", 4, "-w", 2, "--json")
     assert code == 2 and "outside the folder" in err
-    code, out, err = run("simulate", outside / "game" / "w.yaml", "-n", 4, "-w", 2, "--json",
-                         "--allow-path", outside / "shared")
+    code, out, err = run(
+        "simulate", outside / "game" / "w.yaml", "-n", 4, "-w", 2, "--json", "--allow-path", outside / "shared"
+    )
     assert code == 0 and json.loads(out)["games"] == 4, err
     # files under the rule file's own folder are reached without asking
     base = Path(__file__).parent / "concepts" / "penalty.yaml"
@@ -148,22 +161,31 @@ def test_allow_path_lets_a_folder_in(run, outside):
 
 def test_a_corpus_file_reaches_only_the_corpus(tmp_path):
     from academie.dsl.loader import check_reach
+
     me = corpus_root() / "enfle" / "academie.yaml"
     target = me.parent / os.path.relpath(tmp_path / "x.yaml", me.parent)
     with pytest.raises(RuleError, match="outside the corpus") as e:
-        check_reach(os.path.relpath(tmp_path / "x.yaml", me.parent), target, str(me), None,
-                    Pos(str(me), 3, 10))
+        check_reach(os.path.relpath(tmp_path / "x.yaml", me.parent), target, str(me), None, Pos(str(me), 3, 10))
     assert e.value.diagnostics[0].pos == Pos(str(me), 3, 10)
 
 
 # -- reading input files -------------------------------------------------------------------
 def _cli(*args, cwd=None):
     """The CLI in a process of its own (a hang is a failure, not a stuck suite)."""
-    def cap():        # memory bounded: reading a device without end fails instead of swapping
+
+    def cap():  # memory bounded: reading a device without end fails instead of swapping
         import resource
+
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-    return subprocess.run(CLI + [str(a) for a in args], capture_output=True, text=True, timeout=60,
-                          cwd=cwd, preexec_fn=cap if sys.platform != "win32" else None)
+
+    return subprocess.run(
+        CLI + [str(a) for a in args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+        preexec_fn=cap if sys.platform != "win32" else None,
+    )
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
@@ -171,11 +193,14 @@ def test_special_files_are_refused_without_reading(tmp_path):
     fifo = tmp_path / "pipe.yaml"
     os.mkfifo(fifo)
     (tmp_path / "folder.yaml").mkdir()
-    for args, status in ((("validate", "--playouts", 0, fifo), 1), (("play", fifo), 2),
-                         (("play", "enfle/academie", "-p", 4, "--deck", fifo), 2),
-                         (("play", "enfle/academie", "-p", 4, "--deal", fifo), 2),
-                         (("play", "enfle/academie", "-p", 4, "--deck", "/dev/zero"), 2),
-                         (("play", tmp_path / "folder.yaml"), 2)):
+    for args, status in (
+        (("validate", "--playouts", 0, fifo), 1),
+        (("play", fifo), 2),
+        (("play", "enfle/academie", "-p", 4, "--deck", fifo), 2),
+        (("play", "enfle/academie", "-p", 4, "--deal", fifo), 2),
+        (("play", "enfle/academie", "-p", 4, "--deck", "/dev/zero"), 2),
+        (("play", tmp_path / "folder.yaml"), 2),
+    ):
         r = _cli(*args)
         assert r.returncode == status, (args, r.returncode, r.stderr)
         text = r.stdout + r.stderr
@@ -192,8 +217,9 @@ def test_bom_is_accepted(run, tmp_path):
     assert "does not name its schema" not in out
     deck = tmp_path / "bom.deck"
     from academie.dsl.model import load_game
+
     pack = load_game("enfle/academie").pack(4)
-    names = sorted((c.name for c in pack), key=lambda n: n != "2S")     # 2S first, right after the BOM
+    names = sorted((c.name for c in pack), key=lambda n: n != "2S")  # 2S first, right after the BOM
     deck.write_bytes(b"\xef\xbb\xbf" + " ".join(names).encode() + b"\n")
     code, out, err = run("play", "enfle/academie", "-p", 4, "--deck", deck, "--json")
     assert code == 0, err
@@ -240,6 +266,7 @@ def test_broken_path_files(run, name, where, phrase):
 def test_a_source_id_never_names_a_file_outside_the_sources(tmp_path):
     from academie.dsl.loader import sources_root
     from academie.validate import source_meta
+
     secret = tmp_path / "secret.yaml"
     secret.write_text(f"title: {TOKEN}\n")
     sid = os.path.relpath(secret.with_suffix(""), sources_root())

@@ -2,6 +2,7 @@
 (terminal escapes, BEL, C1 controls, bidirectional overrides) never reach the
 terminal, a written page or a JSON answer raw, and long lines are cut in
 messages with the caret still under the right character."""
+
 import json
 import re
 from pathlib import Path
@@ -23,10 +24,13 @@ def _clean(text: str, where: str):
 def evil(tmp_path):
     """A variant of a corpus game whose title and a quote hold control characters."""
     f = tmp_path / "evil.yaml"
-    f.write_text(HEAD + "extends: enfle/academie\nsource: enfle-jeux-oublies\n"
-                 f'title: "Evil {EVIL} game"\n'
-                 "players:\n  min: 4\n  max: 8\n"
-                 f'  cite: "L\'Enflé is played {EVIL} by four to eight players"\n', encoding="utf-8")
+    f.write_text(
+        HEAD + "extends: enfle/academie\nsource: enfle-jeux-oublies\n"
+        f'title: "Evil {EVIL} game"\n'
+        "players:\n  min: 4\n  max: 8\n"
+        f'  cite: "L\'Enflé is played {EVIL} by four to eight players"\n',
+        encoding="utf-8",
+    )
     return f
 
 
@@ -91,25 +95,26 @@ def test_long_lines_are_cut_around_the_column(run, tmp_path):
     head, shown, caret = lines[i], lines[i + 1], lines[i + 2]
     assert re.match(r".*long\.yaml:3:\d+: ", head)
     assert len(shown) < 130 and "…" in shown, shown
-    assert shown[caret.index("^"):].startswith("bogus"), (shown, caret)
+    assert shown[caret.index("^") :].startswith("bogus"), (shown, caret)
 
 
 def test_the_escaping_functions():
     from academie.dsl.text import safe, safe_json, window
+
     assert safe("a\x1b[2Jb\x07\tc\nd\x7f\x9b\u202e\u2066") == "a\\x1b[2Jb\\x07\tc\nd\\x7f\\x9b\\u202e\\u2066"
     assert safe("a\nb\tc", one_line=True) == "a\\nb\\tc"
     assert safe("L'Enflé ♠ — ok") == "L'Enflé ♠ — ok"
     assert json.loads(safe_json(json.dumps("\x9b\u202e\x7f", ensure_ascii=False))) == "\x9b\u202e\x7f"
     assert not any(c in safe_json(json.dumps("\x9b\u202e\x7f", ensure_ascii=False)) for c in "\x9b\u202e\x7f")
     shown, col = window("a" * 300 + "\x1bX" + "b" * 300, 302)
-    assert shown[col - 1] == "X" and shown[col - 5:col - 1] == "\\x1b" and len(shown) <= 101
+    assert shown[col - 1] == "X" and shown[col - 5 : col - 1] == "\\x1b" and len(shown) <= 101
 
 
 # -- the broken-file battery: tests/broken/print-* -------------------------------------------
 BROKEN = Path(__file__).parent / "broken"
 BATTERY = [
     ("print-raw-escape.yaml", "4:10", "invalid YAML: the control character U+001B is not allowed"),
-    ("print-escape-in-quote.yaml", "5:34", r'quote not found in source'),
+    ("print-escape-in-quote.yaml", "5:34", r"quote not found in source"),
 ]
 
 
@@ -128,9 +133,10 @@ def test_the_human_prompt_escapes_names_from_the_rule_file():
     import io
     from types import SimpleNamespace
     from academie.interpreter.agents import HumanAgent
+
     out = io.StringIO()
     st = SimpleNamespace(hand_no=1, dealer=0, trump=None, zones={}, hand=[[]])
-    move = "declare \x1b]0;pwned\x07"           # a declaration named in the rule file
+    move = "declare \x1b]0;pwned\x07"  # a declaration named in the rule file
     got = HumanAgent(io.StringIO("1\n"), out).choose(st, 0, [move])
     assert got == move
     _clean(out.getvalue(), "the human prompt")
@@ -144,21 +150,31 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 @given(st.text(max_size=400), st.integers(min_value=1, max_value=420))
 def test_escaped_text_and_windows_hold_no_control_character(text, col):
     from academie.dsl.text import safe, window
+
     for shown in (safe(text), safe(text, one_line=True), window(text, col)[0]):
-        assert not any(ord(c) < 0x20 and c not in "\n\t" or 0x7f <= ord(c) <= 0x9f
-                       or 0x202a <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069 for c in shown), shown
+        assert not any(
+            ord(c) < 0x20
+            and c not in "\n\t"
+            or 0x7F <= ord(c) <= 0x9F
+            or 0x202A <= ord(c) <= 0x202E
+            or 0x2066 <= ord(c) <= 0x2069
+            for c in shown
+        ), shown
     line = text.replace("\n", " ")
     shown, at = window(line, col)
     assert len(shown) <= 101
-    if col <= len(line):       # the caret is under the escape of the character at col
-        assert shown[at - 1:].startswith(safe(line[col - 1], one_line=True))
+    if col <= len(line):  # the caret is under the escape of the character at col
+        assert shown[at - 1 :].startswith(safe(line[col - 1], one_line=True))
 
 
-@pytest.mark.parametrize("args", [
-    ["play", "enfle/academie", "--json", "\x1b]0;t\x07"],          # an extra argument, quoted by click
-    ["play", "enfle/academie", "-p", "\x1b[2J"],                    # a value that is not a number
-    ["simulate", "enfle/academie", "-n", "1", "--agents", "\x1b[2J"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "enfle/academie", "--json", "\x1b]0;t\x07"],  # an extra argument, quoted by click
+        ["play", "enfle/academie", "-p", "\x1b[2J"],  # a value that is not a number
+        ["simulate", "enfle/academie", "-n", "1", "--agents", "\x1b[2J"],
+    ],
+)
 def test_usage_errors_quote_arguments_escaped(run, args):
     """A usage error quotes the argument it refuses (a file name from a
     downloaded archive may hold escapes): escaped like everything printed."""

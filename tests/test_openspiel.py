@@ -1,6 +1,7 @@
 """academie.openspiel: rule files registered as OpenSpiel games, loaded with pyspiel.load_game,
 played at random, checked by OpenSpiel's own random simulation test, and played by its bots
 (uniform random, MCTS, IS-MCTS)."""
+
 import json
 import pickle
 
@@ -47,7 +48,7 @@ def test_every_game_loads_and_plays_through_pyspiel(ref):
     lo, hi = game.players
     for players in sorted({lo, hi}):
         name = aos.register(ref, players)
-        assert aos.register(ref, players) == name        # registering again: the same name
+        assert aos.register(ref, players) == name  # registering again: the same name
         g = pyspiel.load_game(name)
         t = g.get_type()
         assert t.short_name == name
@@ -67,8 +68,16 @@ def test_every_game_loads_and_plays_through_pyspiel(ref):
             assert all(g.min_utility() <= x <= g.max_utility() for x in r)
 
 
-@pytest.mark.parametrize("ref,players", [("hearts/foster", 4), ("enfle/academie", 4), ("polignac/boussac+capot", 5),
-                                         ("francion/terrail", 3), ("emprunt/lacombe", 3)])
+@pytest.mark.parametrize(
+    "ref,players",
+    [
+        ("hearts/foster", 4),
+        ("enfle/academie", 4),
+        ("polignac/boussac+capot", 5),
+        ("francion/terrail", 3),
+        ("emprunt/lacombe", 3),
+    ],
+)
 def test_openspiels_random_simulation_test(ref, players):
     g = pyspiel.load_game(aos.register(ref, players))
     pyspiel.random_sim_test(g, num_sims=3, serialize=True, verbose=False)
@@ -140,7 +149,7 @@ def test_resampling_keeps_the_seats_information_state():
     s = _midgame(g, 5, 6)
     p = s.current_player()
     for _ in range(3):
-        r = s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0., 1.))
+        r = s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
         assert r.information_state_string(p) == s.information_state_string(p)
         assert r.history()[1:] == s.history()[1:]
 
@@ -148,8 +157,10 @@ def test_resampling_keeps_the_seats_information_state():
 def test_mcts_and_ismcts_play_a_few_moves():
     g = pyspiel.load_game(aos.register("hearts/foster", 4))
     ev = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
-    bots = {"mcts": mcts.MCTSBot(g, 2.0, 8, ev, random_state=np.random.RandomState(1), solve=False),
-            "ismcts": ismcts.ISMCTSBot(g, ev, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(2))}
+    bots = {
+        "mcts": mcts.MCTSBot(g, 2.0, 8, ev, random_state=np.random.RandomState(1), solve=False),
+        "ismcts": ismcts.ISMCTSBot(g, ev, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(2)),
+    }
     for bot in bots.values():
         s = _midgame(g, 3, 4)
         for _ in range(3):

@@ -1,5 +1,6 @@
 """The PettingZoo adapter (academie/pettingzoo.py): PettingZoo's own API and seed tests on every
 corpus game and option at its fewest players, random masked playouts to the end, the encoding."""
+
 import pickle
 import warnings
 from pathlib import Path
@@ -126,10 +127,13 @@ def test_observation_never_shows_another_hand():
                 if other == seat:
                     continue
                 theirs = set(state.observation(other)["hand"])
-                shown = {game_card for game_card in theirs
-                         if vec[enc.layout["hand"]][state.move_to_action(game_card)]
-                         or vec[enc.layout["trick"]][state.move_to_action(game_card)]
-                         or vec[enc.layout["seen"]][state.move_to_action(game_card)]}
+                shown = {
+                    game_card
+                    for game_card in theirs
+                    if vec[enc.layout["hand"]][state.move_to_action(game_card)]
+                    or vec[enc.layout["trick"]][state.move_to_action(game_card)]
+                    or vec[enc.layout["seen"]][state.move_to_action(game_card)]
+                }
                 assert not shown, (seat, other, shown)
         e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
 
@@ -170,8 +174,9 @@ def test_render_and_close():
         raw_env("hearts/foster", render_mode="rgb_array")
 
 
-CONCEPTS = sorted(str(f) for f in (Path(__file__).parent / "concepts").glob("*.yaml")
-                  if not resolve(str(f)).data.get("abstract"))
+CONCEPTS = sorted(
+    str(f) for f in (Path(__file__).parent / "concepts").glob("*.yaml") if not resolve(str(f)).data.get("abstract")
+)
 
 
 @pytest.mark.parametrize("ref", PLAYABLE + CONCEPTS)

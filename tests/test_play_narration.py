@@ -1,4 +1,5 @@
 """The narrative of `academie play` says what the rules do."""
+
 from pathlib import Path
 
 import pytest

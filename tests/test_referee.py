@@ -1,12 +1,13 @@
 """An independent referee re-reads the event logs of random L'Enflé games and
 checks every rule the source states, move by move."""
+
 import pytest
 
 from academie.dsl.model import load_game
 from academie.interpreter.agents import make_agents, play
 from academie.interpreter.state import State
 
-ORDER = "K Q J 10 9 8 7 6 5 4 3 2 A".split()          # the French page: ace lowest
+ORDER = "K Q J 10 9 8 7 6 5 4 3 2 A".split()  # the French page: ace lowest
 
 
 def strength(card):
@@ -24,7 +25,7 @@ def referee(events, n):
             trick, led = [], None
         elif t == "hand_start":
             dealer = e["dealer"]
-            turn = (dealer + 1) % n                      # the player to the dealer's right leads
+            turn = (dealer + 1) % n  # the player to the dealer's right leads
         elif t == "renounce":
             s = e["seat"]
             assert s == turn
@@ -33,7 +34,7 @@ def referee(events, n):
             s = e["seat"]
             assert sorted(e["cards"]) == sorted(c for _, c in trick), "must pick up all cards played before him"
             hands[s] |= set(e["cards"])
-            trick, led, turn = [], None, s              # trick over; he leads
+            trick, led, turn = [], None, s  # trick over; he leads
             pickups += 1
         elif t == "play":
             s, c = e["seat"], e["card"]
@@ -45,9 +46,9 @@ def referee(events, n):
             trick.append((s, c))
             if led is None:
                 led = c[-1]
-            turn = (s + 1) % n                           # counterclockwise = next seat
+            turn = (s + 1) % n  # counterclockwise = next seat
             if not hands[s]:
-                turn = None                              # the hand ends at once
+                turn = None  # the hand ends at once
         elif t == "trick":
             assert len(trick) == n and all(c[-1] == led for _, c in trick)
             best = max(trick, key=lambda sc: strength(sc[1]))

@@ -1,6 +1,7 @@
 """``academie render``: every corpus file written back as rules, every
 statement footnoted; the Markdown compared with a golden file per rule file
 (rewrite them with ``pytest --update-golden`` or ACADEMIE_UPDATE_GOLDEN=1)."""
+
 import json
 import os
 import re
@@ -27,8 +28,9 @@ def test_golden(cid, update_golden):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert path.is_file(), f"no golden file {path}: run pytest --update-golden"
-    assert text == path.read_text(encoding="utf-8"), \
+    assert text == path.read_text(encoding="utf-8"), (
         f"render {cid} differs from {path} (if the change is meant: pytest --update-golden, and review the diff)"
+    )
 
 
 @pytest.mark.parametrize("hashseed", ["0", "1"])
@@ -36,11 +38,20 @@ def test_render_is_the_same_in_another_process(hashseed):
     """The render does not depend on the process that makes it (string hashing, and so the
     order of sets and dicts built from sets, differs between processes): renders made in a
     fresh interpreter with a fixed hash seed are the golden files."""
-    code = ("import json, sys; from academie.dsl.loader import corpus_ids; from academie.render import render; "
-            "sys.stdout.write(json.dumps({c: render(c) for c in corpus_ids()}))")
+    code = (
+        "import json, sys; from academie.dsl.loader import corpus_ids; from academie.render import render; "
+        "sys.stdout.write(json.dumps({c: render(c) for c in corpus_ids()}))"
+    )
     env = {**os.environ, "PYTHONHASHSEED": hashseed}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         encoding="utf-8", check=True, cwd=Path(__file__).parents[1]).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+        cwd=Path(__file__).parents[1],
+    ).stdout
     renders = json.loads(out)
     assert sorted(renders) == sorted(corpus_ids())
     for cid, text in renders.items():
@@ -54,9 +65,12 @@ def _footnotes(md):
     return items, defs
 
 
-@pytest.mark.parametrize("ref,options", [(c, ()) for c in corpus_ids()]
-                         + [("polignac/boussac", ("capot",)), ("emprunt/lacombe", ("ante-two",))]
-                         + [(str(p), ()) for p in sorted(CONCEPTS.glob("*.yaml"))])
+@pytest.mark.parametrize(
+    "ref,options",
+    [(c, ()) for c in corpus_ids()]
+    + [("polignac/boussac", ("capot",)), ("emprunt/lacombe", ("ante-two",))]
+    + [(str(p), ()) for p in sorted(CONCEPTS.glob("*.yaml"))],
+)
 def test_every_statement_has_its_footnote(ref, options):
     md = render(ref, options)
     items, defs = _footnotes(md)
@@ -73,7 +87,7 @@ def test_every_statement_has_its_footnote(ref, options):
     text = " ".join(md.split()).replace("\\", "")
     for path, _, quote in doc.cites():
         if path[:1] == ("options",) and path[2:3] == ("set",):
-            continue                      # an option's rules, read only when it is switched on
+            continue  # an option's rules, read only when it is switched on
         assert " ".join(quote.split()) in text, quote
 
 
@@ -92,18 +106,21 @@ def test_option_changes_the_rules():
     assert "with the option `capot`" in capot
 
 
-@pytest.mark.parametrize("text,kind,said", [
-    ("dealer + 1", "value", "the player after the dealer (in the direction of play)"),
-    ("dealer - 1", "value", "the player before the dealer (in the direction of play)"),
-    ("card.suit == led", "card", "a card of the suit led"),
-    ("card.rank in [A, 2]", "card", "an ace or a two"),
-    ("card == AH", "card", "the ace of hearts"),
-    ('card.rank == 2 and card.colour == "black"', "card", "a black two"),
-    ("count(hand(seat)) == 0", "cond", "the player's hand is empty"),
-    ("count(tricks(seat), card.suit == H)", "value", "the number of hearts in the player's tricks"),
-    ("balance(pot, chip)", "value", "the chips in the pot"),
-    ("players <= 4", "cond", "the number of players is at most 4"),
-])
+@pytest.mark.parametrize(
+    "text,kind,said",
+    [
+        ("dealer + 1", "value", "the player after the dealer (in the direction of play)"),
+        ("dealer - 1", "value", "the player before the dealer (in the direction of play)"),
+        ("card.suit == led", "card", "a card of the suit led"),
+        ("card.rank in [A, 2]", "card", "an ace or a two"),
+        ("card == AH", "card", "the ace of hearts"),
+        ('card.rank == 2 and card.colour == "black"', "card", "a black two"),
+        ("count(hand(seat)) == 0", "cond", "the player's hand is empty"),
+        ("count(tricks(seat), card.suit == H)", "value", "the number of hearts in the player's tricks"),
+        ("balance(pot, chip)", "value", "the chips in the pot"),
+        ("players <= 4", "cond", "the number of players is at most 4"),
+    ],
+)
 def test_words(text, kind, said):
     assert words(text, kind) == said
 

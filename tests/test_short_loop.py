@@ -1,6 +1,7 @@
 """The short trick loop (agents that draw uniformly, asked inline, no event log)
 plays the same games as the general loop: for every game of the corpus and every
 option, the same seeds give the same hands, standings and counters either way."""
+
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,11 @@ def _outcome(game, n, seed):
     return st.standings, st.hand_results, st.stats, st.bal, zones, hands, st.unfinished
 
 
-@pytest.mark.parametrize("cid,opts", list(_variants()), ids=lambda v: "+".join(v) if isinstance(v, tuple) else Path(v).stem if v.endswith(".yaml") else v)
+@pytest.mark.parametrize(
+    "cid,opts",
+    list(_variants()),
+    ids=lambda v: "+".join(v) if isinstance(v, tuple) else Path(v).stem if v.endswith(".yaml") else v,
+)
 def test_short_loop_plays_the_same_games(cid, opts, monkeypatch):
     game = load_game(cid, list(opts))
     used = []
@@ -42,6 +47,7 @@ def test_short_loop_plays_the_same_games(cid, opts, monkeypatch):
     def counting(self, st, uniform):
         used.append(1)
         return real(self, st, uniform)
+
     monkeypatch.setattr(State, "_tricks_drawn", counting)
     for n in sorted({game.min_players, game.max_players}):
         for seed in range(6):
@@ -52,7 +58,7 @@ def test_short_loop_plays_the_same_games(cid, opts, monkeypatch):
             assert short == general, f"{cid}{'+' + '+'.join(opts) if opts else ''}, {n} players, seed {seed}"
     tricks = [st for st in game.steps if st.kind == "tricks"]
     eligible = any(short_loop_fits(st) for st in tricks)
-    assert bool(used) == eligible       # the short loop ran exactly where it applies
+    assert bool(used) == eligible  # the short loop ran exactly where it applies
 
 
 def test_short_loop_stops_at_the_play_limit(monkeypatch):
@@ -63,7 +69,7 @@ def test_short_loop_stops_at_the_play_limit(monkeypatch):
         st = play_one(game, 4, "limit", ["random"], 30)
         assert st.unfinished and st.plays == 31
         assert st.hand_results[-1]["reason"] == "unfinished"
-        st.check_invariants()                   # cards and chips all accounted for
+        st.check_invariants()  # cards and chips all accounted for
         outcomes.append((st.hand_results, st.stats, [[c.name for c in h] for h in st.hand]))
     assert outcomes[0] == outcomes[1]
 
@@ -78,6 +84,7 @@ def test_an_agent_that_chooses_otherwise_is_asked():
         def choose(self, state, seat, moves):
             Lowest.asked += 1
             return moves[0]
+
     game = load_game("enfle/academie")
     st = State(game, 4, 3, keep_events=False, check="hand", agents=[Lowest(seed=s) for s in range(4)])
     assert st.finished and Lowest.asked == st.plays

@@ -1,4 +1,5 @@
 """Simulations give the same report however they are split between processes."""
+
 import csv
 import json
 
@@ -40,6 +41,7 @@ def test_a_worker_loads_the_rules_with_the_limits_of_the_command():
     # a worker that has not got the compiled rules (Dask, or a spawned process) loads them
     # itself, within the size limits the command was given, not the defaults
     from academie.dsl.loader import Limits
+
     tight = Job("enfle/academie", (), 4, 1, ("random",), 50_000, limits=Limits(file_bytes=200))
     start, diagnostics, rows = run_chunk(tight, 0, 1)
     assert not isinstance(diagnostics, Tally)
@@ -61,7 +63,7 @@ def test_rows_are_written_in_game_order_whatever_the_workers(run, tmp_path):
     assert rows[3]["seed"] == "7/3"
     lines = [json.loads(x) for x in files[1][1].splitlines()]
     assert [x["game"] for x in lines] == list(range(24))
-    assert all(len(x["scores"]) == 5 and sum(x["scores"]) == 25 for x in lines)   # n chips each, conserved
+    assert all(len(x["scores"]) == 5 and sum(x["scores"]) == 25 for x in lines)  # n chips each, conserved
     assert all(x["hands"] == 5 and not x["unfinished"] for x in lines)
 
 
@@ -86,10 +88,10 @@ def test_dask_backend_gives_the_same_report_as_local(run):
 
 
 def test_dask_backend_with_a_scheduler_address(run):
-    distributed = pytest.importorskip("distributed",
-                                      reason="dask[distributed] not installed (pip install 'academie[dask]')")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    distributed = pytest.importorskip(
+        "distributed", reason="dask[distributed] not installed (pip install 'academie[dask]')"
+    )
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         remote = _sim(run, "--backend", "dask", "--scheduler", cluster.scheduler_address)
     assert remote == _sim(run, "--workers", 1)
 
@@ -100,7 +102,7 @@ def test_options_after_a_plus_as_compare_takes_them(run):
     code, plus, err = run("simulate", "hearts/foster+sweepstakes", *args)
     assert code == 0, err
     code, flag, err = run("simulate", "hearts/foster", "-o", "sweepstakes", *args)
-    assert plus == flag and json.loads(plus)["hands"] == 6 * 4      # the option's game: a deal each
+    assert plus == flag and json.loads(plus)["hands"] == 6 * 4  # the option's game: a deal each
     code, out, err = run("play", "polignac/boussac+capot", "--seed", 2, "--json")
     assert code == 0 and json.loads(out)["options"] == ["capot"]
     code, out, err = run("simulate", "hearts/foster+nope", "-n", 2)

@@ -1,6 +1,7 @@
 """``academie site``: every page written, every link resolving (a pure-Python
 checker, always run), and every page loading in headless Chromium without a
 console message (skipped, saying why, when Chromium is not installed)."""
+
 import html
 import re
 import shutil
@@ -109,22 +110,38 @@ def test_rule_page_footnotes_link_to_sources(site):
 
 
 CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--enable-logging=stderr", "--v=0"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--enable-logging=stderr",
+    "--v=0",
+]
 
 
 def load(page: Path) -> tuple[int, str, list[str]]:
     """Load a page in headless Chromium: (exit status, DOM, console messages)."""
     with tempfile.TemporaryDirectory() as profile:
-        r = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--dump-dom", page.resolve().as_uri()],
-                           capture_output=True, text=True, timeout=120)
+        r = subprocess.run(
+            [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--dump-dom", page.resolve().as_uri()],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     console = [ln for ln in r.stderr.splitlines() if ":CONSOLE" in ln or "Uncaught" in ln]
     return r.returncode, r.stdout, console
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium): "
-                    "the site is not loaded in a real browser; the link checker still runs")
+@pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="Chromium is not installed (apt-get install chromium): "
+    "the site is not loaded in a real browser; the link checker still runs",
+)
 def test_every_page_loads_in_chromium(site, tmp_path):
     bad = tmp_path / "bad.html"
     bad.write_text("<html><body><script>undefinedFunction()</script></body></html>")

@@ -1,4 +1,5 @@
 """Every source in sources/ has readable metadata naming it, and its text."""
+
 import pytest
 import yaml
 

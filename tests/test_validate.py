@@ -1,4 +1,5 @@
 """``academie validate`` on the corpus and on altered copies of it."""
+
 import json
 import re
 from pathlib import Path
@@ -14,6 +15,7 @@ DATA = Path(__file__).parent / "data"
 @pytest.fixture
 def copy(tmp_path):
     """A copy of the L'Enflé rule file, changed by ``edit`` (old -> new, once)."""
+
     def _copy(old=None, new=None, name="enfle.yaml"):
         text = ENFLE.read_text(encoding="utf-8")
         if old is not None:
@@ -22,11 +24,12 @@ def copy(tmp_path):
         p = tmp_path / name
         p.write_text(text, encoding="utf-8")
         return p, text
+
     return _copy
 
 
 def line_of(text, needle):
-    return text[:text.index(needle)].count("\n") + 1
+    return text[: text.index(needle)].count("\n") + 1
 
 
 def test_corpus_is_valid(run):
@@ -47,18 +50,25 @@ def test_one_word_changed_in_a_quote_fails_at_its_line(run, copy):
     code, out, err = run("validate", "--playouts", 0, p)
     assert code == 1
     line = line_of(text, '"Play proceeds clockwise."')
-    assert re.search(rf"enfle\.yaml:{line}:\d+: error: quote not found in source 'enfle-jeux-oublies': "
-                     r'"Play proceeds clockwise\."', out), out
+    assert re.search(
+        rf"enfle\.yaml:{line}:\d+: error: quote not found in source 'enfle-jeux-oublies': "
+        r'"Play proceeds clockwise\."',
+        out,
+    ), out
     assert 'reads: "Play proceeds counterclockwise."' in out
 
 
 def test_typographic_variants_and_line_breaks_are_tolerated(run, copy):
-    p, _ = copy('cite: "He keeps it, face down, in front of him and leads the next trick."',
-                "cite: >-\n      He keeps it,   face down, in front of him\n      and leads the next trick\u2026")
+    p, _ = copy(
+        'cite: "He keeps it, face down, in front of him and leads the next trick."',
+        "cite: >-\n      He keeps it,   face down, in front of him\n      and leads the next trick\u2026",
+    )
     code, out, err = run("validate", "--playouts", 0, p)
-    assert "quote not found" in out          # "…" is "...", not "." : a different text
-    p, _ = copy('cite: "He keeps it, face down, in front of him and leads the next trick."',
-                "cite: >-\n      He keeps it,\u00a0 face down, in front of him\n      and leads the next trick.")
+    assert "quote not found" in out  # "…" is "...", not "." : a different text
+    p, _ = copy(
+        'cite: "He keeps it, face down, in front of him and leads the next trick."',
+        "cite: >-\n      He keeps it,\u00a0 face down, in front of him\n      and leads the next trick.",
+    )
     code, out, err = run("validate", "--playouts", 0, p)
     assert code == 0, out
 
@@ -108,9 +118,12 @@ def test_source_says_corrected_is_a_warning_naming_the_editorial(run):
     assert code == 0, out
     text = f.read_text()
     ed = line_of(text, "    editorial:\n      reason: Three hands")
-    assert re.search(r"source-says\.yaml:\d+:\d+: warning: the source's arithmetic is impossible: 3 players × 21 "
-                     r"cards \+ 4 left over = 67 cards, but the pack has 40 .*corrected by the editorial element at "
-                     rf"\S*source-says\.yaml:{ed}:5", out), out
+    assert re.search(
+        r"source-says\.yaml:\d+:\d+: warning: the source's arithmetic is impossible: 3 players × 21 "
+        r"cards \+ 4 left over = 67 cards, but the pack has 40 .*corrected by the editorial element at "
+        rf"\S*source-says\.yaml:{ed}:5",
+        out,
+    ), out
 
 
 def test_source_says_consistent_is_silent(run, tmp_path):
@@ -130,7 +143,8 @@ def test_option_conflict_is_enforced(run, copy, tmp_path):
         "  short:\n    conflicts: [long]\n    set: {game: {hands: 1, editorial: {reason: r, evidence: e}}}\n"
         "    editorial: {reason: r, evidence: e}\n"
         "  long:\n    set: {game: {hands: 20, editorial: {reason: r, evidence: e}}}\n"
-        "    editorial: {reason: r, evidence: e}\n")
+        "    editorial: {reason: r, evidence: e}\n"
+    )
     p.write_text(text)
     code, out, err = run("validate", "--playouts", 1, p)
     assert code == 0, out
@@ -176,14 +190,18 @@ def test_two_options_good_alone_but_not_together(run, copy):
     assert "with options 'three' and 'ones' together:" in out and "3 players" in out
     assert "with option 'three':" not in out and "with option 'ones':" not in out
     # declared in conflict, the two are not tried together
-    p.write_text(p.read_text().replace("    description: the cards dealt one at a time\n",
-                                       "    description: the cards dealt one at a time\n    conflicts: [three]\n"))
+    p.write_text(
+        p.read_text().replace(
+            "    description: the cards dealt one at a time\n",
+            "    description: the cards dealt one at a time\n    conflicts: [three]\n",
+        )
+    )
     code, out, err = run("validate", "--playouts", 1, p)
     assert code == 0, out
 
 
 def test_unfinished_playout_is_a_warning(run, copy):
-    p, text = copy("  hands: players\n", "  until: \"false\"\n")
+    p, text = copy("  hands: players\n", '  until: "false"\n')
     code, out, err = run("validate", "--playouts", 1, "--max-plays", 200, p)
     assert code == 0
     assert "warning: 1 of 1 random games for 4 players did not finish within 200 plays" in out

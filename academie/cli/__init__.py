@@ -1,5 +1,6 @@
 """The ``academie`` command line: one module per command, registered on the
 group of ``app``. ``main`` is the entry point (``academie = academie.cli:main``)."""
+
 from __future__ import annotations
 
 from .app import main

@@ -1,5 +1,6 @@
 """The ``academie`` command group: how every command's errors are shown and
 what exit status they give (docs/security.md)."""
+
 from __future__ import annotations
 
 import os
@@ -20,7 +21,7 @@ class AcademieGroup(click.Group):
     def main(self, *args, **kwargs):
         try:
             return super().main(*args, **kwargs)
-        except SystemExit as e:        # what is still buffered for standard output is written now
+        except SystemExit as e:  # what is still buffered for standard output is written now
             code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
             status = _flush_stdout(code)
             if status != code:
@@ -36,17 +37,18 @@ class AcademieGroup(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except click.ClickException as e:   # a usage error may quote an argument: shown escaped
+        except click.ClickException as e:  # a usage error may quote an argument: shown escaped
             raise _escaped(e) from None
         except RuleError as e:
             click.echo(e.format(), err=True)
             ctx.exit(EXIT_USAGE)
-        except Abandoned as e:              # a person's input ended (Ctrl-D, < /dev/null)
+        except Abandoned as e:  # a person's input ended (Ctrl-D, < /dev/null)
             click.echo(f"academie: {e}", err=True)
             ctx.exit(EXIT_USAGE)
         except InvariantError as e:
-            click.echo(safe(f"academie: internal invariant broken: {e} (please report this with the command line)"),
-                       err=True)
+            click.echo(
+                safe(f"academie: internal invariant broken: {e} (please report this with the command line)"), err=True
+            )
             ctx.exit(3)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
@@ -55,12 +57,17 @@ class AcademieGroup(click.Group):
             ctx.exit(130)
         except Exception as e:  # pragma: no cover - a bug; show it plainly, not as a traceback
             stream = failed_stream(e)
-            if stream:      # a closed pipe or a full disk: not a bug, not the rule file's
+            if stream:  # a closed pipe or a full disk: not a bug, not the rule file's
                 _output_failed(ctx, e, stream)
             if os.environ.get("ACADEMIE_DEBUG"):
                 raise
-            click.echo(safe(f"academie: internal error: {type(e).__name__}: {e}\n"
-                            "(set ACADEMIE_DEBUG=1 to see the traceback, and please report it)"), err=True)
+            click.echo(
+                safe(
+                    f"academie: internal error: {type(e).__name__}: {e}\n"
+                    "(set ACADEMIE_DEBUG=1 to see the traceback, and please report it)"
+                ),
+                err=True,
+            )
             ctx.exit(3)
 
 
@@ -97,7 +104,7 @@ def _flush_stdout(status: int) -> int:
         silence_stdout()
         click.echo(f"academie: cannot write standard output: {e.strerror or e}", err=True)
         return status if status not in (0, 1) else EXIT_USAGE
-    except (AttributeError, ValueError):   # no standard output, or closed
+    except (AttributeError, ValueError):  # no standard output, or closed
         pass
     return status
 
@@ -116,4 +123,3 @@ def main():
       academie play enfle/academie -p 5      a game of L'Enflé, random players
       academie simulate enfle/academie -n 1000
     """
-

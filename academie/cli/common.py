@@ -1,5 +1,6 @@
 """What the commands share: option groups, loading the rules, reading deck
 and deal files, checking players and agents."""
+
 from __future__ import annotations
 
 import os
@@ -20,41 +21,100 @@ EXIT_USAGE = 2
 
 # -- helpers -----------------------------------------------------------------------
 def option_flags(f):
-    f = click.option("--option", "-o", "options", multiple=True, metavar="NAME",
-                     help="Switch on a named option of the rule file (repeatable).")(f)
+    f = click.option(
+        "--option",
+        "-o",
+        "options",
+        multiple=True,
+        metavar="NAME",
+        help="Switch on a named option of the rule file (repeatable).",
+    )(f)
     return f
 
 
 def limit_flags(f):
     """Resource limits of the loader, which a user can raise."""
     d = Limits()
-    f = click.option("--max-quote-length", type=click.IntRange(min=1), default=d.quote_length, show_default=True,
-                     help="Refuse a quoted passage longer than this many characters.")(f)
-    f = click.option("--max-expr-depth", type=click.IntRange(min=1, max=200), default=d.expr_depth,
-                     show_default=True, help="Refuse an expression nested deeper than this (at most 200).")(f)
-    f = click.option("--max-expr-length", type=click.IntRange(min=1), default=d.expr_length, show_default=True,
-                     help="Refuse an expression longer than this many characters.")(f)
-    f = click.option("--max-int-digits", type=click.IntRange(min=1, max=4000), default=d.int_digits,
-                     show_default=True, help="Refuse an integer of more digits than this (at most 4000).")(f)
-    f = click.option("--max-cards", type=click.IntRange(min=1, max=100_000), default=d.cards, show_default=True,
-                     help="Refuse a pack, hand or deal of more cards than this (at most 100000).")(f)
-    f = click.option("--max-players", type=click.IntRange(min=1, max=10_000), default=d.players, show_default=True,
-                     help="Refuse a game for more players than this (at most 10000).")(f)
+    f = click.option(
+        "--max-quote-length",
+        type=click.IntRange(min=1),
+        default=d.quote_length,
+        show_default=True,
+        help="Refuse a quoted passage longer than this many characters.",
+    )(f)
+    f = click.option(
+        "--max-expr-depth",
+        type=click.IntRange(min=1, max=200),
+        default=d.expr_depth,
+        show_default=True,
+        help="Refuse an expression nested deeper than this (at most 200).",
+    )(f)
+    f = click.option(
+        "--max-expr-length",
+        type=click.IntRange(min=1),
+        default=d.expr_length,
+        show_default=True,
+        help="Refuse an expression longer than this many characters.",
+    )(f)
+    f = click.option(
+        "--max-int-digits",
+        type=click.IntRange(min=1, max=4000),
+        default=d.int_digits,
+        show_default=True,
+        help="Refuse an integer of more digits than this (at most 4000).",
+    )(f)
+    f = click.option(
+        "--max-cards",
+        type=click.IntRange(min=1, max=100_000),
+        default=d.cards,
+        show_default=True,
+        help="Refuse a pack, hand or deal of more cards than this (at most 100000).",
+    )(f)
+    f = click.option(
+        "--max-players",
+        type=click.IntRange(min=1, max=10_000),
+        default=d.players,
+        show_default=True,
+        help="Refuse a game for more players than this (at most 10000).",
+    )(f)
     f = allow_path_option(f)
-    f = click.option("--max-nodes", type=click.IntRange(min=1), default=d.nodes, show_default=True,
-                     help="Refuse a document of more nodes than this (after aliases).")(f)
-    f = click.option("--max-depth", type=click.IntRange(min=1), default=d.depth, show_default=True,
-                     help="Refuse a document nested deeper than this.")(f)
-    f = click.option("--max-file-size", type=click.IntRange(min=1), default=d.file_bytes, show_default=True,
-                     help="Refuse a rule or deal file larger than this many bytes.")(f)
+    f = click.option(
+        "--max-nodes",
+        type=click.IntRange(min=1),
+        default=d.nodes,
+        show_default=True,
+        help="Refuse a document of more nodes than this (after aliases).",
+    )(f)
+    f = click.option(
+        "--max-depth",
+        type=click.IntRange(min=1),
+        default=d.depth,
+        show_default=True,
+        help="Refuse a document nested deeper than this.",
+    )(f)
+    f = click.option(
+        "--max-file-size",
+        type=click.IntRange(min=1),
+        default=d.file_bytes,
+        show_default=True,
+        help="Refuse a rule or deal file larger than this many bytes.",
+    )(f)
     return f
 
 
 def make_limits(kw: dict) -> Limits:
-    return Limits(file_bytes=kw.pop("max_file_size"), depth=kw.pop("max_depth"), nodes=kw.pop("max_nodes"),
-                  players=kw.pop("max_players"), cards=kw.pop("max_cards"), int_digits=kw.pop("max_int_digits"),
-                  expr_length=kw.pop("max_expr_length"), expr_depth=kw.pop("max_expr_depth"),
-                  quote_length=kw.pop("max_quote_length"), allow=allowed_paths(kw.pop("allow_path", ())))
+    return Limits(
+        file_bytes=kw.pop("max_file_size"),
+        depth=kw.pop("max_depth"),
+        nodes=kw.pop("max_nodes"),
+        players=kw.pop("max_players"),
+        cards=kw.pop("max_cards"),
+        int_digits=kw.pop("max_int_digits"),
+        expr_length=kw.pop("max_expr_length"),
+        expr_depth=kw.pop("max_expr_depth"),
+        quote_length=kw.pop("max_quote_length"),
+        allow=allowed_paths(kw.pop("allow_path", ())),
+    )
 
 
 def with_options(rules: str, options) -> tuple[str, tuple]:
@@ -72,8 +132,11 @@ def players_for(game: GameDef, players: int | None) -> int:
     if players is None:
         return game.min_players
     if not (game.min_players <= players <= game.max_players):
-        raise RuleError(f"{game.id} is for {game.min_players} to {game.max_players} players, not {players}",
-                        game.doc.pos(("players",)), code="players")
+        raise RuleError(
+            f"{game.id} is for {game.min_players} to {game.max_players} players, not {players}",
+            game.doc.pos(("players",)),
+            code="players",
+        )
     return players
 
 
@@ -82,14 +145,17 @@ def read_deck(path: str, limits: Limits | None = None):
     text = read_text(path, limits, "deck file")
     cards = []
     for ln, line in enumerate(split_lines(text), 1):
-        line = line.split("#", 1)[0]   # comments
+        line = line.split("#", 1)[0]  # comments
         col = 0
         for tok in line.replace(",", " ").split(" "):
             if tok:
                 c = parse_card(tok)
                 if c is None:
-                    raise RuleError(f"'{tok}' is not a card (write rank + suit: AS, 10H, KD, 7C)",
-                                    Pos(path, ln, col + 1), code="deck")
+                    raise RuleError(
+                        f"'{tok}' is not a card (write rank + suit: AS, 10H, KD, 7C)",
+                        Pos(path, ln, col + 1),
+                        code="deck",
+                    )
                 cards.append((c, Pos(path, ln, col + 1)))
             col += len(tok) + 1
     if not cards:
@@ -105,20 +171,23 @@ def check_deck(cards, pack, path: str, n: int):
         if c not in in_pack:
             raise RuleError(f"{c} is not in this game's pack for {n} players", pos, code="deck")
         if c in seen:
-            raise RuleError(f"{c} is in the deck twice (first at line {seen[c].line}, column {seen[c].col})",
-                            pos, code="deck")
+            raise RuleError(
+                f"{c} is in the deck twice (first at line {seen[c].line}, column {seen[c].col})", pos, code="deck"
+            )
         seen[c] = pos
     missing = [c.name for c in pack if c not in seen]
     if missing:
         end = cards[-1][1] if cards else Pos(path, 1, 1)
-        raise RuleError(f"the deck lacks {len(missing)} card(s) of the pack for {n} players: "
-                        f"{', '.join(missing)}", end, code="deck")
+        raise RuleError(
+            f"the deck lacks {len(missing)} card(s) of the pack for {n} players: {', '.join(missing)}", end, code="deck"
+        )
     return [c for c, _ in cards]
 
 
 def read_text(path: str, limits: Limits | None = None, what: str = "file") -> str:
     """A deck or deal file's text: a regular file only, its size bounded, a BOM dropped."""
     from ..dsl.loader import decode_utf8, read_input
+
     text = decode_utf8(read_input(path, (limits or Limits()).file_bytes, what), path).removeprefix("\ufeff")
     remember_text(path, text)
     return text
@@ -137,14 +206,14 @@ def seat_agents(spec: str | None, n: int, seed):
 def inputs_of(rules: str, *others) -> list:
     """The files a command reads (for check_targets: no output may replace one)."""
     from ..dsl.loader import is_path
-    return [("RULES", rules)] * (is_path(rules) and os.path.isfile(rules)) + [o for o in others if o[1]]
 
+    return [("RULES", rules)] * (is_path(rules) and os.path.isfile(rules)) + [o for o in others if o[1]]
 
 
 def input_files(*args) -> list:
     """The rule files among the arguments (options after a plus taken off):
     no output may replace one."""
     from ..dsl.loader import is_path, split_ref
+
     files = ((name, split_ref(ref)[0]) for name, ref in args)
     return [(name, path) for name, path in files if is_path(path) and os.path.isfile(path)]
-

@@ -1,4 +1,5 @@
 """academie list: the games and variants of the corpus."""
+
 from __future__ import annotations
 
 import json
@@ -20,9 +21,17 @@ def list_cmd(as_json):
         d = doc.data
         srcs = doc.sources()
         p = d.get("players") or {}
-        rows.append({"id": cid, "title": d.get("title", cid), "players": [p.get("min"), p.get("max")],
-                     "sources": srcs, "options": sorted((d.get("options") or {})),
-                     "extends": _extends(cid), "abstract": bool(d.get("abstract"))})
+        rows.append(
+            {
+                "id": cid,
+                "title": d.get("title", cid),
+                "players": [p.get("min"), p.get("max")],
+                "sources": srcs,
+                "options": sorted((d.get("options") or {})),
+                "extends": _extends(cid),
+                "abstract": bool(d.get("abstract")),
+            }
+        )
     if as_json:
         click.echo(safe_json(json.dumps(rows, indent=1, ensure_ascii=False)))
         return
@@ -37,7 +46,7 @@ def list_cmd(as_json):
 
 def _extends(cid):
     from ..dsl.loader import find_rules, load_file
+
     path, _ = find_rules(cid)
     data, _ = load_file(path)
     return data.get("extends")
-

@@ -1,4 +1,5 @@
 """Which folders a user's rule file may extend or import from."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,10 +9,14 @@ import click
 
 def allow_path_option(f):
     return click.option(
-        "--allow-path", "allow_path", multiple=True, metavar="DIR",
+        "--allow-path",
+        "allow_path",
+        multiple=True,
+        metavar="DIR",
         type=click.Path(exists=True, file_okay=False),
         help="Let rule files extend or import files under DIR too (repeatable). By default a rule file "
-             "reaches only corpus ids and files under its own folder.")(f)
+        "reaches only corpus ids and files under its own folder.",
+    )(f)
 
 
 def allowed_paths(dirs) -> tuple:

@@ -1,4 +1,5 @@
 """academie render: a rule file written back as rules a person can follow."""
+
 from __future__ import annotations
 
 import click
@@ -12,8 +13,14 @@ from .paths import allow_path_option, allowed_paths
 
 @click.command()
 @click.argument("rules")
-@click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
-              help="Markdown, or one self-contained HTML page.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "html"]),
+    default="md",
+    show_default=True,
+    help="Markdown, or one self-contained HTML page.",
+)
 @option_flags
 @click.option("--output", "-O", type=click.Path(dir_okay=False), help="Write here instead of standard output.")
 @allow_path_option
@@ -28,10 +35,10 @@ def render(rules, fmt, options, output, allow_path):
     or ~. Control characters of the rule file are written as visible escapes
     (\\x1b)."""
     from ..render import render as run
+
     check_targets([("--output", output)], inputs=input_files(("RULES", rules)))
     text = safe(run(rules, options, fmt, limits=Limits(allow=allowed_paths(allow_path))))
     if output:
         write_text(output, text)
     else:
         click.echo(text, nl=False)
-

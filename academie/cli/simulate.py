@@ -1,4 +1,5 @@
 """academie simulate: many games, on worker processes or a Dask cluster."""
+
 from __future__ import annotations
 
 import json
@@ -13,36 +14,93 @@ from ..interpreter.simulate import MAX_CHUNK, MAX_GAMES
 from ..interpreter.state import DEFAULT_MAX_PLAYS
 from ..outputs import AtomicFile, check_targets
 from .args import SEED, SEED_HELP
-from .common import (EXIT_USAGE, inputs_of, limit_flags, load, make_limits, option_flags, players_for, seat_agents,
-                     with_options)
+from .common import (
+    EXIT_USAGE,
+    inputs_of,
+    limit_flags,
+    load,
+    make_limits,
+    option_flags,
+    players_for,
+    seat_agents,
+    with_options,
+)
 
 
 @click.command()
 @click.argument("rules")
-@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True,
-              help=f"Number of games (at most {MAX_GAMES}; memory does not grow with it).")
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(1, MAX_GAMES),
+    default=100,
+    show_default=True,
+    help=f"Number of games (at most {MAX_GAMES}; memory does not grow with it).",
+)
 @click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest allowed).")
-@click.option("--seed", "-s", type=SEED, default="0", show_default=True,
-              help="Base seed; game i uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".")
+@click.option(
+    "--seed",
+    "-s",
+    type=SEED,
+    default="0",
+    show_default=True,
+    help="Base seed; game i uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".",
+)
 @click.option("--agents", "-a", metavar="A1,A2,…", help="Agents by seat (first, random). Default: random.")
 @option_flags
-@click.option("--max-plays", type=click.IntRange(min=1), default=DEFAULT_MAX_PLAYS, show_default=True,
-              help="Play limit per game.")
-@click.option("--workers", "-w", type=click.IntRange(min=1), help="Worker processes (default: all cores; "
-              "at most the number of cores, and never more than there are chunks of games); 1 plays in this process.")
+@click.option(
+    "--max-plays", type=click.IntRange(min=1), default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit per game."
+)
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=1),
+    help="Worker processes (default: all cores; "
+    "at most the number of cores, and never more than there are chunks of games); 1 plays in this process.",
+)
 @click.option("--force-workers", is_flag=True, help="Allow more --workers than this machine has cores.")
-@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-              help="local: worker processes on this machine; dask: a Dask cluster (pip install 'academie[dask]').")
-@click.option("--scheduler", metavar="ADDRESS", help="With --backend dask: the scheduler to use (tcp://host:8786); "
-              "default: a local cluster of --workers processes.")
-@click.option("--chunk", type=click.IntRange(1, MAX_CHUNK), help=f"Games per task sent to a worker, at most "
-              f"{MAX_CHUNK} (default: chosen from --games and --workers).")
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="local: worker processes on this machine; dask: a Dask cluster (pip install 'academie[dask]').",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="With --backend dask: the scheduler to use (tcp://host:8786); "
+    "default: a local cluster of --workers processes.",
+)
+@click.option(
+    "--chunk",
+    type=click.IntRange(1, MAX_CHUNK),
+    help=f"Games per task sent to a worker, at most {MAX_CHUNK} (default: chosen from --games and --workers).",
+)
 @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), help="Write one row per game here (CSV).")
-@click.option("--jsonl", "jsonl_file", type=click.Path(dir_okay=False), help="Write one row per game here (JSON Lines).")
+@click.option(
+    "--jsonl", "jsonl_file", type=click.Path(dir_okay=False), help="Write one row per game here (JSON Lines)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @limit_flags
-def simulate(rules, games, players, seed, agents, options, max_plays, workers, force_workers, backend, scheduler,
-             chunk, csv_file, jsonl_file, as_json, **kw):
+def simulate(
+    rules,
+    games,
+    players,
+    seed,
+    agents,
+    options,
+    max_plays,
+    workers,
+    force_workers,
+    backend,
+    scheduler,
+    chunk,
+    csv_file,
+    jsonl_file,
+    as_json,
+    **kw,
+):
     """Play many games of RULES (a corpus id or a path, as in play; options
     may follow a plus) and report wins by seat, hand lengths and how often the play limit was hit.
 
@@ -53,8 +111,10 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, f
     """
     cores = os.cpu_count() or 1
     if workers is not None and workers > cores and not force_workers and not scheduler:
-        raise click.BadParameter(f"{workers} workers, but this machine has {cores} cores "
-                                 "(add --force-workers to start them all the same)", param_hint="--workers")
+        raise click.BadParameter(
+            f"{workers} workers, but this machine has {cores} cores (add --force-workers to start them all the same)",
+            param_hint="--workers",
+        )
     if scheduler and backend != "dask":
         raise click.BadParameter("--scheduler is for --backend dask", param_hint="--scheduler")
     if backend == "dask":
@@ -70,28 +130,48 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, f
     if agents and "human" in agents.split(","):
         raise click.BadParameter("simulate plays without a human", param_hint="--agents")
     names = (agents or "random").split(",")
-    seat_agents(agents, n, 0)                           # same checks as play
+    seat_agents(agents, n, 0)  # same checks as play
     from ..interpreter.simulate import BackendError, Job, simulate as run
     from ..dsl.loader import is_path
-    ref = str(Path(rules).expanduser().absolute()) if is_path(rules) else rules   # workers may start elsewhere
+
+    ref = str(Path(rules).expanduser().absolute()) if is_path(rules) else rules  # workers may start elsewhere
     writers = []
-    job = Job(ref, tuple(options), n, seed, tuple(names), max_plays, rows=bool(csv_file or jsonl_file),
-              limits=limits)
+    job = Job(ref, tuple(options), n, seed, tuple(names), max_plays, rows=bool(csv_file or jsonl_file), limits=limits)
 
     def on_rows(rows):
         for w in writers:
             w.write(rows)
+
     try:
         for f, kind in ((csv_file, "csv"), (jsonl_file, "jsonl")):
             if f:
                 writers.append(_RowWriter(f, kind, n))
         if sys.stderr.isatty() and not as_json:
-            with click.progressbar(length=games, label=safe(game.id, True), file=click.get_text_stream("stderr")) as bar:
-                tally = run(job, games, workers=workers, backend=backend, scheduler=scheduler, chunk=chunk,
-                            game=game, on_progress=bar.update, on_rows=on_rows)
+            with click.progressbar(
+                length=games, label=safe(game.id, True), file=click.get_text_stream("stderr")
+            ) as bar:
+                tally = run(
+                    job,
+                    games,
+                    workers=workers,
+                    backend=backend,
+                    scheduler=scheduler,
+                    chunk=chunk,
+                    game=game,
+                    on_progress=bar.update,
+                    on_rows=on_rows,
+                )
         else:
-            tally = run(job, games, workers=workers, backend=backend, scheduler=scheduler, chunk=chunk,
-                        game=game, on_rows=on_rows)
+            tally = run(
+                job,
+                games,
+                workers=workers,
+                backend=backend,
+                scheduler=scheduler,
+                chunk=chunk,
+                game=game,
+                on_rows=on_rows,
+            )
         for w in writers:
             w.close()
     except BaseException as e:
@@ -105,15 +185,20 @@ def simulate(rules, games, players, seed, agents, options, max_plays, workers, f
         click.echo(safe_json(json.dumps(report, ensure_ascii=False)))
         return
     click.echo(safe(f"{game.title} ({game.id}), {n} players, {games} games, seed {seed}"))
-    click.echo("  wins by seat (first place, ties shared): "
-               + "  ".join(f"{s}: {w:.1f}" for s, w in enumerate(report["wins_by_seat"])))
+    click.echo(
+        "  wins by seat (first place, ties shared): "
+        + "  ".join(f"{s}: {w:.1f}" for s, w in enumerate(report["wins_by_seat"]))
+    )
     h = report["hand_plays"]
-    click.echo(f"  plays per hand: median {h['median']}, mean {h['mean']:.1f}, max {h['max']} ({report['hands']} hands)")
+    click.echo(
+        f"  plays per hand: median {h['median']}, mean {h['mean']:.1f}, max {h['max']} ({report['hands']} hands)"
+    )
     click.echo(f"  unfinished games (play limit {max_plays}): {report['unfinished']}")
 
 
 class _BackendFailure(click.ClickException):
     """The simulation backend cannot be used: a plain message, exit status 2."""
+
     exit_code = EXIT_USAGE
 
 
@@ -126,15 +211,26 @@ class _RowWriter:
         self.f = AtomicFile(path, newline="")
         if kind == "csv":
             import csv
+
             self.csv = csv.writer(self.f)
-            self.csv.writerow(["game", "seed", "winners", "hands", "plays", "unfinished"]
-                              + [f"score_{s}" for s in range(players)])
+            self.csv.writerow(
+                ["game", "seed", "winners", "hands", "plays", "unfinished"] + [f"score_{s}" for s in range(players)]
+            )
 
     def write(self, rows):
         for r in rows:
             if self.kind == "csv":
-                self.csv.writerow([r["game"], r["seed"], " ".join(map(str, r["winners"])), r["hands"], r["plays"],
-                                   int(r["unfinished"])] + list(r["scores"]))
+                self.csv.writerow(
+                    [
+                        r["game"],
+                        r["seed"],
+                        " ".join(map(str, r["winners"])),
+                        r["hands"],
+                        r["plays"],
+                        int(r["unfinished"]),
+                    ]
+                    + list(r["scores"])
+                )
             else:
                 self.f.write(safe_json(json.dumps(r, ensure_ascii=False)) + "\n")
 
@@ -143,4 +239,3 @@ class _RowWriter:
 
     def abort(self):
         self.f.discard()
-

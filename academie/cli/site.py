@@ -1,4 +1,5 @@
 """academie site: the corpus as a static web site."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,9 +18,11 @@ def site(outdir):
     game compared. It opens from the file system (index.html)."""
     import time
     from ..site import build
+
     check_targets([], folders=[("OUTDIR", outdir)])
     t0 = time.perf_counter()
     pages = build(outdir)
-    click.echo(f"{len(pages)} pages written to {outdir} in {time.perf_counter() - t0:.1f} s; "
-               f"open {Path(outdir) / 'index.html'}")
-
+    click.echo(
+        f"{len(pages)} pages written to {outdir} in {time.perf_counter() - t0:.1f} s; "
+        f"open {Path(outdir) / 'index.html'}"
+    )
