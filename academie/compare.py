@@ -186,7 +186,7 @@ def _norm(text: str, side: Side) -> str:
     return text
 
 
-def _missing(mark: str, key: tuple, side: Side) -> str:
+def missing_note(mark: str, key: tuple, side: Side) -> str:
     n = key[-1] if key and isinstance(key[-1], int) else None
     if n is not None and not (side.game.min_players <= n <= side.game.max_players):
         return f"({mark} is not played by {n} players)"
@@ -223,7 +223,7 @@ def format_rules(a: Side, b: Side, diff: list[dict]) -> str:
             lines.append(f"  {item['label']}")
             for mark, s, side in (("A", item["a"], a), ("B", item["b"], b)):
                 other = item["b"] if mark == "A" else item["a"]
-                text = s.text if s is not None else _missing(mark, other.key, side)
+                text = s.text if s is not None else missing_note(mark, other.key, side)
                 lines.append(f"    {mark}: {text}")
                 cl = _cite_lines(s, side)
                 if cl and cl == last.get(mark):
@@ -439,13 +439,13 @@ def format_play(p: dict) -> str:
     ]
     lines.append(f"  {'measure (95% CI)':<58} {'A':>24} {'B':>24}")
     for row in r["means"]:
-        lines.append(f"  {row['label']:<58} {_m(row['a']):>24} {_m(row['b']):>24}")
+        lines.append(f"  {row['label']:<58} {mean_text(row['a']):>24} {mean_text(row['b']):>24}")
     for row in r["proportions"]:
         extra = f"  (even: {row['expected']:.1%})" if "expected" in row else ""
-        lines.append(f"  {row['label'][:58]:<58} {_p(row['a']):>24} {_p(row['b']):>24}{extra}")
+        lines.append(f"  {row['label'][:58]:<58} {share_text(row['a']):>24} {share_text(row['b']):>24}{extra}")
     lines.append(f"  game wins by seat, counted from the first dealer (+1 = the first leader; even: {1 / n:.1%}):")
     for s in r["win_share_by_position"]:
-        lines.append(f"  {'seat +' + str(s['position']):<58} {_p(s['a']):>24} {_p(s['b']):>24}")
+        lines.append(f"  {'seat +' + str(s['position']):<58} {share_text(s['a']):>24} {share_text(s['b']):>24}")
     lines.append("")
     if r["significant"]:
         lines.append(
@@ -458,13 +458,13 @@ def format_play(p: dict) -> str:
     return "\n".join(lines)
 
 
-def _m(x) -> str:
+def mean_text(x) -> str:
     if x["n"] == 0 or math.isnan(x["mean"]):
         return "n/a"
     return f"{x['mean']:.2f} [{x['low']:.2f}, {x['high']:.2f}]"
 
 
-def _p(x) -> str:
+def share_text(x) -> str:
     if not x["n"]:
         return "n/a"
     return f"{x['p']:.1%} [{x['low']:.1%}, {x['high']:.1%}]"

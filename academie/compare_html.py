@@ -112,7 +112,7 @@ def _cites_html(s) -> str:
 
 
 def rules_table(a, b, diff) -> str:
-    from .compare import _missing
+    from .compare import missing_note
 
     rows = [
         f"<table><tr><th>rule</th><th>A: {html.escape(a.game.title)} (<code>{html.escape(a.label)}</code>)</th>"
@@ -129,7 +129,7 @@ def rules_table(a, b, diff) -> str:
             cells = []
             for mark, s, other in (("A", d["a"], d["b"]), ("B", d["b"], d["a"])):
                 side = a if mark == "A" else b
-                text = code_html(s.text) if s is not None else html.escape(_missing(mark, other.key, side))
+                text = code_html(s.text) if s is not None else html.escape(missing_note(mark, other.key, side))
                 ch = _cites_html(s)
                 if ch and ch == last.get(mark):
                     ch = '<div class="small">(the same citations as above)</div>'
@@ -152,7 +152,7 @@ def rules_table(a, b, diff) -> str:
 
 
 def play_html(a, b, played) -> str:
-    from .compare import _m, _p
+    from .compare import mean_text, share_text
 
     r = played["report"]
     n = played["players"]
@@ -163,13 +163,17 @@ def play_html(a, b, played) -> str:
     ]
     out.append("<table><tr><th>measure (95% CI)</th><th>A</th><th>B</th></tr>")
     for row in r["means"]:
-        out.append(f"<tr><td>{html.escape(row['label'])}</td><td>{_m(row['a'])}</td><td>{_m(row['b'])}</td></tr>")
+        out.append(
+            f"<tr><td>{html.escape(row['label'])}</td><td>{mean_text(row['a'])}</td><td>{mean_text(row['b'])}</td></tr>"
+        )
     for row in r["proportions"]:
-        out.append(f"<tr><td>{html.escape(row['label'])}</td><td>{_p(row['a'])}</td><td>{_p(row['b'])}</td></tr>")
+        out.append(
+            f"<tr><td>{html.escape(row['label'])}</td><td>{share_text(row['a'])}</td><td>{share_text(row['b'])}</td></tr>"
+        )
     for s in r["win_share_by_position"]:
         out.append(
-            f"<tr><td>games won by seat +{s['position']} from the first dealer</td><td>{_p(s['a'])}</td>"
-            f"<td>{_p(s['b'])}</td></tr>"
+            f"<tr><td>games won by seat +{s['position']} from the first dealer</td><td>{share_text(s['a'])}</td>"
+            f"<td>{share_text(s['b'])}</td></tr>"
         )
     out.append("</table>")
     if r["significant"]:

@@ -117,13 +117,13 @@ def citations(doc: Doc, path: tuple) -> tuple[list[Cite], list[Editorial], tuple
     while True:
         node = get(doc.data, p)
         if isinstance(node, dict) and ("cite" in node or "editorial" in node):
-            return _cites_of(doc, p, node), _editorial_of(node), p
+            return cites_of(doc, p, node), editorial_of(node), p
         if not p:
             return [], [], ()
         p = p[:-1]
 
 
-def _cites_of(doc: Doc, path: tuple, node: dict) -> list[Cite]:
+def cites_of(doc: Doc, path: tuple, node: dict) -> list[Cite]:
     raw = node.get("cite")
     if raw is None:
         return []
@@ -138,7 +138,7 @@ def _cites_of(doc: Doc, path: tuple, node: dict) -> list[Cite]:
     return out
 
 
-def _editorial_of(node: dict) -> list[Editorial]:
+def editorial_of(node: dict) -> list[Editorial]:
     e = node.get("editorial")
     if not isinstance(e, dict):
         return []
@@ -710,9 +710,9 @@ def _cap(s: str) -> str:
 
 
 def _plural_cards(test: str) -> str:
-    from .words import _plural_of
+    from .words import plural_of
 
-    return _plural_of(test)
+    return plural_of(test)
 
 
 def _describe_cards(cards) -> str:

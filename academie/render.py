@@ -16,7 +16,7 @@ from functools import lru_cache
 import jinja2
 from markupsafe import Markup
 
-from .describe import Statement, _cites_of, _editorial_of, describe
+from .describe import Statement, cites_of, editorial_of, describe
 from .dsl.loader import Doc, resolve
 from .dsl.model import compile_doc
 from .validate import source_meta
@@ -96,8 +96,8 @@ def context(doc: Doc, statements: list[Statement] | None = None) -> dict:
         "options": list(doc.options),
         "available": sorted(d.get("options") or {}),
         "option_text": {k: (v or {}).get("description", "") for k, v in (d.get("options") or {}).items()},
-        "option_cites": {k: _cites_of(doc, ("options", k), v or {}) for k, v in (d.get("options") or {}).items()},
-        "option_eds": {k: _editorial_of(v or {}) for k, v in (d.get("options") or {}).items()},
+        "option_cites": {k: cites_of(doc, ("options", k), v or {}) for k, v in (d.get("options") or {}).items()},
+        "option_eds": {k: editorial_of(v or {}) for k, v in (d.get("options") or {}).items()},
         "chapters": chapters(statements),
         "sources": [(s, source_title(s)) for s in doc.sources()],
         "extends": _extends(doc),

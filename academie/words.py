@@ -189,7 +189,7 @@ class _Words:
             if len(a) == 1:
                 return f"the number of cards in {zone}"
             test = self.card_test(a[1])
-            noun = _plural_of(test)
+            noun = plural_of(test)
             if f == "count" and test.startswith("the "):
                 return f"1 if {zone} holds {test}, else 0"
             if f == "count":
@@ -370,7 +370,7 @@ _FUNCS = {
 }
 
 
-def _plural_of(test: str) -> str:
+def plural_of(test: str) -> str:
     """ "a heart" -> "hearts"; "a card of the suit led" -> "cards of the suit led"."""
     for art in ("a ", "an "):
         if test.startswith(art):
