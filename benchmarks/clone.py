@@ -20,6 +20,10 @@ Each figure is the median of ``--number`` calls. ``clone / hand`` and
 ``replay / hand`` are the price of a copy against a hand played by the
 interpreter: a clone by replay costs about as much as playing the moves made
 so far through the API again; the clone, the moves of the hand in progress.
+
+Beside them, when OpenSpiel is installed (``pip install open_spiel``), the same
+figures for OpenSpiel's own Hearts (C++, driven from Python): ``state.clone()``
+at mid-game, a random playout from it, and a whole game, in the same run.
 """
 
 from __future__ import annotations
@@ -102,6 +106,45 @@ def measure(ref: str, players: int | None, number: int, seed="clone") -> dict:
     }
 
 
+def openspiel_hearts(number: int) -> dict | None:
+    """OpenSpiel's C++ Hearts at mid-game: its clone, a random playout from the
+    clone, and a whole random game (its one hand), each the median of ``number``
+    calls; None if OpenSpiel is not installed."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(1)
+
+    def playout(state):
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        return state
+
+    whole = playout(game.new_initial_state())
+    length = len(whole.history())
+    mid = game.new_initial_state()
+    for a in whole.history()[: length // 2]:
+        mid.apply_action(a)
+    clone_ms = _median(mid.clone, number) * 1000
+    playout_ms = _median(lambda: playout(mid.clone()), number) * 1000
+    game_ms = _median(lambda: playout(game.new_initial_state()), number) * 1000
+    return {
+        "game": "OpenSpiel hearts (C++)",
+        "moves": length,
+        "mid": length // 2,
+        "clone_ms": clone_ms,
+        "playout_ms": playout_ms,
+        "hand_ms": game_ms,
+        "clone_per_hand": clone_ms / game_ms,
+    }
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--players", type=int, default=4)
@@ -109,8 +152,9 @@ def main(argv=None) -> None:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     rows = [measure(ref, a.players, a.number) for ref in _variants()]
+    peer = openspiel_hearts(a.number)
     if a.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps({"academie": rows, "openspiel": peer}, indent=1))
         return
     print(
         f"{'game':34} {'n':>2} {'moves':>5} {'mid':>4} {'hands':>5} {'clone ms':>9} {'replay ms':>9} "
@@ -121,6 +165,13 @@ def main(argv=None) -> None:
             f"{r['game']:34} {r['players']:>2} {r['moves']:>5} {r['mid']:>4} {r['hands']:>5} "
             f"{r['clone_ms']:>9.3f} {r['replay_ms']:>9.3f} {r['playout_ms']:>10.3f} {r['hand_ms']:>8.3f} "
             f"{r['api_hand_ms']:>11.3f} {r['clone_per_hand']:>10.2f} {r['replay_per_hand']:>11.2f}"
+        )
+
+    if peer is not None:
+        print(
+            f"\n{peer['game']}, 4 players: {peer['moves']} moves (chance included), clone at move {peer['mid']}: "
+            f"clone {peer['clone_ms']:.4f} ms, random playout from it {peer['playout_ms']:.3f} ms, "
+            f"a whole game {peer['hand_ms']:.3f} ms; clone/hand {peer['clone_per_hand']:.3f}"
         )
 
 
