@@ -32,89 +32,34 @@ def option_flags(f):
     return f
 
 
+# The loader's limits a user can raise: (option, field of Limits, the most it may be raised to, help).
+# Applied in this order; click shows them in the reverse one.
+LIMIT_OPTIONS = (
+    ("--max-quote-length", "quote_length", None, "Refuse a quoted passage longer than this many characters."),
+    ("--max-expr-depth", "expr_depth", 200, "Refuse an expression nested deeper than this (at most 200)."),
+    ("--max-expr-length", "expr_length", None, "Refuse an expression longer than this many characters."),
+    ("--max-int-digits", "int_digits", 4000, "Refuse an integer of more digits than this (at most 4000)."),
+    ("--max-cards", "cards", 100_000, "Refuse a pack, hand or deal of more cards than this (at most 100000)."),
+    ("--max-players", "players", 10_000, "Refuse a game for more players than this (at most 10000)."),
+    ("--max-nodes", "nodes", None, "Refuse a document of more nodes than this (after aliases)."),
+    ("--max-depth", "depth", None, "Refuse a document nested deeper than this."),
+    ("--max-file-size", "file_bytes", None, "Refuse a rule or deal file larger than this many bytes."),
+)
+
+
 def limit_flags(f):
-    """Resource limits of the loader, which a user can raise."""
+    """Resource limits of the loader, which a user can raise, and --allow-path."""
     d = Limits()
-    f = click.option(
-        "--max-quote-length",
-        type=click.IntRange(min=1),
-        default=d.quote_length,
-        show_default=True,
-        help="Refuse a quoted passage longer than this many characters.",
-    )(f)
-    f = click.option(
-        "--max-expr-depth",
-        type=click.IntRange(min=1, max=200),
-        default=d.expr_depth,
-        show_default=True,
-        help="Refuse an expression nested deeper than this (at most 200).",
-    )(f)
-    f = click.option(
-        "--max-expr-length",
-        type=click.IntRange(min=1),
-        default=d.expr_length,
-        show_default=True,
-        help="Refuse an expression longer than this many characters.",
-    )(f)
-    f = click.option(
-        "--max-int-digits",
-        type=click.IntRange(min=1, max=4000),
-        default=d.int_digits,
-        show_default=True,
-        help="Refuse an integer of more digits than this (at most 4000).",
-    )(f)
-    f = click.option(
-        "--max-cards",
-        type=click.IntRange(min=1, max=100_000),
-        default=d.cards,
-        show_default=True,
-        help="Refuse a pack, hand or deal of more cards than this (at most 100000).",
-    )(f)
-    f = click.option(
-        "--max-players",
-        type=click.IntRange(min=1, max=10_000),
-        default=d.players,
-        show_default=True,
-        help="Refuse a game for more players than this (at most 10000).",
-    )(f)
-    f = allow_path_option(f)
-    f = click.option(
-        "--max-nodes",
-        type=click.IntRange(min=1),
-        default=d.nodes,
-        show_default=True,
-        help="Refuse a document of more nodes than this (after aliases).",
-    )(f)
-    f = click.option(
-        "--max-depth",
-        type=click.IntRange(min=1),
-        default=d.depth,
-        show_default=True,
-        help="Refuse a document nested deeper than this.",
-    )(f)
-    f = click.option(
-        "--max-file-size",
-        type=click.IntRange(min=1),
-        default=d.file_bytes,
-        show_default=True,
-        help="Refuse a rule or deal file larger than this many bytes.",
-    )(f)
-    return f
+    for flag, field, most, text in LIMIT_OPTIONS:
+        f = click.option(
+            flag, type=click.IntRange(min=1, max=most), default=getattr(d, field), show_default=True, help=text
+        )(f)
+    return allow_path_option(f)
 
 
 def make_limits(kw: dict) -> Limits:
-    return Limits(
-        file_bytes=kw.pop("max_file_size"),
-        depth=kw.pop("max_depth"),
-        nodes=kw.pop("max_nodes"),
-        players=kw.pop("max_players"),
-        cards=kw.pop("max_cards"),
-        int_digits=kw.pop("max_int_digits"),
-        expr_length=kw.pop("max_expr_length"),
-        expr_depth=kw.pop("max_expr_depth"),
-        quote_length=kw.pop("max_quote_length"),
-        allow=allowed_paths(kw.pop("allow_path", ())),
-    )
+    values = {field: kw.pop(flag[2:].replace("-", "_")) for flag, field, _, _ in LIMIT_OPTIONS}
+    return Limits(**values, allow=allowed_paths(kw.pop("allow_path", ())))
 
 
 def with_options(rules: str, options) -> tuple[str, tuple]:
