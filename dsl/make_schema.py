@@ -91,7 +91,20 @@ kinds["deal"] = el(
         **step_common,
         "source_says": source_says,
         "first": expr,
-        "hand": by_players({"type": "integer", "minimum": 0}),
+        "hand": {
+            "description": "cards dealt to each seat: a number, a table by number of players, "
+            "or an expression of seat, players, hand_no, dealer (in quotes)",
+            "oneOf": [
+                {"type": "string"},
+                {"type": "integer", "minimum": 0},
+                {
+                    "type": "object",
+                    "patternProperties": {"^[0-9]+$": {"type": "integer", "minimum": 0}},
+                    "additionalProperties": False,
+                    "minProperties": 1,
+                },
+            ],
+        },
         "batches": by_players({"oneOf": [{"type": "integer", "minimum": 1}, intlist]}),
         "rest": {"type": "string"},
         "rest_count": by_players({"type": "integer", "minimum": 0}),
@@ -147,7 +160,12 @@ step = {
 effect_props = {
     "take": {
         "type": "object",
-        "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "cards": expr},
+        "properties": {
+            "from": {"type": "string"},
+            "to": {"type": "string"},
+            "cards": expr,
+            "count": {**expr, "description": "how many cards, from the top of the zone (default: all)"},
+        },
         "required": ["from", "to"],
         "additionalProperties": False,
     },
@@ -246,9 +264,27 @@ document = {
         "vars": {
             "type": "object",
             "additionalProperties": deletable(
-                el({"per_seat": {"type": "boolean"}, "initial": expr, "reset": {"enum": ["game", "hand"]}})
+                el(
+                    {
+                        "per_seat": {"type": "boolean"},
+                        "per_team": {"type": "boolean"},
+                        "initial": expr,
+                        "reset": {"enum": ["game", "hand"]},
+                    }
+                )
             ),
         },
+        "teams": el(
+            {
+                "of": {**expr, "description": "a seat's side, as an expression of seat and players (seat % 2)"},
+                "sides": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {"type": "array", "minItems": 1, "items": expr},
+                    "description": "the seats of each side, as expressions of players ([[0, 2], [1, 3]])",
+                },
+            }
+        ),
         "declarations": {
             "type": "object",
             "additionalProperties": deletable(el({"max": {"type": "integer", "minimum": 1}})),
