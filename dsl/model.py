@@ -551,6 +551,9 @@ class _Model:
                     if not st.when.fn(ctx, None, None):
                         continue
                     always = True
+                if st.hand_expr is None and isinstance(_get(self.d, where + ("hand",)), str):
+                    used = None  # an expression already reported
+                    continue
                 if st.hand_expr is not None:
                     if not st.hand_expr.names <= static:
                         used = None
