@@ -324,7 +324,7 @@ class Describer:
     def vars(self):
         for name, v in (self.d.get("vars") or {}).items():
             v = v or {}
-            who = "for each player" if v.get("per_seat") else "for the table"
+            who = "for each player" if v.get("per_seat") else "for each side" if v.get("per_team") else "for the table"
             init = v.get("initial")
             text = f"A counter, the {name.replace('_', ' ')}, is kept {who}"
             text += f", starting at {expr(init)}" if init is not None else ", starting at 0"
@@ -404,6 +404,8 @@ class Describer:
         if per is None:
             return None, [], rest
         b = per if b is None else b
+        if isinstance(per, str):  # a size that is an expression: its batches as written
+            return per, [] if isinstance(b, str) else [b] if isinstance(b, int) else list(b), rest
         if isinstance(b, int):
             b = max(b, 1)  # a deal of no cards each has no batches (as the model reads it)
             batches = [b] * (per // b) + ([per % b] if per % b else [])
@@ -415,7 +417,7 @@ class Describer:
         per, batches, rest = self.deal_at(s, n)
         if per is None:
             return "no deal is given"
-        text = f"{_plural(per, 'card')} each"
+        text = f"as many cards to each seat as {per} gives" if isinstance(per, str) else f"{_plural(per, 'card')} each"
         if batches and all(x == 1 for x in batches):
             text += ", one at a time"
         elif batches:
@@ -623,11 +625,15 @@ class Describer:
         if not isinstance(e, dict):
             return f"`{e}`"
         pre = f"if {cond(e['when'])}, " if e.get("when") is not None else ""
-        if e.get("at") is not None:
+        if e.get("at") == "each":
+            pre += "for each player, "
+        elif e.get("at") is not None:
             pre += f"for {_seat(e['at'])}, "
         if "take" in e:
             t = e["take"]
             what = f"the {_plural_cards(card_test(t['cards']))} in" if t.get("cards") else "the cards in"
+            if t.get("count") is not None:  # N cards, from the top
+                what = f"{expr(t['count'])} of {what}"
             body = f"he takes {what} {_zone(t.get('from'), self.per_seat)} into {_zone(t.get('to'), self.per_seat)}"
         elif "end_trick" in e:
             ld = (e["end_trick"] or {}).get("leader")
