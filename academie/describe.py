@@ -476,6 +476,38 @@ class Describer:
         )
         self.add("play", base, _cap(when) + text + ".", strip(s), base)
 
+    def _choosers(self, s) -> str:
+        who = f" for whom {cond(s['who'])}" if s.get("who") is not None else ""
+        return f"beginning with {_seat(s.get('first', 'dealer + 1'))}, each player{who} in turn"
+
+    @staticmethod
+    def _how_many(s, unit: str) -> str:
+        if s.get("count") is not None:
+            return f"{expr(s['count'])} {unit}"
+        lo = s.get("min")
+        if lo is None or lo == 0:
+            return f"up to {expr(s.get('max'))} {unit}"
+        return f"from {expr(lo)} to {expr(s.get('max'))} {unit}"
+
+    def step_choose_number(self, name, s, base, phase, when):
+        rng = f"from {expr(s.get('min', 0))} to {expr(s.get('max', s.get('count')))}"
+        text = f"{phase}, {when}{self._choosers(s)} chooses a number {rng}"
+        if s.get("allow") is not None:
+            text += f" such that {cond(s['allow'])}"
+        text += f"; it is kept as his {s.get('into')}"
+        self.add("play", base, text + ".", strip(s), base)
+
+    def step_choose_cards(self, name, s, base, phase, when):
+        which = f" ({card_test(s['cards'])})" if s.get("cards") is not None else ""
+        frm = _zone(s.get("from", "hand"), self.per_seat)
+        text = (
+            f"{phase}, {when}{self._choosers(s)} chooses {self._how_many(s, 'cards')}{which} of {frm}; "
+            f"when all have chosen, the cards go to {_zone(s.get('to'), self.per_seat)}"
+        )
+        if s.get("into") is not None:
+            text += f", and their number is kept as his {s['into']}"
+        self.add("play", base, text + ".", strip(s), base)
+
     def step_tricks(self, name, s, base, phase, when):
         self.add(
             "play",

@@ -101,6 +101,7 @@ BOUND = {
     "game": frozenset(),
     "seat": frozenset({"seat"}),
     "card": frozenset({"card", "seat"}),
+    "value": frozenset({"value", "seat"}),  # a number a seat may choose (choose_number's ``allow``)
 }
 
 _SEAT_VALUES = {"dealer": "dealer", "leader": "leader", "winner": "winner", "mover": "mover", "other": "other"}
@@ -162,7 +163,7 @@ class _Compiler:
                     n in self.bound
                     or n in _SEAT_VALUES
                     or n in _PLAIN_VALUES
-                    or n in ("seat", "card")
+                    or n in ("seat", "card", "value")
                     or n in self.locals
                 ):
                     return False
@@ -198,6 +199,10 @@ class _Compiler:
             if name == "seat":
                 return (lambda st, s, c: s), "seat"
             return (lambda st, s, c: c), "card"
+        if name == "value":  # the number under test (in the third place, as a card)
+            if "value" not in self.bound:
+                self.fail(node, "'value' is not defined here: it can only be used in a choose_number step's allow")
+            return (lambda st, s, c: c), "num"
         if name in ("true", "false"):
             v = name == "true"
             return (lambda st, s, c: v), "bool"
@@ -884,7 +889,8 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game", limits=N
     """Parse and compile ``text`` (found at ``pos``) into an ``Expr``.
 
     ``kind`` says what is bound: ``game`` (nothing), ``seat`` (``seat``),
-    ``card`` (``card`` and ``seat``). ``limits`` (the loader's ``Limits``)
+    ``card`` (``card`` and ``seat``), ``value`` (``value``, a number a seat
+    may choose, and ``seat``). ``limits`` (the loader's ``Limits``)
     bound the length, the nesting and the integers of the expression: each is
     checked on the text before it is parsed, and the nesting again on the tree."""
     from .loader import Limits

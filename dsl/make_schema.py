@@ -118,6 +118,41 @@ kinds["announce"] = el(
     {**step_common, "first": expr, "declarations": {"type": "array", "minItems": 1, "items": {"type": "string"}}},
     ["declarations"],
 )
+chooser = {
+    "first": {
+        **expr,
+        "description": "the first seat to choose (default: the dealer's next); the others follow in play order",
+    },
+    "who": {**expr, "description": "which seats choose, a condition on seat (default: every seat)"},
+    "min": {**expr, "description": "the least a seat may choose (default 0)"},
+    "max": {**expr, "description": "the greatest a seat may choose"},
+    "count": {**expr, "description": "exactly so many (instead of min and max)"},
+    "into": {
+        "type": "string",
+        "description": "a per-seat counter that keeps each seat's choice (the number, or how many cards)",
+    },
+}
+kinds["choose_number"] = el(
+    {
+        **step_common,
+        **chooser,
+        "allow": {**expr, "description": "the numbers allowed: a condition on value (and seat)"},
+    },
+    ["into"],
+)
+kinds["choose_cards"] = el(
+    {
+        **step_common,
+        **chooser,
+        "from": {"type": "string", "description": "the zone the cards are chosen from (default: hand, the chooser's)"},
+        "to": {
+            "type": "string",
+            "description": "where the chosen cards go, once every seat has chosen: a zone, or a seat's zone as an expression of seat (the chooser): hand(seat + 1)",
+        },
+        "cards": {**expr, "description": "which cards may be chosen, a card test"},
+    },
+    ["to"],
+)
 kinds["effects"] = el({**step_common, "do": {"$ref": "#/$defs/effects"}}, ["do"])
 del kinds["effects"]["anyOf"]  # each effect inside cites for itself
 follow = el({"must": {"type": "array", "items": expr}, "free": expr, "lead": expr})

@@ -32,7 +32,18 @@ _KIND_WORDS = {
 
 BUILTIN_SEAT_ZONES = ("hand",)
 BUILTIN_ZONES = ("trick",)
-STEP_KINDS = ("pay", "shuffle", "deal", "turnup", "announce", "tricks", "sequence", "effects")
+STEP_KINDS = (
+    "pay",
+    "shuffle",
+    "deal",
+    "turnup",
+    "announce",
+    "choose_number",
+    "choose_cards",
+    "tricks",
+    "sequence",
+    "effects",
+)
 
 
 # -- compiled pieces ------------------------------------------------------------
@@ -91,6 +102,16 @@ class Step:
     sets_trump: bool = True
     # announce
     declarations: list[str] = field(default_factory=list)
+    # choose_number / choose_cards: each seat from ``first`` that ``who`` admits chooses
+    who: Expr | None = None  # which seats choose (seat bound); default every seat
+    low: Expr | None = None  # the least number (of cards) a seat may choose (seat bound)
+    high: Expr | None = None  # the greatest
+    high_literal: int | None = None  # ``max`` when written as a number
+    allow: Expr | None = None  # choose_number: the numbers allowed (``value``, ``seat`` bound)
+    into: str | None = None  # the per-seat counter that keeps the number (of cards) chosen
+    src: Expr | None = None  # choose_cards: the zone the cards are chosen from (seat bound)
+    dest: Expr | None = None  # choose_cards: the zone they go to (seat bound: the chooser)
+    card_test: Expr | None = None  # choose_cards: which cards may be chosen
     # tricks / sequence
     leader: Expr | None = None
     must: list[Expr] = field(default_factory=list)
@@ -141,6 +162,8 @@ class GameDef:
     abstract: bool = False
     teams: tuple | None = None  # ("of", Expr) | ("sides", [[Expr, …], …]); None: each seat a side
     team_vars: frozenset = frozenset()  # per-seat counters kept by team
+    # the greatest number a choose_number step may offer (each number has an action id up to it)
+    number_bound: int = 0
     _teams: dict = field(default_factory=dict, repr=False)
     _packs: dict = field(default_factory=dict, repr=False)
     _pack_sets: dict = field(default_factory=dict, repr=False)
@@ -446,6 +469,12 @@ class _Model:
             teams=teams,
             team_vars=team_vars,
         )
+        numbers = [st for st in steps if st.kind == "choose_number"]
+        if numbers and not gd.abstract and not self.errors:
+            # a max written as a number bounds the step; any other, the size of the pack (a count of
+            # cards or of tricks never exceeds it)
+            biggest = max(len(gd.pack(n)) for n in range(max(gd.min_players, 1), gd.max_players + 1))
+            gd.number_bound = max(st.high_literal if st.high_literal is not None else biggest for st in numbers)
         if teams is not None and not gd.abstract:
             for n in range(max(gd.min_players, 1), gd.max_players + 1):
                 try:
@@ -811,6 +840,8 @@ class _Model:
             for i, dname in enumerate(st.declarations):
                 if dname not in self.scope.declarations:
                     self.err(base + ("declarations", i), f"'{dname}' is not declared under declarations:")
+        elif kind in ("choose_number", "choose_cards"):
+            self.choose_step(st, base, s)
         elif kind == "tricks":
             st.leader = self.expr(base + ("leader",), want=_SEAT)
             f = s.get("follow") or {}
@@ -860,6 +891,47 @@ class _Model:
         elif kind == "effects":
             st.effects = self.effects(base + ("do",), seat_bound=False)
         return st
+
+    def choose_step(self, st: Step, base: tuple, s: dict) -> None:
+        """A step where players choose: a number (``choose_number``) or cards
+        (``choose_cards``)."""
+        st.first = self.expr(base + ("first",), want=_SEAT)
+        st.who = self.expr(base + ("who",), "seat")
+        if "count" in s:  # exactly so many: min and max alike
+            for k in ("min", "max"):
+                if k in s:
+                    self.err(base + (k,), "count: says how many exactly; leave out min: and max:")
+            st.low = st.high = self.bounded(self.expr(base + ("count",), "seat", want=_NUMBER), "a count")
+            raw = s.get("count")
+        else:
+            st.low = self.expr(base + ("min",), "seat", want=_NUMBER)
+            st.high = self.expr(base + ("max",), "seat", want=_NUMBER)
+            raw = s.get("max")
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            st.high_literal = raw
+        into = s.get("into")
+        if into is not None:
+            if into not in self.scope.seat_vars or (self.d.get("vars") or {}).get(into, {}).get("per_team"):
+                self.err(
+                    base + ("into",),
+                    f"'{into}' is not a counter kept per seat (declare it under vars:, per_seat: true)",
+                )
+            else:
+                st.into = into
+        if st.kind == "choose_number":
+            if st.high is None:
+                self.err(base, "a choose_number step says the greatest number a seat may choose (max: or count:)")
+            if into is None:
+                self.err(
+                    base, "a choose_number step keeps each seat's number in a counter (into: NAME, per_seat: true)"
+                )
+            st.allow = self.expr(base + ("allow",), "value")
+        else:
+            st.src = self.zone_ref(base + ("from",), s.get("from", "hand"))
+            st.dest = self.zone_ref(base + ("to",), s["to"])
+            st.card_test = self.expr(base + ("cards",), "card")
+            if st.high is None:
+                self.err(base, "a choose_cards step says how many cards a seat chooses (count:, or min: and max:)")
 
     def end_rules(self, path) -> list[EndRule]:
         out = []
