@@ -128,3 +128,10 @@ def test_take_count_takes_from_the_cards_that_pass_the_test(tmp_path):
     st = State(g, 4, 0, dealer=3, deck=list(g.pack(4)))
     hearts = [c.name for c in g.pack(4) if c.suit == "H"][:2]
     assert [c.name for c in st.hand[0]] == ["2S"] + hearts
+
+
+def test_a_huge_deal_size_is_told_before_any_plan_is_made(tmp_path):
+    p, g = load(tmp_path, f"deal: {{kind: deal, hand: hand_no * 100000000000000, {E}}}\n")
+    with pytest.raises(RuleError) as e:
+        State(g, 4, 0)
+    assert "the deal needs 400000000000000 cards for 4 players but 52 are left" in str(e.value)
