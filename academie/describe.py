@@ -627,6 +627,8 @@ class Describer:
         pre = f"if {cond(e['when'])}, " if e.get("when") is not None else ""
         if e.get("at") == "each":
             pre += "for each player, "
+        elif e.get("at") == "each_side":
+            pre += "for each side, "
         elif e.get("at") is not None:
             pre += f"for {_seat(e['at'])}, "
         if "take" in e:

@@ -7,6 +7,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from academie.dsl.errors import RuleError
 from academie.dsl.model import load_game
@@ -135,3 +137,29 @@ def test_a_huge_deal_size_is_told_before_any_plan_is_made(tmp_path):
     with pytest.raises(RuleError) as e:
         State(g, 4, 0)
     assert "the deal needs 400000000000000 cards for 4 players but 52 are left" in str(e.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sizes=hs.lists(hs.integers(0, 13), min_size=4, max_size=4).filter(lambda x: sum(x) <= 52),
+    batches=hs.one_of(hs.none(), hs.integers(1, 5), hs.lists(hs.integers(1, 6), min_size=1, max_size=8)),
+)
+def test_a_deal_by_seat_gives_each_seat_its_size_from_the_top_of_the_pack(tmp_path_factory, sizes, batches):
+    tmp = tmp_path_factory.mktemp("d")
+    size = f"[{', '.join(map(str, sizes))}]"
+    hand = " else ".join(f"if seat == {i} then {v}" for i, v in enumerate(sizes[:-1])) + f" else {sizes[-1]}"
+    b = "" if batches is None else f"batches: {batches}, "
+    p = tmp / "g.yaml"
+    p.write_text(GAME + f'  deal: {{kind: deal, hand: "{hand}", {b}rest: stock, {E}}}\n')
+    g = load_game(str(p))
+    pack = list(g.pack(4))
+    try:
+        st = State(g, 4, 0, dealer=3, deck=pack)
+    except RuleError as e:  # batches that do not reach the sizes: said so, at the step
+        assert isinstance(batches, list) and sum(batches) < max(sizes), (size, batches)
+        assert "deal fewer cards than the hands" in str(e)
+        return
+    assert [len(h) for h in st.hand] == sizes
+    dealt = sorted(c.canon for h in st.hand for c in h)
+    assert dealt == sorted(c.canon for c in pack[: sum(sizes)])  # the top of the pack, each card once
+    assert [c.name for c in st.zones["stock"]] == [c.name for c in pack[sum(sizes) :]]

@@ -207,8 +207,7 @@ hand:
   odd:
     kind: effects
     do:
-      - {{add: {{score: "max(0, team_sum(tricks_won(seat)) - 6)"}}, at: dealer, {E}}}
-      - {{add: {{score: "max(0, team_sum(tricks_won(seat)) - 6)"}}, at: dealer + 1, {E}}}
+      - {{add: {{score: "team_sum(tricks_won(seat)) - 6"}}, at: each_side, when: "team_sum(tricks_won(seat)) > 6", {E}}}
     {E}
 game:
   until: max_seats(score(seat)) >= 5
@@ -230,6 +229,7 @@ def test_a_partnership_game_in_one_step_per_rule_plays(tmp_path, seed):
     top = [s["seat"] for s in st.standings if s["rank"] == 1]
     assert sorted(top) in ([0, 2], [1, 3])  # a side wins, both partners
     starts = [i for i, e in enumerate(st.events) if e["type"] == "hand_start"]
+    odd = [0, 0]
     for i, j in zip(starts, starts[1:] + [len(st.events)]):
         events = st.events[i:j]
         dealer = events[0]["dealer"]
@@ -238,3 +238,7 @@ def test_a_partnership_game_in_one_step_per_rule_plays(tmp_path, seed):
         assert [len(h) for h in deal["hands"]] == [12 if s == dealer else 13 for s in range(4)]
         played = {e["card"] for e in events if e["type"] == "play" and e["seat"] == dealer}
         assert up["card"] in played  # the turn-up was his, and he played it
+        for side in (0, 1):
+            won = sum(1 for e in events if e["type"] == "trick" and e["winner"] % 2 == side)
+            odd[side] += max(0, won - 6)
+    assert [odd[0], odd[1], odd[0], odd[1]] == score  # each_side: once for the side, not per partner
