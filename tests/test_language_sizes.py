@@ -163,3 +163,19 @@ def test_a_deal_by_seat_gives_each_seat_its_size_from_the_top_of_the_pack(tmp_pa
     dealt = sorted(c.canon for h in st.hand for c in h)
     assert dealt == sorted(c.canon for c in pack[: sum(sizes)])  # the top of the pack, each card once
     assert [c.name for c in st.zones["stock"]] == [c.name for c in pack[sum(sizes) :]]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_short_loop_and_the_general_loop_play_the_same_shrinking_deals(players, monkeypatch):
+    from academie.interpreter.short_loop import short_loop_fits
+    from academie.interpreter.simulate import play_one
+
+    g = load_game(CONCEPT)
+    assert any(short_loop_fits(st) for st in g.steps if st.kind == "tricks")
+    for seed in range(4):
+        out = []
+        for short in (True, False):
+            monkeypatch.setattr(State, "_draw_inline", short)
+            st = play_one(g, players, f"sizes/{seed}", ["random"], 50_000)
+            out.append((st.standings, st.hand_results, st.stats, {k: [c.name for c in v] for k, v in st.zones.items()}))
+        assert out[0] == out[1]
