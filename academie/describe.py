@@ -192,6 +192,7 @@ class Describer:
         self.pack()
         self.orders()
         self.direction()
+        self.teams()
         self.zones()
         self.money()
         self.vars()
@@ -286,6 +287,17 @@ class Describer:
         v = d.get("value")
         hint = {"clockwise": " (to the left)", "counterclockwise": " (to the right)"}.get(v, "")
         self.add("direction", ("direction",), f"Play and deal go {v}{hint}.", v, ("direction",))
+
+    def teams(self):
+        t = self.d.get("teams")
+        if not isinstance(t, dict):
+            return
+        if t.get("of") is not None:
+            text = f"The players form sides: partners are the seats for which {expr(t['of'])} is the same."
+        else:
+            sides = "; ".join(", ".join(_seat(x) for x in side) for side in t.get("sides") or [])
+            text = f"The players form sides: {sides}."
+        self.add("players", ("teams",), text, t.get("of") or t.get("sides"), ("teams",))
 
     def zones(self):
         for name, z in (self.d.get("zones") or {}).items():
@@ -659,6 +671,8 @@ class Describer:
         pre = f"if {cond(e['when'])}, " if e.get("when") is not None else ""
         if e.get("at") == "each":
             pre += "for each player, "
+        elif e.get("at") == "each_side":
+            pre += "for each side, "
         elif e.get("at") is not None:
             pre += f"for {_seat(e['at'])}, "
         if "take" in e:

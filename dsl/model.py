@@ -54,7 +54,7 @@ class Effect:
     when: Expr | None
     pos: Pos
     at: Expr | None = None  # the seat the effect is about, if not the one in hand
-    each: bool = False  # at: each: the effect is run for every seat, from the dealer's next
+    each: str | None = None  # at: each (every seat) or each_side (the first seat of every side)
     team_vars: frozenset = frozenset()  # the counters it sets that are kept by team
 
 
@@ -700,7 +700,7 @@ class _Model:
         out = []
         for i, e in enumerate(_get(self.d, path) or []):
             p = path + (i,)
-            each = e.get("at") == "each"
+            each = e.get("at") if e.get("at") in ("each", "each_side") else None
             at = None if each else self.expr(p + ("at",), "seat" if seat_bound else "game")
             # when: is tested before at: rebinds the seat (about the seat in hand), so that it
             # guards at:; with at: each it is tested for every seat

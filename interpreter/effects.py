@@ -295,12 +295,17 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
                         st.vars[name] = v if op == "set" else st.vars[name] + v
 
     if e.each:  # at: each: for every seat from the dealer's next, when: tested for each
-        inner0, when0 = f, e.when
+        inner0, when0, sides = f, e.when, e.each == "each_side"
 
         def f(st, seat):
             n, first = st.n, st.dealer + 1
+            side, met = (st.g.team_of(n) if sides else None), set()
             for k in range(n):
                 s = (first + k) % n
+                if side is not None:  # each_side: the first seat of each side met
+                    if side[s] in met:
+                        continue
+                    met.add(side[s])
                 if when0 is None or when0(st, s):
                     inner0(st, s)
             return None

@@ -53,11 +53,19 @@ class Steps(StateParts):
         plans: dict = self._compiled.deal_plans.setdefault(id(st), {})
         if st.hand_expr is not None:  # sizes computed at every hand, for every seat
             sizes = tuple(self._deal_size(st, (first + k) % n) for k in range(n))
+            if sum(sizes) > len(self.zones["pack"]):  # told before any plan is made for it
+                raise RuleError(
+                    f"the deal needs {sum(sizes)} cards for {n} players but {len(self.zones['pack'])} are left",
+                    st.pos,
+                    code="deal",
+                )
             key: object = (n, sizes)
         else:
             sizes, key = None, n
         plan = plans.get(key)
         if plan is None:
+            if len(plans) > 256:  # sizes that change at every hand: the table stays small
+                plans.clear()
             plan = plans[key] = self._deal_plan(st) if sizes is None else self._sized_plan(st, sizes)
         need, take = plan
         pack = self.zones["pack"]

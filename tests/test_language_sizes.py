@@ -7,6 +7,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from academie.dsl.errors import RuleError
 from academie.dsl.model import load_game
@@ -128,3 +130,52 @@ def test_take_count_takes_from_the_cards_that_pass_the_test(tmp_path):
     st = State(g, 4, 0, dealer=3, deck=list(g.pack(4)))
     hearts = [c.name for c in g.pack(4) if c.suit == "H"][:2]
     assert [c.name for c in st.hand[0]] == ["2S"] + hearts
+
+
+def test_a_huge_deal_size_is_told_before_any_plan_is_made(tmp_path):
+    p, g = load(tmp_path, f"deal: {{kind: deal, hand: hand_no * 100000000000000, {E}}}\n")
+    with pytest.raises(RuleError) as e:
+        State(g, 4, 0)
+    assert "the deal needs 400000000000000 cards for 4 players but 52 are left" in str(e.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sizes=hs.lists(hs.integers(0, 13), min_size=4, max_size=4).filter(lambda x: sum(x) <= 52),
+    batches=hs.one_of(hs.none(), hs.integers(1, 5), hs.lists(hs.integers(1, 6), min_size=1, max_size=8)),
+)
+def test_a_deal_by_seat_gives_each_seat_its_size_from_the_top_of_the_pack(tmp_path_factory, sizes, batches):
+    tmp = tmp_path_factory.mktemp("d")
+    size = f"[{', '.join(map(str, sizes))}]"
+    hand = " else ".join(f"if seat == {i} then {v}" for i, v in enumerate(sizes[:-1])) + f" else {sizes[-1]}"
+    b = "" if batches is None else f"batches: {batches}, "
+    p = tmp / "g.yaml"
+    p.write_text(GAME + f'  deal: {{kind: deal, hand: "{hand}", {b}rest: stock, {E}}}\n')
+    g = load_game(str(p))
+    pack = list(g.pack(4))
+    try:
+        st = State(g, 4, 0, dealer=3, deck=pack)
+    except RuleError as e:  # batches that do not reach the sizes: said so, at the step
+        assert isinstance(batches, list) and sum(batches) < max(sizes), (size, batches)
+        assert "deal fewer cards than the hands" in str(e)
+        return
+    assert [len(h) for h in st.hand] == sizes
+    dealt = sorted(c.canon for h in st.hand for c in h)
+    assert dealt == sorted(c.canon for c in pack[: sum(sizes)])  # the top of the pack, each card once
+    assert [c.name for c in st.zones["stock"]] == [c.name for c in pack[sum(sizes) :]]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_short_loop_and_the_general_loop_play_the_same_shrinking_deals(players, monkeypatch):
+    from academie.interpreter.short_loop import short_loop_fits
+    from academie.interpreter.simulate import play_one
+
+    g = load_game(CONCEPT)
+    assert any(short_loop_fits(st) for st in g.steps if st.kind == "tricks")
+    for seed in range(4):
+        out = []
+        for short in (True, False):
+            monkeypatch.setattr(State, "_draw_inline", short)
+            st = play_one(g, players, f"sizes/{seed}", ["random"], 50_000)
+            out.append((st.standings, st.hand_results, st.stats, {k: [c.name for c in v] for k, v in st.zones.items()}))
+        assert out[0] == out[1]

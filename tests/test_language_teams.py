@@ -182,3 +182,63 @@ def test_a_name_for_the_card_that_already_means_something_is_refused(tmp_path):
         with pytest.raises(RuleError) as e:
             load(tmp_path, f'game: {{until: "{bad}", {E}}}\n')
         assert f"'{word}' already means something" in e.value.diagnostics[0].message
+
+
+# -- a partnership game written one step per rule ------------------------------------
+SIDES_GAME = f"""\
+title: four players in two sides, the dealer's last card turned up and his
+players: {{min: 4, max: 4, {E}}}
+pack: {{suits: [S, H, D, C], ranks: [2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K, A], {E}}}
+orders: {{play: {{ranks: [A, K, Q, J, 10, 9, 8, 7, 6, 5, 4, 3, 2], {E}}}}}
+teams: {{sides: [[0, 2], [1, 3]], {E}}}
+zones: {{tricks: {{per_seat: true, {E}}}}}
+vars: {{score: {{per_team: true, {E}}}}}
+hand:
+  shuffle: {{kind: shuffle, cut_by: dealer - 1, {E}}}
+  deal: {{kind: deal, hand: "if seat == dealer then 12 else 13", batches: 1, {E}}}
+  turnup: {{kind: turnup, to: hand(dealer), {E}}}
+  play:
+    kind: tricks
+    leader: dealer + 1
+    {E}
+    follow: {{must: [card.suit == led], {E}}}
+    winner: {{key: [card.suit == trump, card.suit == led, rank(card)], {E}}}
+    won_to: tricks
+  odd:
+    kind: effects
+    do:
+      - {{add: {{score: "team_sum(tricks_won(seat)) - 6"}}, at: each_side, when: "team_sum(tricks_won(seat)) > 6", {E}}}
+    {E}
+game:
+  until: max_seats(score(seat)) >= 5
+  next_dealer: dealer + 1
+  standings: {{score: score(seat), {E}}}
+  {E}
+"""
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_partnership_game_in_one_step_per_rule_plays(tmp_path, seed):
+    p = tmp_path / "sides.yaml"
+    p.write_text(SIDES_GAME)
+    g = load_game(str(p))
+    st = play(State(g, 4, seed, keep_events=True), make_agents(["random"], 4, seed))
+    assert not st.unfinished
+    score = st.pvars["score"]
+    assert score[0] == score[2] and score[1] == score[3] and max(score) >= 5
+    top = [s["seat"] for s in st.standings if s["rank"] == 1]
+    assert sorted(top) in ([0, 2], [1, 3])  # a side wins, both partners
+    starts = [i for i, e in enumerate(st.events) if e["type"] == "hand_start"]
+    odd = [0, 0]
+    for i, j in zip(starts, starts[1:] + [len(st.events)]):
+        events = st.events[i:j]
+        dealer = events[0]["dealer"]
+        up = next(e for e in events if e["type"] == "turnup")
+        deal = next(e for e in events if e["type"] == "deal")
+        assert [len(h) for h in deal["hands"]] == [12 if s == dealer else 13 for s in range(4)]
+        played = {e["card"] for e in events if e["type"] == "play" and e["seat"] == dealer}
+        assert up["card"] in played  # the turn-up was his, and he played it
+        for side in (0, 1):
+            won = sum(1 for e in events if e["type"] == "trick" and e["winner"] % 2 == side)
+            odd[side] += max(0, won - 6)
+    assert [odd[0], odd[1], odd[0], odd[1]] == score  # each_side: once for the side, not per partner
