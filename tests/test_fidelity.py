@@ -1,0 +1,78 @@
+"""The rule files against their sources (issue 14, fidelity second pass): each
+finding that changed play has a test here that fails on the file as it was."""
+
+import pytest
+
+from academie.dsl.loader import load_yaml
+from academie.dsl.model import load_game
+from academie.interpreter.agents import make_agents, play
+from academie.interpreter.state import State
+
+from conftest import DATA
+
+
+def deal_of(name):
+    data, positions = load_yaml((DATA / name).read_text(), name)
+    return {"data": data, "positions": positions}
+
+
+def at_table(game_id, players, deal, options=()):
+    """A hand from a stacked deal, dealer 0, stopped at its first decision."""
+    return State(load_game(game_id, options), players, 0, dealer=0, deal=deal_of(deal), hands=1)
+
+
+def names(moves):
+    return sorted(m.name for m in moves)
+
+
+def random_games(game_id, players, seeds, options=()):
+    g = load_game(game_id, options)
+    for seed in seeds:
+        yield seed, play(State(g, players, seed), make_agents(["random"], players, seed))
+
+
+# -- Francion: the Welche ------------------------------------------------------------
+def test_francion_welche_at_its_holders_discretion_when_it_is_his_only_heart():
+    # "follow the suit led, or play the Welche, which may be played at its holder's
+    # discretion"; the Welche "stands apart from the other cards": it is not a heart
+    # that binds its holder to follow
+    st = at_table("francion/terrail", 3, "francion3-welche-discretion.yaml")
+    assert st.current_player() == 1
+    st.apply(next(m for m in st.legal_moves() if m.name == "9H"))
+    assert st.current_player() == 2
+    assert names(st.legal_moves()) == sorted(["AH", "KD", "AD", "7C", "8C", "9C", "10C", "JC", "QC"])
+
+
+def test_francion_welche_free_beside_the_suit_led():
+    st = at_table("francion/terrail", 3, "francion3-welche-discretion.yaml")
+    st.apply(next(m for m in st.legal_moves() if m.name == "9D"))
+    assert names(st.legal_moves()) == ["AD", "AH", "KD"]
+
+
+@pytest.mark.parametrize(
+    ("options", "legal"),
+    [
+        ((), ["10C", "7C", "8C", "9C", "JC", "QC"]),  # among the trumps: trumps are called for
+        (("welche-led-as-heart",), ["7H", "8H", "JH"]),  # the other reading: a heart led
+    ],
+)
+def test_francion_welche_led_counts_as_a_trump_or_as_a_heart(options, legal):
+    st = at_table("francion/terrail", 3, "francion3-welche-led.yaml", options)
+    st.apply(next(m for m in st.legal_moves() if m.name == "AH"))
+    assert names(st.legal_moves()) == legal
+
+
+# -- Francion: the end of the game ------------------------------------------------------
+def test_francion_the_player_who_reaches_six_points_is_the_winner():
+    # "When a player has 6 counters in front of him, the game is over and payments are
+    # made : each player gives the winner ..."
+    for seed, st in random_games("francion/terrail", 4, range(40)):
+        (top,) = [s for s in range(4) if st.pvars["points"][s] >= 6]
+        first = [r["seat"] for r in st.standings if r["rank"] == 1]
+        assert first == [top], seed
+
+
+def test_francion_no_token_left_in_the_stake_at_the_end():
+    # a beast made in the last hand is settled, not lost from the standings
+    for seed, st in random_games("francion/terrail", 5, range(40)):
+        assert st.bal["stake"]["token"] == 0, seed
