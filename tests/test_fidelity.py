@@ -76,3 +76,27 @@ def test_francion_no_token_left_in_the_stake_at_the_end():
     # a beast made in the last hand is settled, not lost from the standings
     for seed, st in random_games("francion/terrail", 5, range(40)):
         assert st.bal["stake"]["token"] == 0, seed
+
+
+# -- Polignac: one loser ----------------------------------------------------------------
+@pytest.mark.parametrize(("options", "limit"), [((), 10), (("to-fifteen",), 15), (("to-twenty",), 20)])
+def test_polignac_game_has_one_loser_and_the_others_win(options, limit):
+    # "The first player to reach an agreed total of penalties ... then loses the game";
+    # "Le perdant est le joueur qui a obtenu ce nombre de points le premier. Tous les
+    # autres joueurs sont gagnants." Nobody takes the pool.
+    for seed, st in random_games("polignac/boussac", 4, range(30), options):
+        paid = [-st.bal[s]["counter"] for s in range(4)]
+        assert max(paid) >= limit
+        losers = [r["seat"] for r in st.standings if r["rank"] > 1]
+        winners = [r["seat"] for r in st.standings if r["rank"] == 1]
+        assert losers == [s for s in range(4) if paid[s] == max(paid)], seed
+        assert len(winners) == 4 - len(losers) and len(losers) == 1 or paid.count(max(paid)) > 1
+        assert st.bal["pool"]["counter"] == sum(paid)  # the penalties stay in the pool
+
+
+def test_polignac_sevens_of_either_colour():
+    # "l'on retire deux sept du jeu, soit les rouges, soit les noirs"
+    black = {c.name for c in load_game("polignac/boussac").pack(5)}
+    red = {c.name for c in load_game("polignac/boussac", ["red-sevens"]).pack(5)}
+    assert "7S" not in black and "7H" in black
+    assert "7H" not in red and "7D" not in red and "7S" in red and "7C" in red
