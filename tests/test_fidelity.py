@@ -100,3 +100,41 @@ def test_polignac_sevens_of_either_colour():
     red = {c.name for c in load_game("polignac/boussac", ["red-sevens"]).pack(5)}
     assert "7S" not in black and "7H" in black
     assert "7H" not in red and "7D" not in red and "7S" in red and "7C" in red
+
+
+# -- Hearts -------------------------------------------------------------------------------
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_hearts_sweepstakes_ends_when_a_player_is_out(players):
+    # Hoyle 1913: "Each player may begin with an equal number of points and first
+    # player losing all his i[...]": play goes on until a player's counters are gone
+    for seed, st in random_games("hearts/foster", players, range(12), ("sweepstakes",)):
+        assert not st.unfinished
+        bal, lows = [50] * players, []
+        for e in st.events:
+            if e["type"] == "pay":
+                for k, sign in (("from", -1), ("to", 1)):
+                    if isinstance(e[k], int):
+                        bal[e[k]] += sign * e["amount"]
+            elif e["type"] == "hand_end":
+                lows.append(min(bal))
+        assert lows[-1] <= 0 < min(lows[:-1]), seed  # the game ends at the first player out
+        # and a Jack left in the pool does not vanish from the standings
+        assert st.bal["pool"]["counter"] == 0
+        assert sum(r["score"] for r in st.standings) == 50 * players
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_hearts_ties_leave_no_counter_in_the_pool(players):
+    # "If two or more players take a like number of fewest hearts they divide points
+    # in half": the counter that cannot be halved goes to the first of them
+    odd = 0
+    for seed, st in random_games("hearts/foster", players, range(60)):
+        assert st.bal["pool"]["counter"] == 0, seed
+        assert sum(r["score"] for r in st.standings) == 50 * players
+        hearts = [0] * players
+        for e in st.events:
+            if e["type"] == "pay" and e["to"] == "pool":
+                hearts[e["from"]] = e["amount"]
+        tied = hearts.count(min(hearts))
+        odd += sum(hearts) % tied != 0
+    assert odd  # the case arose
