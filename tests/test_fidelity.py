@@ -138,3 +138,63 @@ def test_hearts_ties_leave_no_counter_in_the_pool(players):
         tied = hearts.count(min(hearts))
         odd += sum(hearts) % tied != 0
     assert odd  # the case arose
+
+
+# -- the corpus as an edition: academie cite ---------------------------------------------------
+CORPUS = ["emprunt/lacombe", "enfle/academie", "enfle/foster", "francion/terrail", "hearts/foster", "polignac/boussac"]
+
+
+@pytest.mark.parametrize("cid", CORPUS)
+def test_cite_bibtex_parses(run, cid):
+    from pybtex.database import parse_string
+
+    from academie.bibliography import works
+    from academie.dsl.loader import resolve
+
+    code, out, err = run("cite", cid, "--format", "bibtex")
+    assert code == 0, err
+    db = parse_string(out, "bibtex")
+    expected = works(resolve(cid).sources())
+    assert sorted(db.entries) == expected
+    for key, entry in db.entries.items():
+        assert entry.fields["title"] and (entry.persons.get("author") or entry.persons.get("editor")), key
+
+
+@pytest.mark.parametrize("cid", CORPUS)
+def test_cite_csl_json_validates(run, cid):
+    import json
+
+    import jsonschema
+
+    schema = json.loads((DATA / "csl-data.json").read_text(encoding="utf-8"))  # citation-style-language/schema, MIT
+    code, out, err = run("cite", cid, "--format", "csl-json")
+    assert code == 0, err
+    items = json.loads(out)
+    jsonschema.validate(items, schema)
+    assert items and all(i["id"] and i["title"] and ("author" in i or "editor" in i) for i in items)
+
+
+def test_cite_text_names_author_year_and_licence(run):
+    code, out, err = run("cite", "polignac/boussac")
+    assert code == 0, err
+    assert "Boussac, Jean." in out and "Paris, 1896" in out and "pp. 184–186" in out and "Public domain" in out
+    # the translation the file cites brings its original with it
+    code, out, _ = run("cite", "francion/terrail", "--format", "csl-json")
+    assert "francion-salondesjeux-fr" in out and "francion-jeux-oublies" in out
+
+
+def test_cite_unknown_rules_is_a_usage_error(run):
+    code, out, err = run("cite", "nosuch/game")
+    assert code == 2 and "Traceback" not in err
+
+
+def test_bibliography_page_is_up_to_date():
+    from pathlib import Path
+
+    from academie.bibliography import markdown
+    from academie.dsl.loader import source_ids
+
+    page = Path(__file__).parent.parent / "docs" / "bibliography.md"
+    assert page.read_text(encoding="utf-8") == markdown(sorted(source_ids())), (
+        "docs/bibliography.md is out of date: python -m academie.bibliography > docs/bibliography.md"
+    )
