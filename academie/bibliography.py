@@ -79,8 +79,8 @@ def short(sid: str | None) -> str:
     return f"{who} {year}" + (f", {pages}" if pages else "") + tr
 
 
-def full(sid: str) -> str:
-    """The full entry, in one paragraph of plain text."""
+def full(sid: str, url: bool = True) -> str:
+    """The full entry, in one paragraph of plain text (``url``: with the text's address)."""
     meta = source_meta(sid)
     people, eds = _people(meta)
     who = "; ".join(_name_full(n) for n in people) + (" (eds.)" if eds else "")
@@ -101,7 +101,8 @@ def full(sid: str) -> str:
         parts.append(_pages(meta))
     kind = KIND_WORDS.get(str(meta.get("kind")), "")
     lang = LANGUAGES.get(str(meta.get("language")), str(meta.get("language") or ""))
-    desc = ", ".join(x for x in (kind, f"in {lang}" if lang else "") if x)
+    prep = "into" if meta.get("kind") == "translation" else "in"
+    desc = ", ".join(x for x in (kind, f"{prep} {lang}" if lang else "") if x).replace(", into", " into")
     if meta.get("translation_of"):
         desc += f" of {short(str(meta['translation_of']))}"
     if meta.get("translator"):
@@ -111,10 +112,13 @@ def full(sid: str) -> str:
     if meta.get("licence"):
         parts.append(str(meta["licence"]))
     text = (
-        ". ".join((p if p.startswith(("p. ", "pp. ")) else p[0].upper() + p[1:]).rstrip(".") for p in parts if p) + "."
+        ". ".join(
+            (p if p.startswith(("p. ", "pp. ", "n.d.")) else p[0].upper() + p[1:]).rstrip(".") for p in parts if p
+        )
+        + "."
     )
-    url = meta.get("url")
-    return text + (f" <{url}>" if url else "") + f" [{sid}]"
+    where = meta.get("url") if url else None
+    return text + (f" <{where}>" if where else "") + f" [{sid}]"
 
 
 # -- CSL-JSON -------------------------------------------------------------------------------

@@ -198,3 +198,40 @@ def test_bibliography_page_is_up_to_date():
     assert page.read_text(encoding="utf-8") == markdown(sorted(source_ids())), (
         "docs/bibliography.md is out of date: python -m academie.bibliography > docs/bibliography.md"
     )
+
+
+# -- translations -----------------------------------------------------------------------------
+def _cite_nodes(doc):
+    """Every quote of a document as (path, source id, the cite's mapping or None)."""
+    from academie.dsl.loader import walk
+
+    for path, node in walk(doc.data):
+        if path and path[-1] == "cite" or (len(path) >= 2 and path[-2] == "cite" and isinstance(path[-1], int)):
+            if isinstance(node, dict):
+                yield path, node.get("source"), node
+            elif isinstance(node, str):
+                yield path, doc.defaults.get(doc.pos(path).file), None
+
+
+@pytest.mark.parametrize("cid", CORPUS)
+def test_every_quote_not_in_english_carries_a_translation(cid):
+    from academie.dsl.loader import resolve
+    from academie.validate import source_meta
+
+    doc = resolve(cid)
+    missing = [
+        (path, src)
+        for path, src, node in _cite_nodes(doc)
+        if src and source_meta(src).get("language") != "en" and not (node and node.get("translation"))
+    ]
+    assert not missing
+
+
+def test_render_gives_the_translation_next_to_the_quote():
+    from academie.render import render
+
+    md = render("polignac/boussac")
+    assert "“Si le polignac se joue à quatre, chaque joueur reçoit huit cartes.” (“If polignac is played by four" in md
+    assert "the project's translation" in md
+    assert "Boussac 1896, pp. 184–186 (`boussac-1896`)" in md  # the short citation in the note
+    assert "- `boussac-1896`: Boussac, Jean. “Encyclopédie des jeux de cartes" in md  # the full entry, once
