@@ -235,3 +235,14 @@ def test_render_gives_the_translation_next_to_the_quote():
     assert "the project's translation" in md
     assert "Boussac 1896, pp. 184–186 (`boussac-1896`)" in md  # the short citation in the note
     assert "- `boussac-1896`: Boussac, Jean. “Encyclopédie des jeux de cartes" in md  # the full entry, once
+
+
+def test_polignac_fixed_deals_the_least_penalised_wins():
+    # the anonymous retelling: "a pre-arranged number of deals ... he who loses the least
+    # number of points is the winner"
+    for seed, st in random_games("polignac/boussac", 4, range(10), ("fixed-deals",)):
+        assert st.hand_no == 4
+        least = max(st.bal[s]["counter"] for s in range(4))
+        assert [r["seat"] for r in st.standings if r["rank"] == 1] == [
+            s for s in range(4) if st.bal[s]["counter"] == least
+        ]
