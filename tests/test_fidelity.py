@@ -246,3 +246,25 @@ def test_polignac_fixed_deals_the_least_penalised_wins():
         assert [r["seat"] for r in st.standings if r["rank"] == 1] == [
             s for s in range(4) if st.bal[s]["counter"] == least
         ]
+
+
+# -- the variants side by side ------------------------------------------------------------------
+def test_variants_side_by_side_align_each_statement_with_each_variant():
+    from academie.variants import table
+
+    rows = {
+        (e["source"], r["text"]): r["cited"]
+        for e in table(["enfle/academie", "enfle/foster"])
+        for r in e["rows"]
+    }
+    # the French rank list: the Académie's variant follows it, Foster's does not (its ace is high)
+    assert rows[("enfle-salondesjeux-fr", "Roi, dame, valet, 10, 9, 8, 7, 6, 5, 4, 3, 2, As")] == {
+        "enfle/academie": ["orders.play"],
+        "enfle/foster": [],
+    }
+    # and Foster's deal is his variant's alone
+    assert rows[("foster-hoyle", "The cards are dealt 3-2-3 at a time.")]["enfle/academie"] == []
+    assert rows[("foster-hoyle", "The cards are dealt 3-2-3 at a time.")]["enfle/foster"]
+    # an option's rules are labelled as the option's
+    opts = {x for e in table(["polignac/boussac"]) for r in e["rows"] for x in r["cited"]["polignac/boussac"]}
+    assert any(x.startswith("option capot") for x in opts) and "game.standings" in opts
