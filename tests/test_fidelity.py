@@ -252,11 +252,7 @@ def test_polignac_fixed_deals_the_least_penalised_wins():
 def test_variants_side_by_side_align_each_statement_with_each_variant():
     from academie.variants import table
 
-    rows = {
-        (e["source"], r["text"]): r["cited"]
-        for e in table(["enfle/academie", "enfle/foster"])
-        for r in e["rows"]
-    }
+    rows = {(e["source"], r["text"]): r["cited"] for e in table(["enfle/academie", "enfle/foster"]) for r in e["rows"]}
     # the French rank list: the Académie's variant follows it, Foster's does not (its ace is high)
     assert rows[("enfle-salondesjeux-fr", "Roi, dame, valet, 10, 9, 8, 7, 6, 5, 4, 3, 2, As")] == {
         "enfle/academie": ["orders.play"],
