@@ -264,3 +264,53 @@ def test_variants_side_by_side_align_each_statement_with_each_variant():
     # an option's rules are labelled as the option's
     opts = {x for e in table(["polignac/boussac"]) for r in e["rows"] for x in r["cited"]["polignac/boussac"]}
     assert any(x.startswith("option capot") for x in opts) and "game.standings" in opts
+
+
+def test_hearts_three_handed_settling_the_most_pays_his_excess():
+    # Foster 1914: "the player who takes the largest number of hearts [pays] the two
+    # others as many counters as he has hearts in excess of theirs. If two have an equal
+    # number, both pay the low man. There are no Jacks."
+    seen = set()
+    for seed, st in random_games("hearts/foster", 3, range(40), ("three-handed",)):
+        hearts = [sum(1 for c in st.pzones["tricks"][s] if c.suit == "H") for s in range(3)]
+        paid = sorted((e["from"], e["to"], e["amount"]) for e in st.events if e["type"] == "pay")
+        top = max(hearts)
+        if hearts.count(top) == 1:
+            t = hearts.index(top)
+            assert paid == sorted((t, s, top - hearts[s]) for s in range(3) if s != t and top > hearts[s]), seed
+            seen.add("one")
+        elif hearts.count(top) == 2:
+            low = hearts.index(min(hearts))
+            assert paid == sorted((s, low, top - min(hearts)) for s in range(3) if s != low), seed
+            seen.add("two")
+        assert st.bal["pool"]["counter"] == 0
+    assert seen == {"one", "two"}
+    g = load_game("hearts/foster", ["three-handed"])
+    assert (g.min_players, g.max_players) == (3, 3)  # "THREE-HANDED HEARTS" only
+
+
+# -- coverage does not drop -----------------------------------------------------------------------
+# the share of each seed source's sentences cited before this pass (academie coverage)
+COVERAGE_BEFORE = {
+    "boussac-1896": (10, 10),
+    "emprunt-encyclopedia": (12, 12),
+    "encyclopedie-1765-hoc": (0, 5),
+    "enfle-jeux-oublies": (31, 31),
+    "enfle-salondesjeux-fr": (1, 6),
+    "foster-hoyle": (27, 31),
+    "foster-hoyle-1914": (9, 43),
+    "francion-jeux-oublies": (32, 33),
+    "francion-salondesjeux-fr": (3, 7),
+    "hoyle-1913": (19, 23),
+    "parlett-2008": (0, 3),
+    "polignac-wikipedia": (4, 5),
+}
+
+
+def test_coverage_of_the_seed_sources_does_not_drop():
+    from academie.coverage import coverage
+
+    reports = {r["source"]: r for r in coverage(sorted(COVERAGE_BEFORE))}
+    for sid, (covered, total) in COVERAGE_BEFORE.items():
+        r = reports[sid]
+        assert r["covered"] >= covered and r["covered"] / r["sentences"] >= covered / total, sid
