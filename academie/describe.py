@@ -39,6 +39,8 @@ ASPECT_TITLES = dict(ASPECTS)
 class Cite:
     source: str | None
     quote: str
+    translation: str | None = None  # an English translation of a quote in another language
+    translation_source: str | None = None  # the published translation's source id; none: the project's own
 
 
 @dataclass
@@ -65,7 +67,12 @@ class Statement:
 
     def citation_json(self) -> dict:
         return {
-            "cites": [{"source": c.source, "quote": c.quote} for c in self.cites],
+            "cites": [
+                {"source": c.source, "quote": c.quote}
+                | ({"translation": c.translation} if c.translation else {})
+                | ({"translation_source": c.translation_source} if c.translation_source else {})
+                for c in self.cites
+            ],
             "editorial": [{"reason": e.reason, "evidence": e.evidence} for e in self.editorial],
         }
 
@@ -134,7 +141,15 @@ def cites_of(doc: Doc, path: tuple, node: dict) -> list[Cite]:
         if isinstance(c, str):
             out.append(Cite(doc.defaults.get(doc.pos(cpath).file), c))
         elif isinstance(c, dict):
-            out.append(Cite(c.get("source"), str(c.get("quote", ""))))
+            tr, trs = c.get("translation"), c.get("translation_source")
+            out.append(
+                Cite(
+                    c.get("source"),
+                    str(c.get("quote", "")),
+                    str(tr) if tr else None,
+                    str(trs) if trs else None,
+                )
+            )
     return out
 
 

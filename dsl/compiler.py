@@ -211,6 +211,8 @@ class _Compiler:
         if name in _SEAT_VALUES:
             a = _SEAT_VALUES[name]
             return _getter(a), "seat"
+        if name == "led_card":  # the first card of the trick in progress (none before the lead)
+            return (lambda st, s, c: st.zones["trick"][0] if st.zones["trick"] else None), "card"
         if name in _PLAIN_VALUES:
             a = _PLAIN_VALUES[name]
             return _getter(a), ("suit" if name in ("led", "trump") else "num")
@@ -237,6 +239,7 @@ class _Compiler:
             | set(self.locals)
             | set(_SEAT_VALUES)
             | set(_PLAIN_VALUES)
+            | {"led_card"}
             | sc.zones
             | sc.seat_zones
             | sc.vars

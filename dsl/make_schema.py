@@ -382,7 +382,19 @@ schema = {
         },
         "quote": {
             "type": "object",
-            "properties": {"source": {"type": "string"}, "quote": {"type": "string", "minLength": 1}},
+            "properties": {
+                "source": {"type": "string"},
+                "quote": {"type": "string", "minLength": 1},
+                "translation": {
+                    "description": "an English translation of a quote in another language (the project's own)",
+                    "type": "string",
+                    "minLength": 1,
+                },
+                "translation_source": {
+                    "description": "the source id of the published translation given, if it is not the project's own",
+                    "type": "string",
+                },
+            },
             "required": ["source", "quote"],
             "additionalProperties": False,
         },
