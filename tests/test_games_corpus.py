@@ -1,0 +1,272 @@
+"""The historical games added to the corpus (Whist, Piquet, Écarté, Hoc): worked
+hands from stacked deals, checked by hand against the sources, and random
+games checked against the rules computed here independently; and the
+language's sum_cards/max_cards, proven on tests/concepts/cardsums.yaml."""
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from academie.dsl.model import load_game
+from academie.interpreter.agents import FirstAgent, make_agents, play
+from academie.interpreter.state import State
+
+CONCEPTS = Path(__file__).parent / "concepts"
+ORDER = ["7", "8", "9", "10", "J", "Q", "K", "A"]  # a thirty-two card pack, lowest first
+
+
+def names(cards):
+    return [c.name if hasattr(c, "name") else c for c in cards]
+
+
+def measure(cards):
+    """The point, the sequences and the sets of a hand, computed here."""
+    by: dict[str, set[int]] = {}
+    for c in cards:
+        by.setdefault(c[-1], set()).add(ORDER.index(c[:-1]) + 1)
+
+    def pips(i):
+        return 11 if i == 8 else min(10, i + 6)
+
+    point = max(100 * len(v) + sum(pips(i) for i in v) for v in by.values())
+    runs = []
+    for v in by.values():
+        i = 1
+        while i <= 8:
+            if i in v:
+                j = i
+                while j + 1 in v:
+                    j += 1
+                runs.append((j - i + 1, j))
+                i = j + 1
+            else:
+                i += 1
+    longest = max(length for length, _ in runs)
+    ranks = Counter(ORDER.index(c[:-1]) + 1 for c in cards)
+    return {
+        "point": point,
+        "run": longest,
+        "sq": max([10 * n + top for n, top in runs if n >= 3], default=0),
+        "seqlen": sum(n for n, _ in runs if n >= 3),
+        "seqbig": sum(1 for n, _ in runs if n >= 5),
+        "set": max(ranks.values()),
+        "st": max([10 * k + i for i, k in ranks.items() if i >= 4 and k >= 3], default=0),
+        "setv": sum(14 if k == 4 else 3 for i, k in ranks.items() if i >= 4 and k >= 3),
+    }
+
+
+# -- sum_cards / max_cards ---------------------------------------------------------
+def test_sum_cards_and_max_cards_measure_a_hand():
+    g = load_game(str(CONCEPTS / "cardsums.yaml"))
+    deal = {
+        "hands": [
+            ["AS", "KS", "QS", "9S", "8S", "7S", "AH", "AD"],  # six spades (11+10+10+9+8+7), runs of 3 and 3
+            ["JS", "10S", "KH", "QH", "JH", "10H", "9H", "KD"],  # five hearts in a run of five
+        ]
+    }
+    st = State(g, 2, 0, dealer=0, deal=deal, hands=1)
+    assert st.decision_kind() == "play"
+    assert st.pvars["pips"] == [655, 549]
+    assert st.pvars["run"] == [3, 5]
+    assert st.pvars["set"] == [3, 2]  # three aces; two kings at most
+    assert st.pvars["score"] == [1, 5]  # a truth value added up counts the hearts
+    for s in (0, 1):
+        m = measure(deal["hands"][s])
+        assert [st.pvars["pips"][s], st.pvars["run"][s], st.pvars["set"][s]] == [m["point"], m["run"], m["set"]]
+
+
+def test_max_cards_of_an_empty_zone_is_zero():
+    g = load_game(str(CONCEPTS / "cardsums.yaml"))
+    st = play(State(g, 2, 3, keep_events=True), make_agents(["random"], 2, 3))
+    assert st.hand == [[], []]
+    assert st.pvars["left"] == [1, 1]  # the greatest of nothing is 0, not an error
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_hands_measured_as_computed_here(seed):
+    g = load_game(str(CONCEPTS / "cardsums.yaml"))
+    st = State(g, 4, seed)
+    for s in range(4):
+        m = measure(names(st.hand[s]))
+        assert [st.pvars["pips"][s], st.pvars["run"][s], st.pvars["set"][s]] == [m["point"], m["run"], m["set"]]
+
+
+# -- Piquet ------------------------------------------------------------------------
+PIQUET_DEAL = {
+    "hands": [
+        # the younger hand (the dealer): six hearts from the queen, three queens, knaves and tens
+        ["QH", "JH", "10H", "9H", "8H", "7H", "QD", "QC", "JD", "JC", "10D", "10C"],
+        # the elder hand: a sixieme major in spades, three aces and two kings
+        ["AS", "KS", "QS", "JS", "10S", "9S", "AH", "AD", "AC", "KH", "KD", "7C"],
+    ],
+    "stock": ["KC", "8S", "7S", "9D", "8D", "7D", "9C", "8C"],
+}
+
+
+def piquet_hand(script):
+    g = load_game("piquet/hoyle")
+    st = State(g, 2, 0, dealer=0, deal=PIQUET_DEAL, hands=1)
+    first = FirstAgent()
+    while not st.is_terminal():
+        if st.decision_kind() == "play":
+            break
+        st.apply(script.pop(0) if script else first.choose(st, st.current_player(), st.legal_moves()))
+    return st
+
+
+def test_piquet_elder_discards_one_and_reckons_a_repique():
+    # the elder throws out 7C and takes in KC (four kings now); the younger keeps his cards
+    st = piquet_hand(["7C", "pass", "pass"])
+    assert sorted(names(st.hand[1]), key=lambda c: (c[-1], ORDER.index(c[:-1]))) == sorted(
+        ["AS", "KS", "QS", "JS", "10S", "9S", "AH", "KH", "AD", "KD", "AC", "KC"],
+        key=lambda c: (c[-1], ORDER.index(c[:-1])),
+    )
+    assert names(st.zones["stock"])[0] == "8S"
+    pv = st.pvars
+    # the point: six cards each; 60 pips in spades against 54 in hearts: the elder's, six
+    assert pv["pt"] == [654, 660] and pv["pointv"] == [0, 6]
+    # the sequence: two sixiemes, the elder's from the ace is higher: sixteen
+    assert pv["sq"] == [66, 68] and pv["seqv"] == [0, 16]
+    # the sets: four aces and four kings beat three queens: 14 + 14, the trios count for nothing
+    assert pv["st"][1] > pv["st"][0] and pv["setv"] == [0, 28]
+    # thirty reached in hand before the younger counts one: a repique, ninety for thirty
+    assert st.vars["repiqued"] == 1 and pv["tally"] == [0, 50 + 60]
+
+
+def test_piquet_play_counts_and_the_cards():
+    st = piquet_hand(["7C", "pass", "pass"])
+    first = FirstAgent()
+    while not st.is_terminal():
+        st.apply(first.choose(st, st.current_player(), st.legal_moves()))
+    st.check_invariants()
+    tricks = [e for e in st.events if e["type"] == "trick"]
+    plays = [e for e in st.events if e["type"] == "play"]
+    counted = [0, 0]
+    for k, t in enumerate(tricks):
+        leader = plays[2 * k]["seat"]
+        counted[leader] += 1
+        if t["winner"] != leader:
+            counted[t["winner"]] += 1
+    counted[tricks[-1]["winner"]] += 1  # the last trick counts two
+    won = Counter(t["winner"] for t in tricks)
+    for s in (0, 1):
+        counted[s] += 40 if won[s] == 12 else 10 if won[s] > 6 else 0
+    assert st.pvars["score"] == [counted[0], 110 + counted[1]]
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_piquet_reckoning_as_computed_here(seed):
+    g = load_game("piquet/hoyle")
+    st = State(g, 2, seed, keep_events=True)
+    rng = random.Random(seed)
+    while st.decision_kind() != "play":
+        st.apply(rng.choice(st.legal_moves()))
+    held = [measure(names(st.hand[s])) for s in (0, 1)]
+    for s in (0, 1):
+        o = 1 - s
+        for k in ("sq", "seqlen", "seqbig", "st"):
+            assert st.pvars[k][s] == held[s][k], (k, names(st.hand[s]))
+        assert st.pvars["pt"][s] == held[s]["point"]
+        assert st.pvars["pointv"][s] == (held[s]["point"] // 100 if held[s]["point"] > held[o]["point"] else 0)
+        best_seq = held[s]["seqlen"] + 10 * held[s]["seqbig"]
+        assert st.pvars["seqv"][s] == (best_seq if held[s]["sq"] > held[o]["sq"] else 0)
+        assert st.pvars["setv"][s] == (held[s]["setv"] if held[s]["st"] > held[o]["st"] else 0)
+    # the elder took in as many as he laid out (one to five), the younger as many as he did
+    deliver = {e["seat"]: len(e["cards"]) for e in st.events if e["type"] == "deliver"}
+    assert 1 <= deliver[1 - st.dealer] <= 5
+    assert all(len(h) == 12 for h in st.hand)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_piquet_games_end_at_101(seed):
+    g = load_game("piquet/hoyle")
+    st = play(State(g, 2, seed, keep_events=True), make_agents(["random"], 2, seed))
+    st.check_invariants()
+    assert not st.unfinished and max(st.pvars["score"]) >= 101
+
+
+# -- Whist ---------------------------------------------------------------------------
+@pytest.mark.parametrize("options,game_at", [((), 10), (("short",), 5)])
+@pytest.mark.parametrize("seed", range(3))
+def test_whist_rubber_of_three_games(options, game_at, seed):
+    g = load_game("whist/hoyle", options)
+    st = play(State(g, 4, seed, keep_events=True), make_agents(["random"], 4, seed))
+    st.check_invariants()
+    games = st.pvars["games"]
+    assert games[0] == games[2] and games[1] == games[3]  # partners share their games
+    assert max(games) == 2 and min(games) <= 1
+    # replay the scores from the events: tricks above six, then honours unless at nine (four)
+    score, won_games = [0, 0], [0, 0]
+    hand = []
+    for e in st.events:
+        if e["type"] == "hand_start":
+            hand = [e]
+            continue
+        hand.append(e)
+        if e["type"] != "hand_end":
+            continue
+        dealer = hand[0]["dealer"]
+        deal = next(x for x in hand if x["type"] == "deal")["hands"]
+        turn = next(x for x in hand if x["type"] == "turnup")
+        held = [list(h) for h in deal]
+        held[dealer].append(turn["card"])
+        tricks = Counter(x["winner"] % 2 for x in hand if x["type"] == "trick")
+        honours = Counter(
+            s % 2 for s in range(4) for c in held[s] if c[-1] == turn["trump"] and c[:-1] in ("A", "K", "Q", "J")
+        )
+        for side in (0, 1):
+            score[side] += max(0, tricks[side] - 6)
+        for side in (0, 1):
+            if honours[side] >= 3 and score[side] < game_at - 1:
+                score[side] += 4 if honours[side] == 4 else 2
+        if max(score) >= game_at:
+            for side in (0, 1):
+                won_games[side] += score[side] >= game_at
+            score = [0, 0]
+    assert won_games == [games[0], games[1]]
+
+
+# -- Écarté --------------------------------------------------------------------------
+ECARTE_DEAL = {
+    "hands": [["7S", "8S", "9D", "10C", "KH"], ["QS", "8H", "7D", "JC", "AC"]],
+    "turnup": ["KS"],
+    "stock": ["QH", "JH", "AS", "10S", "9S", "AH", "10H", "9H", "7H", "KD", "QD", "JD", "AD", "10D", "8D", "KC", "QC"]
+    + ["9C", "8C", "7C", "JS"],
+}
+
+
+def test_ecarte_king_turned_proposal_accepted_and_discards_drawn_back():
+    g = load_game("ecarte/hoyle")
+    st = State(g, 2, 0, dealer=0, deal=ECARTE_DEAL, hands=1)
+    assert st.trump == "S" and st.pvars["points"] == [1, 0]  # the king turned up: one to the dealer
+    assert st.current_player() == 1 and st.decision_kind() == "number"
+    st.apply(1)  # the elder proposes
+    assert st.current_player() == 0
+    st.apply(1)  # the dealer accepts
+    for card in ("8H", "7D"):  # the elder throws out two
+        st.apply(card)
+    st.apply("pass")
+    st.apply("10C")  # the dealer one
+    st.apply("pass")
+    # drawn back from the top of the talon, the elder first
+    assert sorted(names(st.hand[1])) == sorted(["QS", "JC", "AC", "QH", "JH"])
+    assert sorted(names(st.hand[0])) == sorted(["7S", "8S", "9D", "KH", "AS"])
+    assert names(st.zones["discards"]) == ["8H", "7D", "10C"]
+    # the elder leads the queen of trumps: the dealer holds no higher spade, so may play any spade
+    st.apply("QS")
+    assert sorted(names(st.legal_moves())) == ["7S", "8S", "AS"]
+    st.apply("AS")
+    # the elder leads the knave of hearts: the dealer holds the king of hearts and must win with it
+    st.apply("JH")
+    assert names(st.legal_moves()) == ["KH"]
+
+
+def test_ecarte_refused_proposal_means_no_discard():
+    g = load_game("ecarte/hoyle")
+    st = State(g, 2, 0, dealer=0, deal=ECARTE_DEAL, hands=1, keep_events=True)
+    st.apply(1)
+    st.apply(0)  # the dealer refuses
+    assert st.decision_kind() == "play"
+    assert not any(e["type"] == "deliver" for e in st.events)
