@@ -270,3 +270,66 @@ def test_ecarte_refused_proposal_means_no_discard():
     st.apply(0)  # the dealer refuses
     assert st.decision_kind() == "play"
     assert not any(e["type"] == "deliver" for e in st.events)
+
+
+# -- Hoc -----------------------------------------------------------------------------
+HOC_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def hoc_measure(cards):
+    by: dict[str, set[int]] = {}
+    for c in cards:
+        by.setdefault(c[-1], set()).add(HOC_ORDER.index(c[:-1]) + 1)
+    point = max(1000 * len(v) + sum(min(10, i) for i in v) for v in by.values())
+    runs = []
+    for v in by.values():
+        for top in v:
+            if top + 1 in v:
+                continue
+            n = 1
+            while top - n in v:
+                n += 1
+            runs.append((n, top))
+    good = [(n, top) for n, top in runs if n >= 3]
+    ranks = Counter(HOC_ORDER.index(c[:-1]) + 1 for c in cards)
+    return {
+        "pt": point,
+        "sq": max([100 * n + top for n, top in good], default=0),
+        "nseq": len(good),
+        "tr": max([100 * k + i for i, k in ranks.items() if k >= 3], default=0),
+    }
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("seed", range(8))
+def test_hoc_the_three_stakes_go_to_the_best_point_sequence_and_tricon(players, seed):
+    g = load_game("hoc/encyclopedie")
+    st = State(g, players, seed, keep_events=True)
+    assert st.decision_kind() == "play"  # the chances are reckoned before the first card
+    held = [hoc_measure(names(st.hand[s])) for s in range(players)]
+    for s in range(players):
+        assert {k: st.pvars[k][s] for k in ("pt", "sq", "nseq", "tr")} == held[s]
+    order = [(st.dealer + 1 + k) % players for k in range(players)]
+
+    def best(key):
+        top = max(held[s][key] for s in order)
+        return next(s for s in order if held[s][key] == top), top
+
+    pays = [(e["from"], e["to"], e["amount"]) for e in st.events if e["type"] == "pay"]
+    assert ("point", best("pt")[0], players) in pays
+    who, sq = best("sq")
+    if sq:
+        assert ("sequence", who, players) in pays
+        others = [s for s in range(players) if s != who]
+        assert all((s, who, held[who]["nseq"]) in pays for s in others)  # a jeton a sequence from each
+    else:
+        assert not any(p[0] == "sequence" for p in pays)  # the stake stays for the next hand
+    who, tr = best("tr")
+    assert (("tricon", who, players) in pays) == (tr > 0)
+    play(st, make_agents(["random"], players, seed))
+    st.check_invariants()
+    assert (
+        sum(st.bal[s]["jeton"] for s in range(players))
+        + sum(st.bal[z]["jeton"] for z in ("point", "sequence", "tricon", "pool"))
+        == 100 * players
+    )
