@@ -333,3 +333,64 @@ def test_hoc_the_three_stakes_go_to_the_best_point_sequence_and_tricon(players, 
         + sum(st.bal[z]["jeton"] for z in ("point", "sequence", "tricon", "pool"))
         == 100 * players
     )
+
+
+# -- Euchre --------------------------------------------------------------------------
+EUCHRE_DEAL = {
+    # hearts turned: the knave of hearts is the right bower, the knave of diamonds the left
+    "hands": [["JD", "AS", "7C", "8C", "9S"], ["JH", "AH", "10D", "KD", "QS"]],
+    "turnup": ["9H"],
+    "stock": ["7S", "8S", "10S", "JS", "KS", "7H", "8H", "10H", "QH", "KH", "7D", "8D", "9D", "QD", "AD"]
+    + ["9C", "10C", "JC", "QC", "KC", "AC"],
+}
+
+
+def test_euchre_ordered_up_the_dealer_takes_the_turn_up_and_the_bowers_rank_first():
+    g = load_game("euchre/cassell")
+    st = State(g, 2, 0, dealer=0, deal=EUCHRE_DEAL, hands=1, keep_events=True)
+    assert st.trump == "H" and st.current_player() == 1 and st.decision_kind() == "number"
+    st.apply(1)  # the elder orders it up
+    assert sorted(names(st.hand[0])) == sorted(["JD", "AS", "7C", "8C", "9S", "9H"])  # the turn-up is the dealer's
+    assert st.decision_kind() == "choose" and st.current_player() == 0
+    st.apply("7C")  # and he puts one out
+    assert names(st.zones["discards"]) == ["7C"]
+    st.apply("AH")  # a trump led: the dealer must follow with a trump, the left bower among them
+    assert sorted(names(st.legal_moves())) == ["9H", "JD"]
+    st.apply("JD")  # the left bower beats the ace of trumps
+    assert [e for e in st.events if e["type"] == "trick"][-1]["winner"] == 0
+    st.apply("9H")  # the right bower beats the nine
+    assert names(st.legal_moves()) == ["JH"]
+    st.apply("JH")
+    assert [e for e in st.events if e["type"] == "trick"][-1]["winner"] == 1
+    # a diamond led: the left bower is a trump, not a diamond; the dealer holds no diamond now
+    st.apply("10D")
+    assert sorted(names(st.legal_moves())) == ["8C", "9S", "AS"]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_euchre_the_maker_scores_or_is_euchred(seed):
+    g = load_game("euchre/cassell")
+    st = play(State(g, 2, seed, keep_events=True), make_agents(["random"], 2, seed))
+    st.check_invariants()
+    points = [0, 0]
+    hand: list = []
+    for e in st.events:
+        if e["type"] == "hand_start":
+            hand = [e]
+            continue
+        hand.append(e)
+        if e["type"] != "hand_end":
+            continue
+        dealer = hand[0]["dealer"]
+        numbers = [x for x in hand if x["type"] == "number"]
+        maker = next((x["seat"] for x in numbers if x["value"] == 1), None)
+        won = Counter(x["winner"] for x in hand if x["type"] == "trick")
+        if maker is None:
+            assert not won  # both passed: the hand is not played
+            continue
+        assert [x["seat"] for x in numbers][0] == 1 - dealer
+        if won[maker] >= 3:
+            points[maker] += 2 if won[maker] == 5 else 1
+        else:
+            points[1 - maker] += 2
+    assert st.pvars["points"] == points and max(points) >= 5
