@@ -394,3 +394,53 @@ def test_euchre_the_maker_scores_or_is_euchred(seed):
         else:
             points[1 - maker] += 2
     assert st.pvars["points"] == points and max(points) >= 5
+
+
+# -- Reversis ------------------------------------------------------------------------
+def card_points(cards, quinola=False):
+    value = {"A": 4, "K": 3, "Q": 2, "J": 1}
+    total = sum(value.get(c[:-1], 0) for c in cards)
+    if quinola:
+        total += ("AD" in cards) + 3 * ("JH" in cards)
+    return total
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_reversis_put_out_take_in_exchange_across_and_the_party(seed):
+    g = load_game("reversis/hoyle")
+    st = play(State(g, 4, seed, keep_events=True), make_agents(["random"], 4, seed))
+    st.check_invariants()
+    parties = [0] * 4
+    hand: list = []
+    for e in st.events:
+        if e["type"] == "hand_start":
+            hand = [e]
+            continue
+        hand.append(e)
+        if e["type"] != "hand_end":
+            continue
+        dealer = hand[0]["dealer"]
+        deal = next(x for x in hand if x["type"] == "deal")["hands"]
+        assert [len(h) for h in deal] == [12 if s == dealer else 11 for s in range(4)]
+        assert not any(c.startswith("10") for h in deal for c in h)
+        put_out = [x for x in hand if x["type"] == "deliver" and x["to"] == "party"]
+        across = [x for x in hand if x["type"] == "deliver" and x["to"] == "hand"]
+        assert len(put_out) == 4 and all(len(x["cards"]) == 1 for x in put_out)
+        assert sorted((x["seat"], x["to_seat"]) for x in across) == [(s, (s + 2) % 4) for s in range(4)]
+        taken = {x["seat"] for x in hand if x["type"] == "take" and x.get("to") == "hand"}
+        assert taken == {s for s in range(4) if s != dealer}  # the dealer does not take in
+        tricks: dict[int, list] = {s: [] for s in range(4)}
+        for x in hand:
+            if x["type"] == "trick":
+                tricks[x["winner"]] += x["cards"]
+        pts = [card_points(tricks[s]) for s in range(4)]
+        party = [c for x in put_out for c in x["cards"]]
+        assert sum(pts) + card_points(party) == 40
+        won = Counter(x["winner"] for x in hand if x["type"] == "trick")
+        order = [(dealer + 1 + k) % 4 for k in range(4)]
+        if max(won.values()) == 11:
+            parties[won.most_common(1)[0][0]] += 40  # the reversis
+        else:
+            low = min(pts)
+            parties[next(s for s in order if pts[s] == low)] += card_points(party, quinola=True)
+    assert st.pvars["parties"] == parties
