@@ -127,6 +127,9 @@ class StateParts:
     _step_pos: Pos | None
     _draw_inline: bool
     _idle: int
+    _snapshots: bool
+    _resume: Any
+    snapshot: Any
     _at: tuple
     _frame: tuple
 
