@@ -16,8 +16,8 @@ move has a stable action id: the cards of the game's full pack in canonical
 order, then (in a game with declarations) ``pass`` and the declarations in the
 order the rule file gives.
 
-``clone()`` copies a state from the interpreter's snapshot of the top of the
-hand in progress and the moves made since; ``clone_by_replay()`` (the
+``clone()`` copies a state as it is, paused at its decision (the
+interpreter's ``copy``: nothing is played again); ``clone_by_replay()`` (the
 reference) and pickling rebuild a state from how the game was created (rule
 file, options, players, seed, dealer, deck, deal) and every move applied
 since. ``docs/api.md`` describes every call.
@@ -38,7 +38,7 @@ from .interpreter import state as _engine
 
 __all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction", "load_game"]
 
-Move = Union[Card, str]
+Move = Union[Card, str, int]
 """A move: a card, or the name of a declaration (``"pass"`` declines)."""
 
 PASS = _engine.PASS
@@ -102,8 +102,10 @@ class Game:
         for n in range(gamedef.min_players, gamedef.max_players + 1):
             cards.update(dict.fromkeys(gamedef.pack(n)))
         decls = [d for d in gamedef.declarations if d != PASS]
-        others = [PASS, *decls] if decls else []
-        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others]
+        kinds = {st.kind for st in gamedef.steps}
+        others = [PASS, *decls] if decls or "choose_cards" in kinds else []
+        numbers = list(range(gamedef.number_bound + 1)) if "choose_number" in kinds else []
+        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others, *numbers]
         self._ids: dict[Any, int] = {m: i for i, m in enumerate(self._moves)}
         self._by_name: dict[str, Move] = {_name(m).lower(): m for m in self._moves}
 
@@ -115,7 +117,8 @@ class Game:
 
     def num_distinct_actions(self) -> int:
         """How many action ids the game has: every card of its largest pack,
-        then ``pass`` and each declaration."""
+        then ``pass`` and each declaration (``pass`` also where cards are
+        chosen), then each number from 0 to the greatest a player may choose."""
         return len(self._moves)
 
     def action_to_move(self, action: int) -> Move:
@@ -135,6 +138,9 @@ class Game:
     def _move(self, move: Any) -> Move:
         """The move meant by ``move``: itself, or the move of that name."""
         if isinstance(move, Card):
+            if move in self._ids:
+                return move
+        elif isinstance(move, int) and not isinstance(move, bool):
             if move in self._ids:
                 return move
         elif isinstance(move, str):
@@ -229,8 +235,6 @@ class State:
         self._earlier: list[list[_Entry]] = []  # the hands before (and the set-up), in order
         self._earlier_views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
         self._seen: set[str] = set()
-        self._applying = 0  # 1 while a move is sent to the engine (not yet in _moves)
-        self._hand_mark = (0, 0)  # at the top of the hand in progress: (moves made, len(_earlier))
         try:
             self.engine = _engine.State(
                 game.gamedef,
@@ -242,7 +246,6 @@ class State:
                 keep_events=keep_events,
                 sink=self._on_event,
                 check="hand",
-                snapshots=True,
             )
         except RuleError as e:
             if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):
@@ -253,11 +256,7 @@ class State:
 
     def _send(self, m: Move) -> None:
         """Apply the legal move ``m`` in the engine and record it."""
-        self._applying = 1
-        try:
-            self.engine.apply(m)
-        finally:
-            self._applying = 0
+        self.engine.apply(m)
         self._moves.append(m)
 
     def __repr__(self) -> str:
@@ -269,7 +268,9 @@ class State:
         return self.engine.current_player()
 
     def decision_kind(self) -> str | None:
-        """``"play"`` (a card), ``"announce"`` (a declaration or pass), or None at the end."""
+        """``"play"`` (a card), ``"announce"`` (a declaration or pass), ``"choose"``
+        (a card to set aside, or pass to stop), ``"number"`` (a whole number), or
+        None at the end."""
         return self.engine.decision_kind()
 
     def legal_moves(self) -> list[Move]:
@@ -333,38 +334,20 @@ class State:
     # -- copies ------------------------------------------------------------------------
     def clone(self) -> "State":
         """An independent copy: moves applied to it never change this state (nor
-        the reverse). Built from the interpreter's snapshot of the top of the
-        hand in progress and a replay of the moves made since; the same state
-        as ``clone_by_replay()``."""
-        snap = self.engine.snapshot
-        if snap is None:  # no hand begun (cannot happen once built; kept as the safe way)
-            return self.clone_by_replay()
-        at, earlier = self._hand_mark
+        the reverse). The interpreter's state is copied as it is, paused at its
+        decision (``copy``: cards, money, counters and the procedure's place;
+        nothing is played again); the same state as ``clone_by_replay()``."""
         new = State.__new__(State)
         new.game = self.game
         new.players = self.players
         new._recipe = self._recipe
         new._keep = self._keep
-        new._moves = self._moves[:at]
-        new._events = []  # the hand's start makes it again
-        new._earlier = self._earlier[:earlier]  # earlier hands' events: never changed once there
-        new._earlier_views = {s: v for s, v in self._earlier_views.items() if v[0] == earlier}
-        new._seen = set()
-        new._applying = 0
-        new._hand_mark = (at, earlier)
-        players, seed, _, _, _ = self._recipe
-        new.engine = _engine.State(
-            self.game.gamedef,
-            players,
-            seed,
-            keep_events=self._keep,
-            sink=new._on_event,
-            check="hand",
-            snapshots=True,
-            resume=snap,
-        )
-        for m in self._moves[at:]:
-            new._send(m)
+        new._moves = self._moves[:]
+        new._events = self._events[:]  # each entry never changed once made
+        new._earlier = self._earlier[:]  # earlier hands' events: never changed once there
+        new._earlier_views = self._earlier_views.copy()  # each view never changed once made
+        new._seen = set(self._seen)
+        new.engine = self.engine.copy(sink=new._on_event)
         return new
 
     def clone_by_replay(self) -> "State":
@@ -421,7 +404,6 @@ class State:
                 self._earlier.append(self._events)
                 self._events = []
             self._seen.clear()
-            self._hand_mark = (len(self._moves) + self._applying, len(self._earlier))
         key = _FACE_UP.get(t)
         if key is not None:
             v = ev[key]
@@ -438,6 +420,13 @@ class State:
             public = {"type": "deal", "hand_sizes": [len(h) for h in ev["hands"]]}
             public.update({k: len(v) for k, v in ev.items() if k not in ("type", "hands")})
             self._events.append((public, -1, ev))  # -1: each seat sees its own hand
+        elif t == "choose":  # a card chosen in secret: that a card was chosen, for all; which, for him
+            self._events.append(({"type": "choose", "seat": ev["seat"]}, ev["seat"], ev))
+        elif t == "deliver":  # chosen cards passed on: their number for all, the cards for both seats
+            public = {k: v for k, v in ev.items() if k != "cards"}
+            public["count"] = len(ev["cards"])
+            both = (ev["seat"],) if ev.get("to_seat") is None else (ev["seat"], ev["to_seat"])
+            self._events.append((public, both, ev))
         elif t == "draw_for_dealer":
             self._seen.update(ev["cards"].values())
             self._events.append((ev, None, None))
@@ -516,7 +505,8 @@ class State:
         return _dumps(obs).replace(_dumps(_SLOT), self._earlier_view(seat)[2], 1)
 
 
-_Entry = tuple[dict, Union[int, None], Union[dict, None]]  # (public event, who sees the full one, full)
+# (public event, who sees the full one: a seat, the seats of a tuple, -1 each his own hand of a deal; full)
+_Entry = tuple[dict, Union[int, tuple, None], Union[dict, None]]
 _SLOT = "\x00earlier hands\x00"  # no event holds a NUL: the place of a JSON kept aside
 
 
@@ -528,6 +518,8 @@ def _view(entries: list[_Entry], seat: int) -> list[dict]:
             out.append(dict(public))
         elif owner == -1:
             out.append({**public, "hand": list(full["hands"][seat])})  # type: ignore[index]
+        elif isinstance(owner, tuple):
+            out.append(dict(full if seat in owner else public))  # type: ignore[arg-type]
         else:
             out.append(dict(full if owner == seat else public))  # type: ignore[arg-type]
     return out
