@@ -35,13 +35,20 @@ HAND_COUNTERS = ("plays", "tricks", "takes", "borrows", "draws", "lead_changes",
 
 
 def game_measures(
-    game: GameDef, players: int, seed, agents=("random",), max_plays: int = DEFAULT_MAX_PLAYS, agent_list=None
+    game: GameDef,
+    players: int,
+    seed,
+    agents=("random",),
+    max_plays: int = DEFAULT_MAX_PLAYS,
+    agent_list=None,
+    keep_state: bool = False,
 ) -> dict:
     """Play one game; return its measures: per hand (the counters of
     ``State.stats`` within the hand, its dealer, its winner, every seat's
     running score at its end), and per game (the first dealer, the winners,
     the final scores, whether the play limit stopped it). ``agent_list``:
-    agents already made (else ``agents`` are made by name for the seed)."""
+    agents already made (else ``agents`` are made by name for the seed);
+    ``keep_state``: the finished State too, as "state"."""
     hands: list[dict] = []
     cur: dict = {}
     first_dealer: list[int] = []
@@ -67,13 +74,13 @@ def game_measures(
 
     # State runs the rules up to the first decision in its constructor: the sink
     # must find the state; stats start at zero, so an empty start is exact.
-    st = State(game, players, seed, max_plays=max_plays, keep_events=False, sink=sink)
+    st = State(game, players, seed, max_plays=max_plays, keep_events=False, sink=sink, check="hand")
     st_ref.append(st)
     play(st, agent_list if agent_list is not None else make_agents(list(agents), players, seed))
     n = players
     top = [r["seat"] for r in st.standings if r["rank"] == 1]
     fd = first_dealer[0] if first_dealer else 0
-    return {
+    out = {
         "hands": hands,
         "first_dealer": fd,
         "winners": top,
@@ -83,6 +90,9 @@ def game_measures(
         # winners as positions after the first dealer: 1 = eldest hand, n = the dealer
         "winner_positions": [((s - fd - 1) % n) + 1 for s in top],
     }
+    if keep_state:
+        out["state"] = st
+    return out
 
 
 def leaders(scores: list) -> frozenset:
@@ -435,6 +445,24 @@ class Skill:
             "luck": luck,
             "score_margin": self.margin.ci(),
         }
+
+
+class DesignCollector:
+    """The design measures of a simulation (``interpreter.simulate.Job.collector``):
+    plays each game with ``game_measures`` and folds it into a ``Design``."""
+
+    def __init__(self, job):
+        self.job = job
+        self.design = Design(job.players, tuple(_seat_names(job.agents, job.players)))
+
+    def play(self, game: GameDef, seed, i: int) -> State:
+        j = self.job
+        m = game_measures(game, j.players, seed, list(j.agents), j.max_plays, keep_state=True)
+        self.design.add(m)
+        return m["state"]
+
+    def merge(self, other: "DesignCollector") -> None:
+        self.design.merge(other.design)
 
 
 def check_agent_specs(specs: list[str], players: int | None = None) -> None:
