@@ -135,3 +135,69 @@ def test_a_step_named_otherwise_is_compared_with_its_counterpart(tmp_path):
     assert all(not x["differences"] for x in d)
     play = next(x for x in d if x["aspect"] == "play")
     assert "step 'play': follow (B: 'trickplay')" in play["same"]
+
+
+def test_a_missing_opening_endowment_is_no_player_count(run):
+    # money.start's rules are numbered from 0: that number is no count of players
+    code, out, err = run("compare", "enfle/academie", "polignac/boussac")
+    assert code == 0, err
+    assert "not played by 0 players" not in out
+    i = out.index("  money: start 1\n")
+    assert "B: (no such rule in B)" in out[i : i + 400]
+    # a pack for a count one side does not reach still says so
+    code, out, _ = run("compare", "enfle/academie", "enfle/foster")
+    assert "(B is not played by 7 players)" in out
+
+
+def test_what_the_rules_fix_is_not_a_finding(run):
+    code, out, err = run("compare", "enfle/academie", "enfle/foster", "--games", "30")
+    assert code == 0, err
+    assert "times more hands" not in out  # 4 hands against 1: that is the rule
+    fixed = out[out.index("Fixed by the rules") :]
+    assert "hands per game (DurationTurns, in hands): 4 in every game of A, 1 in every game of B" in fixed
+
+
+def test_compare_reports_the_design_measures_with_intervals(run):
+    code, out, err = run(
+        "compare", "emprunt/lacombe", "emprunt/lacombe+runs-to-king", "--games", "120", "--json",
+        "--strong", "first", "--weak", "random",
+    )  # fmt: skip
+    assert code == 0, err
+    play = json.loads(out)["play"]
+    assert play["strong"] == "first" and play["weak"] == "random"
+    for side in ("a", "b"):
+        d = play["design"][side]
+        assert d["completion"]["p"] == 1 and d["balance"] is not None and d["fairness"]["p_value"] is not None
+        assert d["advantage_first_player"]["low"] <= d["advantage_first_player"]["p"]
+        sk = play["skill"][side]
+        assert sk["strong_win_share"]["n"] == 120 and sk["luck"] is not None
+    rows = {r["measure"]: r for r in play["means"]}
+    assert rows["plays"]["a"]["games"] == 120  # per-hand: clustered by game
+    assert "plays_per_game" not in rows  # a game is one hand in both: not said twice
+    assert any("first leader" in x and "more than the 1/3" in x for x in play["significant"])
+    one = json.loads(run("compare", "enfle/academie", "enfle/foster", "--games", "12", "--json", "-w", "1")[1])
+    two = json.loads(run("compare", "enfle/academie", "enfle/foster", "--games", "12", "--json", "-w", "2")[1])
+    for x in (one, two):
+        del x["play"]["seconds"]
+    assert one == two
+
+
+def test_the_plots_of_the_report(run, tmp_path):
+    import re
+
+    page = tmp_path / "c.html"
+    code, _, err = run("compare", "enfle/academie", "enfle/foster", "--games", "20", "--html", page)
+    assert code == 0, err
+    text = page.read_text()
+    figures = re.findall(r'<figure><img alt="([^"]*)" src="data:image/png;base64,[^"]+"><figcaption>([^<]*)<', text)
+    assert len(figures) >= 4
+    for alt, caption in figures:
+        assert caption != alt and len(caption) > len(alt)  # a caption says how to read the plot
+    assert "Fixed by the rules" in text and "Balance" in text
+
+
+def test_whole_numbers_are_binned_on_whole_numbers():
+    from academie.compare_html import _bins
+
+    assert _bins([3, 5, 9]) == (3, 1)  # one bar per count, centred on it
+    assert _bins(list(range(0, 200))) == (0, 5)
