@@ -519,7 +519,7 @@ def _load(ref: str, options: tuple, limits=None) -> GameDef:
     return _LOADED[key]
 
 
-def _chunk(task: tuple):
+def _chunk(task: tuple) -> tuple:
     kind, ref, options, limits, players, a, b, seed, agents, max_plays = task
     g = _load(ref, options, limits)
     if kind == "design":
@@ -553,6 +553,7 @@ def measure(
         (kind, ref, tuple(options), limits, players, a, min(a + size, games), seed, tuple(agents), max_plays)
         for a in range(0, games, size)
     ]
+    total: Design | Skill
     if kind == "design":
         total = Design(players, tuple(_seat_names(agents, players)))
     else:

@@ -133,7 +133,7 @@ def _worse(best: dict, other: dict) -> float:
 
 def rank(rows: list[dict], n: int) -> tuple[list[dict], list[str]]:
     """Penalties per question, the ranking, and the plain words of each."""
-    pen = {r["reading"]: {} for r in rows}
+    pen: dict[str, dict[str, float]] = {r["reading"]: {} for r in rows}
     lines: list[str] = []
     # 1. does it end?
     ends = {r["reading"]: r["design"]["completion"] for r in rows}
