@@ -471,11 +471,10 @@ def check_agent_specs(specs: list[str], players: int | None = None) -> None:
     seat) and none of them is a human."""
     if "human" in specs:
         raise ValueError("measures are played without a human")
-    if players is None:
-        for spec in specs:
-            make_agents([spec], 1, "check")
-    else:
-        make_agents(list(specs), players, "check")
+    for spec in specs:
+        make_agents([spec], 1, "check")
+    if players is not None and len(specs) not in (1, players):
+        raise ValueError(f"{len(specs)} agents for {players} players: give one, or one per seat")
 
 
 # -- running ----------------------------------------------------------------------------------
