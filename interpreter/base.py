@@ -78,7 +78,6 @@ class StateParts:
     g: GameDef
     n: int
     seed: int | str
-    rng: random.Random
     max_plays: int
     hands_limit: int | None
     events: list[dict] | None
@@ -127,13 +126,14 @@ class StateParts:
     _auto: Any
     _step_pos: Pos | None
     _draw_inline: bool
-    _snapshots: bool
-    _resume: Any
     _idle: int
-    snapshot: Any
+    _at: tuple
+    _frame: tuple
 
     if TYPE_CHECKING:
 
+        @property
+        def rng(self) -> random.Random: ...
         @property
         def _hand_plays(self) -> int: ...
         def emit(self, ev: dict) -> None: ...
