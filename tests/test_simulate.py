@@ -147,3 +147,14 @@ def test_mixed_agents_get_their_own_share(run):
     assert "by kind of player" in out and "first" in out and "(seats 1, 2; even 33.3%)" in out
     code, _, err = run("simulate", "enfle/academie", "-a", "nobody")
     assert code == 2 and "unknown agent 'nobody'" in err
+
+
+def test_the_time_left_leaves_out_the_start_of_the_workers():
+    from academie.cli.simulate import Eta
+
+    t = iter([30.0, 31.0, 32.0, 33.0])  # the first chunk after 30 s of start, then one a second
+    eta = Eta(1000, clock=lambda: next(t))
+    assert eta.done(100) is None  # one chunk tells no rate
+    assert eta.done(100) == "about 0:08 left"  # 800 games at 100 a second, not at 200 in 31 s
+    assert eta.done(100) == "about 0:07 left"
+    assert eta.done(700) is None  # finished
