@@ -335,7 +335,7 @@ def play_measures(
     seed,
     agents=("random",),
     max_plays: int = 50_000,
-    workers: int = 1,
+    workers: int | None = 1,
     limits=None,
     strong: str | None = None,
     weak: str | None = None,
@@ -349,7 +349,17 @@ def play_measures(
     sides = {}
     for tag, side in (("a", a), ("b", b)):
         sides[tag] = measure(
-            "design", side.ref, tuple(side.options), players, games, seed, agents, max_plays, workers, limits, side.game
+            "design",
+            split_ref(side.ref)[0],
+            tuple(side.options),
+            players,
+            games,
+            seed,
+            agents,
+            max_plays,
+            workers,
+            limits,
+            side.game,
         )
     out.update(sides)
     if strong and weak:
@@ -357,7 +367,7 @@ def play_measures(
         for tag, side in (("a", a), ("b", b)):
             out["skill_" + tag] = measure(
                 "skill",
-                side.ref,
+                split_ref(side.ref)[0],
                 tuple(side.options),
                 players,
                 games,

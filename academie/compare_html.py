@@ -110,6 +110,41 @@ def plots(a_label: str, b_label: str, played: dict) -> list[tuple[str, str, str]
             "a seat whose bar misses the dashed line wins more or less than an even share.",
         )
     )
+    skill = r.get("skill") or {}
+    if skill:
+        fig, ax = plt.subplots(figsize=(7.5, 2.4))
+        ys = []
+        for j, tag in enumerate(("a", "b")):
+            sk = skill.get(tag)
+            if not sk or sk["strong_win_share"]["p"] is None:
+                continue
+            v = sk["strong_win_share"]
+            ax.errorbar(
+                [v["p"]],
+                [1 - j],
+                xerr=[[v["p"] - v["low"]], [v["high"] - v["p"]]],
+                fmt="o",
+                capsize=4,
+                color=COLOURS[tag],
+            )
+            ys.append((1 - j, labels[tag]))
+        first = next(iter(skill.values()))
+        ax.axvline(first["even"], color="grey", linestyle="--", linewidth=1, label=f"an equal seat: 1/{n}")
+        ax.set_yticks([y for y, _ in ys])
+        ax.set_yticklabels([lab for _, lab in ys], fontsize=8)
+        ax.set_ylim(-0.6, 1.6)
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("share of games won by the strong player")
+        ax.set_title(f"One {first['strong']} among {first['weak']} players")
+        _legend_below(ax, 1)
+        out.append(
+            (
+                "Reward for skill",
+                _png(fig),
+                "The share of the games the strong player wins, its seat turning with the game, with its 95% Wilson "
+                "interval: to the right of the dashed line, the game rewards the better player.",
+            )
+        )
     shares = [m for m in r["means"] if m["measure"] in ("lead_change", "drama", "decisiveness")]
     shares = [m for m in shares if m["a"]["n"] or m["b"]["n"]]
     if shares:

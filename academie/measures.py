@@ -536,7 +536,7 @@ def measure(
     seed,
     agents,
     max_plays: int = DEFAULT_MAX_PLAYS,
-    workers: int = 1,
+    workers: int | None = 1,
     limits=None,
     game: GameDef | None = None,
     chunk: int | None = None,
@@ -547,6 +547,10 @@ def measure(
     ``options``; the totals are exact, so any ``workers`` gives the same."""
     if game is not None:
         _LOADED[(ref, tuple(options), limits)] = game
+    if workers is None:
+        import os
+
+        workers = os.cpu_count() or 1
     size = chunk or max(1, min(50, games // (max(1, workers) * 4) or 1))
     tasks = [
         (kind, ref, tuple(options), limits, players, a, min(a + size, games), seed, tuple(agents), max_plays)

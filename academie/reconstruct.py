@@ -72,7 +72,7 @@ def reconstruct(
     strong: str | None = None,
     weak: str | None = None,
     max_plays: int = 50_000,
-    workers: int = 1,
+    workers: int | None = 1,
     limits=None,
 ) -> dict:
     """Play every reading and weigh them: the measures of each, the

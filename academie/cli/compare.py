@@ -68,9 +68,7 @@ def check_play_agents(specs: list[str], players: int | None, hint: str = "--agen
     "--workers",
     "-w",
     type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Worker processes; the report is the same for any number.",
+    help="Worker processes (default: all cores); the report is the same for any number.",
 )
 @click.option("--max-plays", type=click.IntRange(min=1), default=50_000, show_default=True, help="Play limit per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")

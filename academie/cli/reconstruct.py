@@ -56,9 +56,7 @@ from .paths import allow_path_option, allowed_paths
     "--workers",
     "-w",
     type=click.IntRange(1, 64),
-    default=1,
-    show_default=True,
-    help="Worker processes; the report is the same for any number.",
+    help="Worker processes (default: all cores); the report is the same for any number.",
 )
 @click.option("--max-plays", type=click.IntRange(min=1), default=50_000, show_default=True, help="Play limit per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

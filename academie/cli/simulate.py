@@ -276,7 +276,10 @@ def format_report(report: dict, max_plays: int) -> str:
         ("Drama (share of hand ends where the final winner trails)", _ci(m["drama"])),
         ("DecisivenessMoves (share of the game until it is decided)", _ci(m["decisiveness"])),
     ]
+    one_hand = m["duration"]["hands_per_game"]["mean"] == 1 and m["duration"]["hands_per_game"]["se"] == 0
     for label, v in rows:
+        if v == "n/a" and one_hand:
+            v = "n/a (a game is one hand)"
         lines.append(f"    {label:<62} {v}")
     by_agent = m.get("win_share_by_agent") or {}
     if len(by_agent) > 1:
