@@ -48,7 +48,7 @@ def readings_of(ref: str, options=(), limits=None) -> list[Reading]:
         if not isinstance(opt, dict) or name in common:
             continue
         ed = opt.get("editorial")
-        if not ed:
+        if not ed or opt.get("default"):  # a variant, or a reading already on
             continue
         reason = ed.get("reason", "") if isinstance(ed, dict) else str(ed)
         out.append(Reading(name, common + (name,), str(opt.get("description", "")), " ".join(str(reason).split())))
