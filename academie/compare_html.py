@@ -35,12 +35,23 @@ def _bins(values: list[int]) -> tuple[int, int]:
     return lo, max(1, -(-(hi - lo + 1) // 40))
 
 
-def plots(a_label: str, b_label: str, played: dict) -> list[tuple[str, str, str]]:
-    """(alt text, data URL, caption) of each plot. The title is drawn in the
-    plot; the caption says how to read it."""
+def plain_text():
+    """Matplotlib with no math in text: a '$' in a name from a rule file or a
+    path is a dollar sign, never a formula to parse."""
     import matplotlib
 
     matplotlib.use("Agg")
+    return matplotlib.rc_context({"text.parse_math": False})
+
+
+def plots(a_label: str, b_label: str, played: dict) -> list[tuple[str, str, str]]:
+    """(alt text, data URL, caption) of each plot. The title is drawn in the
+    plot; the caption says how to read it."""
+    with plain_text():
+        return _plots(a_label, b_label, played)
+
+
+def _plots(a_label: str, b_label: str, played: dict) -> list[tuple[str, str, str]]:
     import matplotlib.pyplot as plt
 
     da, db = played["a"], played["b"]

@@ -308,7 +308,6 @@ def html_page(res: dict) -> str:
     plot of the wins by seat of each reading."""
     import html
 
-    from .compare_html import _png
     from .render import CSS, env
 
     text = format_text(res)
@@ -328,10 +327,24 @@ def html_page(res: dict) -> str:
         parts.append(f"<li>{esc(x['reading'])} — total penalty {x['total']:g} ({esc(pen)})</li>")
     parts.append("</ol>")
     parts.append("<ul>" + "".join(f"<li>{esc(x)}</li>" for x in res["explanation"]) + "</ul>")
-    import matplotlib
+    from .compare_html import plain_text
 
-    matplotlib.use("Agg")
+    with plain_text():
+        parts.append(_plot(res))
+    parts.append(f"<h2>The measures</h2><pre>{esc(text)}</pre>")
+    from markupsafe import Markup
+
+    return (
+        env()
+        .get_template("page.html.j2")
+        .render(title=f"readings of {res['rules']}", css=CSS, nav=None, body=Markup("\n".join(parts)))
+    )
+
+
+def _plot(res: dict) -> str:
     import matplotlib.pyplot as plt
+
+    from .compare_html import _png
 
     n = res["players"]
     fig, ax = plt.subplots(figsize=(7.5, 3.6))
@@ -360,16 +373,8 @@ def html_page(res: dict) -> str:
     ax.set_ylim(bottom=0)
     ax.set_title("Games won by seat, by reading")
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=min(4, k + 1), frameon=False)
-    parts.append(
+    return (
         f'<figure><img alt="Games won by seat, by reading" src="{_png(fig)}"><figcaption>A point is a seat\'s '
         "share of the games won under a reading, its bar the 95% Wilson interval; the fairer the reading, the "
         "closer its points to the dashed line.</figcaption></figure>"
-    )
-    parts.append(f"<h2>The measures</h2><pre>{esc(text)}</pre>")
-    from markupsafe import Markup
-
-    return (
-        env()
-        .get_template("page.html.j2")
-        .render(title=f"readings of {res['rules']}", css=CSS, nav=None, body=Markup("\n".join(parts)))
     )

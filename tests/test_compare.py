@@ -201,3 +201,12 @@ def test_whole_numbers_are_binned_on_whole_numbers():
 
     assert _bins([3, 5, 9]) == (3, 1)  # one bar per count, centred on it
     assert _bins(list(range(0, 200))) == (0, 5)
+
+
+def test_a_dollar_in_a_name_is_no_formula_in_the_plots(run, tmp_path):
+    from academie.dsl.loader import corpus_root
+
+    f = tmp_path / "t$\\frac{1$.yaml"
+    f.write_text((corpus_root() / "enfle" / "academie.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    code, _, err = run("compare", f, "enfle/foster", "--games", "3", "--html", tmp_path / "c.html")
+    assert code == 0, err
