@@ -301,8 +301,8 @@ HAND_MEASURES = [
     ("draws", "cards drawn from a stock per hand", "cards are drawn {r} times more often in {g}"),
     (
         "lead_changes",
-        "changes of the best card in a trick, per hand",
-        "the best card changes {r} times more often in {g}",
+        "changes of the player on lead, per hand",
+        "the lead passes to another player {r} times more often in {g}",
     ),
 ]
 GAME_MEASURES = [
