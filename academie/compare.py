@@ -544,7 +544,7 @@ def format_play(p: dict) -> str:
     da, db = r["design"]["a"], r["design"]["b"]
     lines.append(
         f"  {'Balance (1 - the largest gap between two seats’ win shares)':<62} "
-        f"{_num(da['balance']):>24} {_num(db['balance']):>24}"
+        f"{balance_text(da):>24} {balance_text(db):>24}"
     )
     lines.append(
         f"  {'fairness: χ² test of an even share of wins, p-value':<62} "
@@ -556,7 +556,7 @@ def format_play(p: dict) -> str:
             lines.append(
                 f"  skill ({tag.upper()}): one {sk['strong']} among {sk['weak']}: wins "
                 f"{share_text(sk['strong_win_share'])} (even {sk['even']:.1%}); score margin "
-                f"{mean_text(sk['score_margin'])}; luck {_num(sk['luck'])}"
+                f"{mean_text(sk['score_margin'])}; luck {luck_text(sk)}"
             )
     lines.append("")
     if r["fixed_by_rules"]:
@@ -575,6 +575,22 @@ def format_play(p: dict) -> str:
 
 def _num(x, fmt: str = ".2f") -> str:
     return "n/a" if x is None else format(x, fmt)
+
+
+def balance_text(d: dict) -> str:
+    """Balance with its bootstrap interval."""
+    b, ci = d.get("balance"), d.get("balance_interval")
+    if b is None:
+        return "n/a"
+    return f"{b:.2f} [{ci['low']:.2f}, {ci['high']:.2f}]" if ci else f"{b:.2f}"
+
+
+def luck_text(sk: dict) -> str:
+    """Luck with the interval its win share gives."""
+    if sk.get("luck") is None:
+        return "n/a"
+    ci = sk.get("luck_interval")
+    return f"{sk['luck']:.2f} [{ci['low']:.2f}, {ci['high']:.2f}]" if ci else f"{sk['luck']:.2f}"
 
 
 def mean_text(x) -> str:

@@ -289,7 +289,7 @@ def _num(x, fmt: str = ".2f") -> str:
 
 
 def play_html(a, b, played) -> str:
-    from .compare import mean_text, share_text
+    from .compare import balance_text, luck_text, mean_text, share_text
 
     r = played["report"]
     n = played["players"]
@@ -314,8 +314,8 @@ def play_html(a, b, played) -> str:
         )
     da, db = r["design"]["a"], r["design"]["b"]
     out.append(
-        f"<tr><td>Balance (1 - the largest gap between two seats' win shares)</td><td>{_num(da['balance'])}</td>"
-        f"<td>{_num(db['balance'])}</td></tr>"
+        f"<tr><td>Balance (1 - the largest gap between two seats' win shares)</td><td>{balance_text(da)}</td>"
+        f"<td>{balance_text(db)}</td></tr>"
     )
     out.append(
         f"<tr><td>fairness: χ² test of an even share of wins, p-value</td><td>{_num(da['fairness']['p_value'], '.3g')}"
@@ -338,7 +338,7 @@ def play_html(a, b, played) -> str:
             )
         out.append(
             "<tr><td>luck (1: the strong player wins no more than an equal one; 0: it always wins)</td>"
-            + "".join(f"<td>{_num(x['luck']) if x else 'n/a'}</td>" for x in sk)
+            + "".join(f"<td>{luck_text(x) if x else 'n/a'}</td>" for x in sk)
             + "</tr>"
         )
     out.append("</table>")

@@ -242,6 +242,7 @@ class Design:
     per_hand: dict = field(default_factory=dict)  # counter -> Ratio over hands
     hand_shares: dict = field(default_factory=dict)  # eldest / dealer -> Ratio of hands won
     histograms: dict = field(default_factory=dict)  # plays / tricks -> Counter of the hands' values
+    outcomes: Counter = field(default_factory=Counter)  # the winners' positions of a finished game -> games
 
     def __post_init__(self):
         n = self.players
@@ -280,6 +281,7 @@ class Design:
             self.seat_wins[s] += w
         for p in m["winner_positions"]:
             self.position_wins[p - 1] += w
+        self.outcomes[tuple(sorted(m["winner_positions"]))] += 1
         if self.agents:
             names = self.agents if len(self.agents) == n else self.agents * n
             for name in sorted(set(names)):
@@ -306,6 +308,7 @@ class Design:
             self.agent_share.setdefault(name, Sums()).merge(s)
         for k, hist in o.histograms.items():
             self.histograms[k].update(hist)
+        self.outcomes.update(o.outcomes)
         for d, od in ((self.per_game, o.per_game), (self.per_hand, o.per_hand), (self.hand_shares, o.hand_shares)):
             for k, v in od.items():
                 d[k].merge(v)
@@ -326,6 +329,7 @@ class Design:
             "win_share_by_seat": seats,
             "win_share_by_position": positions,
             "balance": (1 - (max(rates) - min(rates))) if rates else None,
+            "balance_interval": balance_interval(self.outcomes, n),
             "fairness": {"chi2": chi2, "df": df, "p_value": pval},
             "advantage_first_player": positions[0] if positions else None,
             "advantage_dealer": positions[-1] if positions else None,
@@ -351,6 +355,32 @@ class Design:
     def _seats_of(self, name: str) -> list[int]:
         names = self.agents if len(self.agents) == self.players else self.agents * self.players
         return [s for s in range(self.players) if names[s] == name]
+
+
+BOOTSTRAP = 2000  # resamplings of the games for the interval of Balance
+
+
+def balance_interval(outcomes: Counter, n: int) -> dict | None:
+    """A 95% interval for Balance: the percentile interval of a bootstrap
+    over the finished games (their outcomes drawn again, as many, with
+    replacement), from a fixed generator: the same totals give the same
+    interval, however they were gathered."""
+    import numpy as np
+
+    games = sum(outcomes.values())
+    if games < 2:
+        return None
+    keys = sorted(outcomes)
+    w = np.zeros((len(keys), n))
+    for i, k in enumerate(keys):
+        for pos in k:
+            w[i, pos - 1] += 1 / len(k)
+    probs = np.array([outcomes[k] for k in keys], dtype=float) / games
+    draws = np.random.default_rng(20261130).multinomial(games, probs, size=BOOTSTRAP)
+    shares = draws @ w / games
+    bal = 1 - (shares.max(axis=1) - shares.min(axis=1))
+    lo, hi = np.percentile(bal, [2.5, 97.5])
+    return {"low": float(lo), "high": float(hi), "resamples": BOOTSTRAP}
 
 
 def _prop(k, n) -> dict:
@@ -430,10 +460,11 @@ class Skill:
         n = self.players
         finished = self.games - self.unfinished
         share = _prop(self.won, finished)
-        luck = None
+        luck = luck_interval = None
         if share["p"] is not None:
             # 1: the strong player wins no more than an equal one would (pure luck); 0: it always wins
             luck = (1 - share["p"]) / (1 - 1 / n)
+            luck_interval = {"low": (1 - share["high"]) / (1 - 1 / n), "high": (1 - share["low"]) / (1 - 1 / n)}
         return {
             "strong": self.strong,
             "weak": self.weak,
@@ -443,6 +474,7 @@ class Skill:
             "strong_win_share": share,
             "strong_loses": _prop(finished - self.won, finished),
             "luck": luck,
+            "luck_interval": luck_interval,
             "score_margin": self.margin.ci(),
         }
 

@@ -248,7 +248,7 @@ def _names(xs: list[str]) -> str:
 
 
 def format_text(res: dict) -> str:
-    from .compare import mean_text, share_text
+    from .compare import balance_text, luck_text, mean_text, share_text
 
     n = res["players"]
     lines = [
@@ -270,7 +270,7 @@ def format_text(res: dict) -> str:
 
     ds = [r["design"] for r in res["readings"]]
     row("games that end (Completion)", [share_text(d["completion"]) for d in ds])
-    row("Balance", [_num(d["balance"]) for d in ds])
+    row("Balance", [balance_text(d) for d in ds])
     row("fairness: χ² test of even wins, p-value", [_num(d["fairness"]["p_value"], ".3g") for d in ds])
     row("AdvantageP1: games won by the first leader", [share_text(d["advantage_first_player"]) for d in ds])
     row("games won by the first dealer", [share_text(d["advantage_dealer"]) for d in ds])
@@ -283,7 +283,7 @@ def format_text(res: dict) -> str:
     sk = [r.get("skill") for r in res["readings"]]
     if all(sk):
         row("skill: games won by the strong player", [share_text(s["strong_win_share"]) for s in sk])
-        row("luck (1: skill gives nothing; 0: it always wins)", [_num(s["luck"]) for s in sk])
+        row("luck (1: skill gives nothing; 0: it always wins)", [luck_text(s) for s in sk])
         row("strong player's score less the weak ones' mean", [mean_text(s["score_margin"]) for s in sk])
     lines.append("")
     lines.append("Ranking (penalty per question: 0 best or as good, ½ worse, 1 significantly worse):")

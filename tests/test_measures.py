@@ -134,3 +134,15 @@ def test_agent_specs_are_checked_plainly():
         check_agent_specs(["human"])
     with pytest.raises(ValueError, match="2 agents for 3 players"):
         check_agent_specs(["random", "first"], 3)
+
+
+def test_balance_and_luck_have_intervals():
+    r = measure("design", "emprunt/lacombe", (), 3, 120, "i", ("random",)).report()
+    ci = r["balance_interval"]
+    assert ci["low"] <= r["balance"] <= ci["high"] and ci["high"] - ci["low"] > 0.05
+    again = measure("design", "emprunt/lacombe", (), 3, 120, "i", ("random",), workers=2, chunk=7).report()
+    assert again["balance_interval"] == ci  # a fixed generator over exact totals
+    k = measure("skill", "emprunt/lacombe", (), 3, 60, "i", ("first", "random")).report()
+    s = k["strong_win_share"]
+    assert math.isclose(k["luck_interval"]["low"], (1 - s["high"]) * 1.5)
+    assert k["luck_interval"]["low"] <= k["luck"] <= k["luck_interval"]["high"]

@@ -247,6 +247,7 @@ def _ci(x: dict, fmt: str = ".2f") -> str:
 
 def format_report(report: dict, max_plays: int) -> str:
     """The report in words: percentages with their 95% intervals."""
+    from ..compare import balance_text
     from ..measures import wilson
 
     n = report["players"]
@@ -268,7 +269,7 @@ def format_report(report: dict, max_plays: int) -> str:
         ("games won by the first dealer", _pct(m["advantage_dealer"] or {})),
         ("hands won by the first leader (the seat after the dealer)", _pct(m["hands_won_by_first_leader"])),
         ("hands won by the dealer", _pct(m["hands_won_by_dealer"])),
-        ("Balance (1 - the largest gap between two seats' win shares)", _num(m["balance"])),
+        ("Balance (1 - the largest gap between two seats' win shares)", balance_text(m)),
         ("fairness: χ² test of an even share of wins by position, p", _num(m["fairness"]["p_value"], ".3g")),
         ("hands per game", _ci(m["duration"]["hands_per_game"])),
         ("plays per game (DurationMoves)", _ci(m["duration"]["plays_per_game"], ".1f")),
