@@ -146,3 +146,25 @@ def test_balance_and_luck_have_intervals():
     s = k["strong_win_share"]
     assert math.isclose(k["luck_interval"]["low"], (1 - s["high"]) * 1.5)
     assert k["luck_interval"]["low"] <= k["luck"] <= k["luck_interval"]["high"]
+
+
+@pytest.mark.parametrize("ref,players", [("francion/terrail", 3), ("polignac/boussac", 4)])
+def test_any_split_of_the_games_merges_into_the_same_totals(ref, players):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    g = load_game(ref)
+    whole = run_design(g, players, 0, 12, "h", ("random",), 50_000).report()
+
+    @settings(max_examples=8, deadline=None)
+    @given(st.lists(st.integers(1, 11), unique=True, max_size=4), st.randoms(use_true_random=False))
+    def check(cuts, rnd):
+        bounds = [0, *sorted(cuts), 12]
+        parts = [run_design(g, players, a, b, "h", ("random",), 50_000) for a, b in zip(bounds, bounds[1:])]
+        rnd.shuffle(parts)
+        total = Design(players, ("random",) * players)
+        for p in parts:
+            total.merge(p)
+        assert total.report() == whole
+
+    check()
