@@ -25,6 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .dsl.errors import RuleError
 from .dsl.model import GameDef
 from .interpreter.agents import make_agents, play
 from .interpreter.simulate import game_seed
@@ -551,12 +552,24 @@ def _load(ref: str, options: tuple, limits=None) -> GameDef:
 
 
 def _chunk(task: tuple) -> tuple:
+    """Games a … b-1 of a task: (a, totals), or (a, diagnostics) of a rule
+    error (they pickle; the exception would lose its position)."""
     kind, ref, options, limits, players, a, b, seed, agents, max_plays = task
-    g = _load(ref, options, limits)
-    if kind == "design":
-        return a, run_design(g, players, a, b, seed, agents, max_plays)
-    strong, weak = agents
-    return a, run_skill(g, players, a, b, seed, strong, weak, max_plays)
+    try:
+        g = _load(ref, options, limits)
+        if kind == "design":
+            return a, run_design(g, players, a, b, seed, agents, max_plays)
+        strong, weak = agents
+        return a, run_skill(g, players, a, b, seed, strong, weak, max_plays)
+    except RuleError as e:
+        return a, e.diagnostics
+
+
+def _merge(total, part) -> None:
+    if isinstance(part, (Design, Skill)):
+        total.merge(part)
+    else:
+        raise RuleError(part)
 
 
 def measure(
@@ -594,16 +607,24 @@ def measure(
     else:
         total = Skill(players, agents[0], agents[1])
     if workers <= 1 or len(tasks) <= 1:
-        results = map(_chunk, tasks)
-        for _, part in results:
-            total.merge(part)
+        for _, part in map(_chunk, tasks):
+            _merge(total, part)
         return total
-    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import Pool
 
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as ex:
-        for _, part in ex.map(_chunk, tasks):
-            total.merge(part)
+    # the workers ignore Ctrl-C: this process gets it, and leaving the block terminates them
+    with Pool(min(workers, len(tasks)), initializer=_ignore_interrupts) as pool:
+        for _, part in pool.imap(_chunk, tasks):
+            _merge(total, part)
+        pool.close()
+        pool.join()
     return total
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # -- statistics ---------------------------------------------------------------------------

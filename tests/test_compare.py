@@ -210,3 +210,11 @@ def test_a_dollar_in_a_name_is_no_formula_in_the_plots(run, tmp_path):
     f.write_text((corpus_root() / "enfle" / "academie.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     code, _, err = run("compare", f, "enfle/foster", "--games", "3", "--html", tmp_path / "c.html")
     assert code == 0, err
+
+
+def test_a_fault_found_in_play_on_a_worker_is_located(run):
+    from pathlib import Path
+
+    bad = Path(__file__).parent / "broken" / "fault-modulo-by-zero.yaml"
+    code, _, err = run("compare", bad, "enfle/academie", "--games", "4", "--workers", "2")
+    assert code == 2 and "fault-modulo-by-zero.yaml:6:22: remainder by zero" in err and "Traceback" not in err
