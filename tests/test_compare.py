@@ -218,3 +218,30 @@ def test_a_fault_found_in_play_on_a_worker_is_located(run):
     bad = Path(__file__).parent / "broken" / "fault-modulo-by-zero.yaml"
     code, _, err = run("compare", bad, "enfle/academie", "--games", "4", "--workers", "2")
     assert code == 2 and "fault-modulo-by-zero.yaml:6:22: remainder by zero" in err and "Traceback" not in err
+
+
+def test_ctrl_c_stops_a_run_on_workers_plainly():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = "import sys\nfrom academie.cli import main\nmain(sys.argv[1:], prog_name='academie')\n"
+    args = ["compare", "enfle/academie", "enfle/foster", "--games", "200000", "--workers", "2"]
+    p = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(4)  # playing on both workers
+        os.killpg(p.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 130 and "interrupted" in err and "Traceback" not in err
