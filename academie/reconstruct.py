@@ -265,7 +265,12 @@ def format_text(res: dict) -> str:
     w = 24
     lines.append(f"  {'measure (95% CI)':<52}" + "".join(f" {x[:w]:>{w}}" for x in names))
 
+    skipped: list[str] = []
+
     def row(label, cells):
+        if all(c == "n/a" for c in cells):
+            skipped.append(label)
+            return
         lines.append(f"  {label[:52]:<52}" + "".join(f" {c:>{w}}" for c in cells))
 
     ds = [r["design"] for r in res["readings"]]
@@ -275,7 +280,11 @@ def format_text(res: dict) -> str:
     row("AdvantageP1: games won by the first leader", [share_text(d["advantage_first_player"]) for d in ds])
     row("games won by the first dealer", [share_text(d["advantage_dealer"]) for d in ds])
     row("hands per game", [mean_text(d["duration"]["hands_per_game"]) for d in ds])
-    row("plays per game (DurationMoves)", [mean_text(d["duration"]["plays_per_game"]) for d in ds])
+    one_hand = all(
+        d["duration"]["hands_per_game"]["mean"] == 1 and d["duration"]["hands_per_game"]["se"] == 0 for d in ds
+    )
+    if not one_hand:  # else the same as the plays per hand
+        row("plays per game (DurationMoves)", [mean_text(d["duration"]["plays_per_game"]) for d in ds])
     row("plays per hand", [mean_text(d["duration"]["plays_per_hand"]) for d in ds])
     row("LeadChange", [mean_text(d["lead_change"]) for d in ds])
     row("Drama", [mean_text(d["drama"]) for d in ds])
@@ -285,6 +294,9 @@ def format_text(res: dict) -> str:
         row("skill: games won by the strong player", [share_text(s["strong_win_share"]) for s in sk])
         row("luck (1: skill gives nothing; 0: it always wins)", [luck_text(s) for s in sk])
         row("strong player's score less the weak ones' mean", [mean_text(s["score_margin"]) for s in sk])
+    if skipped:
+        why = " (a game is one hand)" if one_hand else ""
+        lines.append(f"  no value in any reading{why}: {', '.join(skipped)}")
     lines.append("")
     lines.append("Ranking (penalty per question: 0 best or as good, ½ worse, 1 significantly worse):")
     for x in res["ranking"]:
