@@ -245,3 +245,38 @@ def test_ctrl_c_stops_a_run_on_workers_plainly():
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
     assert p.returncode == 130 and "interrupted" in err and "Traceback" not in err
+
+
+def test_legends_hide_nothing_and_each_unit_has_its_axis(monkeypatch):
+    from academie import compare_html
+    from academie.compare import play_measures
+
+    figs = []
+    monkeypatch.setattr(compare_html, "_png", lambda fig: figs.append(fig) or "data:image/png;base64,")
+    a, b = load_side("enfle/academie"), load_side("enfle/foster")
+    played = play_measures(a, b, 4, 30, "p", ("random",), workers=1, strong="first", weak="random")
+    compare_html.plots(a.label, b.label, played)
+    assert len(figs) >= 5
+    for fig in figs:
+        fig.canvas.draw()
+        r = fig.canvas.get_renderer()
+        for ax in fig.axes:
+            leg = ax.get_legend()
+            if leg is not None:  # drawn outside the axes: it covers no bar and no point
+                assert not leg.get_window_extent(r).overlaps(ax.get_window_extent(r))
+    lengths = figs[0].axes[0]
+    xs = sorted(p.get_x() + p.get_width() / 2 for p in lengths.patches)
+    blue = [p for p in lengths.patches if p.get_facecolor()[:3] == lengths.patches[0].get_facecolor()[:3]]
+    assert blue and len(xs) == len(lengths.patches)
+    # the two bars of a value sit either side of it: their midpoint is a whole number times the bin width
+    width = 1 if "bars of" not in lengths.get_xlabel() else int(lengths.get_xlabel().split("bars of ")[1].split()[0])
+    for p in blue:  # A's bar stands just left of its value (B's just right): the value is a whole number
+        value = p.get_x() + p.get_width() / 2 + 0.2 * width - (width - 1) / 2
+        assert abs(value - round(value)) < 1e-9
+    counts = figs[-1]  # per-hand and per-game counts: one axis per measure, in its own unit
+    rows = [
+        m for m in played["report"]["means"] if m["measure"] not in ("plays", "lead_change", "drama", "decisiveness")
+    ]
+    assert len(counts.axes) == len(
+        [m for m in rows if m["a"]["n"] and m["b"]["n"] and (m["a"]["mean"] or m["b"]["mean"])]
+    )
