@@ -2,11 +2,12 @@
 and set the measures side by side.
 
 A rule file offers its readings of a damaged or silent source as options that
-carry an ``editorial`` note (the reason and the evidence) instead of a
-citation: Emprunt's ``runs-to-king``, the other reading of a missing footnote.
-The readings are the file as it stands (its own reading) and each such option
-switched on alone; options that cite a source (a variant the source itself
-gives) are not readings, but ``--option`` switches one on for every reading.
+carry an ``editorial`` note (the reason and the evidence): Emprunt's
+``runs-to-king``, the other reading of a missing footnote; Francion's
+``welche-led-as-heart``. The readings are the file as it stands (its own
+reading) and each such option switched on alone; an option with a citation
+only (a variant the source itself gives) is not a reading, but ``--option``
+switches one on for every reading.
 
 Each reading is played on the same seeds (``SEED/i``) with the same players,
 and, given a strong and a weak player, once more with one strong player among
@@ -184,7 +185,13 @@ def rank(rows: list[dict], n: int) -> tuple[list[dict], list[str]]:
             if x["p"] is None:
                 parts.append(f"'{name}': no finished game")
                 continue
-            pays = "skill pays" if x["low"] > 1 / n else "no clear reward for skill"
+            pays = (
+                "skill pays"
+                if x["low"] > 1 / n
+                else "the strong player does worse than an equal seat"
+                if x["high"] < 1 / n
+                else "no clear reward for skill"
+            )
             parts.append(f"'{name}' {x['p']:.1%} [{x['low']:.1%}, {x['high']:.1%}] ({pays})")
         lines.append(
             f"Reward for skill, one {any_s['strong']} among {any_s['weak']} players (an equal seat wins "
@@ -211,6 +218,12 @@ def rank(rows: list[dict], n: int) -> tuple[list[dict], list[str]]:
         lines.append(
             f"No reading is worse than another on any question at these {_games(rows)} games: "
             f"'{top['reading']}' is listed first only for its Balance; more games, or stronger players, may separate them."
+        )
+    elif rest and rest[0]["total"] == top["total"]:
+        tied = [x["reading"] for x in rest if x["total"] == top["total"]]
+        lines.append(
+            f"'{top['reading']}' and {_names(tied)} tie (total penalty {top['total']:g}): each is behind on some "
+            f"question and no question separates them at 95%; '{top['reading']}' is listed first for its Balance."
         )
     else:
         why = _why(top, rest)

@@ -55,3 +55,13 @@ def test_bad_players_are_usage_errors(run):
     assert code == 2 and "give both --strong and --weak" in err
     code, _, err = run("reconstruct", "emprunt/lacombe", "--weak", "nobody", "--strong", "first")
     assert code == 2 and "unknown agent 'nobody'" in err
+
+
+def test_francion_readings_of_the_welche(run):
+    assert [r.name for r in readings_of("francion/terrail")] == ["as written", "welche-led-as-heart"]
+    code, out, err = run("reconstruct", "francion/terrail", "-n", "20", "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert {x["reading"] for x in res["ranking"]} == {"as written", "welche-led-as-heart"}
+    for r in res["readings"]:
+        assert r["design"]["lead_change"]["n"] == 20 and r["design"]["drama"]["n"] > 0

@@ -67,8 +67,7 @@ def reconstruct(
 ):
     """Play every reading of RULES and rank them. The readings are the file
     as written and each of its options that carries an editorial note (a
-    reading of a silent or damaged source) instead of a citation, switched on
-    alone. Each is played on the same seeds and weighed on three questions:
+    reading of a silent or damaged source), switched on alone. Each is played on the same seeds and weighed on three questions:
     does the game end, is it balanced between the seats, does it reward the
     better player (with --strong and --weak: one strong player among weak
     ones, its seat turning with the game). The ranking is explained in words.
