@@ -596,24 +596,26 @@ def measure(
         import os
 
         workers = os.cpu_count() or 1
-    size = chunk or max(1, min(50, games // (max(1, workers) * 4) or 1))
-    tasks = [
+    # about 16 chunks per worker (balance), at most 10,000 games each: the chunks are made as they are sent
+    size = chunk or max(1, min(10_000, games // (max(1, workers) * 16)))
+    count = -(-games // size)
+    tasks = (
         (kind, ref, tuple(options), limits, players, a, min(a + size, games), seed, tuple(agents), max_plays)
         for a in range(0, games, size)
-    ]
+    )
     total: Design | Skill
     if kind == "design":
         total = Design(players, tuple(_seat_names(agents, players)))
     else:
         total = Skill(players, agents[0], agents[1])
-    if workers <= 1 or len(tasks) <= 1:
+    if workers <= 1 or count <= 1:
         for _, part in map(_chunk, tasks):
             _merge(total, part)
         return total
     from multiprocessing import Pool
 
     # the workers ignore Ctrl-C: this process gets it, and leaving the block terminates them
-    with Pool(min(workers, len(tasks)), initializer=_ignore_interrupts) as pool:
+    with Pool(min(workers, count), initializer=_ignore_interrupts) as pool:
         for _, part in pool.imap(_chunk, tasks):
             _merge(total, part)
         pool.close()

@@ -35,7 +35,7 @@ def check_play_agents(specs: list[str], players: int | None, hint: str = "--agen
 @click.option(
     "--games",
     "-n",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, 10**9),
     default=0,
     show_default=True,
     help="Also play this many games of each, on the same seeds, and compare the play.",
