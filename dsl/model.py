@@ -43,6 +43,7 @@ class Effect:
     when: Expr | None
     pos: Pos
     at: Expr | None = None  # the seat the effect is about, if not the one in hand
+    path: tuple = ()  # where it is in the resolved document (the events name it as "rule")
 
 
 @dataclass
@@ -54,6 +55,7 @@ class Payment:
     where: Expr | None
     exclude: Expr | None
     pos: Pos
+    path: tuple = ()  # where it is in the resolved document (the events name it as "rule")
 
 
 @dataclass
@@ -63,6 +65,7 @@ class EndRule:
     winner: Expr | None
     pos: Pos
     zone_only: bool = False  # reads only the seat's own card zones
+    path: tuple = ()  # where it is in the resolved document (the events name it as "rule")
 
 
 @dataclass
@@ -513,6 +516,7 @@ class _Model:
             where=self.expr(path + ("where",), "seat"),
             exclude=self.expr(path + ("except",), "seat"),
             pos=self.doc.pos(path),
+            path=tuple(path),
         )
 
     def effects(self, path, end_trick: bool = False, seat_bound: bool = True) -> list[Effect]:
@@ -568,7 +572,7 @@ class _Model:
                         k in self.scope.seat_vars,
                         self.bounded(self.expr(p + (op, k), sk, want=_NUMBER), f"the counter '{k}'"),
                     )
-            out.append(Effect(op, args, when, self.doc.pos(p), at))
+            out.append(Effect(op, args, when, self.doc.pos(p), at, tuple(p)))
         return out
 
     def by_players(self, path) -> dict:
@@ -721,6 +725,7 @@ class _Model:
                     self.expr(p + ("winner",), "seat", want=_SEAT_OR_NONE),
                     self.doc.pos(p),
                     zone_only,
+                    tuple(p),
                 )
             )
         return out

@@ -170,6 +170,7 @@ class Procedure(StateParts):
         self.declared = {}
         self._plays_at_hand = self.plays
         self._hand_over = False
+        self._end_rule = ()
         for name, (per_seat, init, reset) in g.vars.items():
             if reset == "hand":
                 self._init_var(name, per_seat, init)
@@ -184,6 +185,7 @@ class Procedure(StateParts):
             self.emit({"type": "hand_start", "hand": self.hand_no, "dealer": self.dealer})
         for st in g.steps:
             self._step_pos = st.pos
+            self._cur_step = st
             if st.when is not None and not st.when.fn(self, None, None):
                 continue
             if st.kind == "shuffle" and (stacked or dealt):
@@ -196,9 +198,10 @@ class Procedure(StateParts):
             r = handler(st)
             if r is not None:
                 yield from r
-        self._step_pos = None
+        self._step_pos = self._cur_step = None
         if self.winner is None and g.hand_winner is not None:
             self.winner = g.hand_winner.fn(self, None, None)
+            self._end_rule = ("game", "hand_winner")
         if self._logging:
             self.emit(
                 {
@@ -207,6 +210,7 @@ class Procedure(StateParts):
                     "winner": self.winner,
                     "plays": self._hand_plays,
                     "tricks": self.tricks_played,
+                    **({"rule": list(self._end_rule)} if self._end_rule else {}),
                 }
             )
         self.hand_results.append(
