@@ -15,6 +15,7 @@ from ..describe import citations, get
 from ..dsl.loader import Doc, source_ids
 from ..dsl.text import safe
 from ..render import source_title
+from .events import card_text
 
 
 def path_text(path: Any) -> str:
@@ -57,11 +58,12 @@ def explain(doc: Doc, path: Any) -> dict | None:
 def explain_refusal(doc: Doc, why: dict) -> dict:
     """``State.why_illegal``'s answer with its rule explained, and a sentence."""
     rule = why.get("rule")
-    legal = " ".join(why.get("legal") or [])
+    legal = " ".join(card_text(m) for m in why.get("legal") or [])
+    move = card_text(why["move"])
     if rule is None:
-        text = f"{why['move']} cannot be played now (legal: {legal})."
+        text = f"{move} cannot be played now (legal: {legal})."
     elif why.get("tier") is None:
-        text = f"{why['move']} cannot be led: the lead rule allows {legal}."
+        text = f"{move} cannot be led: the lead rule ({why.get('test')}) allows {legal}."
     else:
-        text = f"{why['move']} is refused by the follow rule ({why.get('test')}): play one of {legal}."
+        text = f"{move} is refused by the follow rule ({why.get('test')}): play one of {legal}."
     return {**why, "text": text, "explained": explain(doc, rule) if rule is not None else None}
