@@ -169,6 +169,29 @@ class Game:
         )
 
 
+def follow_rule_of(e: _engine.State, seat: int | None = None) -> dict | None:
+    """``State.follow_rule`` for the interpreter's state ``e``, at the
+    decision at hand, or for ``seat`` asked to play a card inside the rules'
+    loop (an agent's ``choose``: the terminal's human player is shown why a
+    card is refused)."""
+    if seat is None:
+        seat = e.current_player()
+        if seat is None or e.decision_kind() != "play":
+            return None
+    got = e.follow_tier(seat)
+    if got is None:
+        return None
+    st, tier = got
+    base = ["hand", st.name, "follow"]
+    if tier is None:
+        if st.lead_test is None:
+            return None
+        return {"rule": [*base, "lead"], "test": st.lead_test.text, "tier": None}
+    if tier >= len(st.must):
+        return {"rule": [*base, "must"], "test": None, "tier": tier}
+    return {"rule": [*base, "must", tier], "test": st.must[tier].text, "tier": tier}
+
+
 def _name(m: Move) -> str:
     return m.name if isinstance(m, Card) else str(m)
 
@@ -320,22 +343,7 @@ class State:
         index is None for the lead rule, and ``len(must)`` (with no test) when
         no tier could be met and any card may be played. None at any other
         decision. The engine's own tiers, not a guess made after the fact."""
-        e = self.engine
-        seat = e.current_player()
-        if seat is None or e.decision_kind() != "play":
-            return None
-        got = e.follow_tier(seat)
-        if got is None:
-            return None
-        st, tier = got
-        base = ["hand", st.name, "follow"]
-        if tier is None:
-            if st.lead_test is None:
-                return None
-            return {"rule": [*base, "lead"], "test": st.lead_test.text, "tier": None}
-        if tier >= len(st.must):
-            return {"rule": [*base, "must"], "test": None, "tier": tier}
-        return {"rule": [*base, "must", tier], "test": st.must[tier].text, "tier": tier}
+        return follow_rule_of(self.engine)
 
     def why_illegal(self, move: Move) -> dict | None:
         """None if ``move`` is legal now; else why not: ``{"move", "legal",
