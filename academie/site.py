@@ -51,7 +51,7 @@ def page_name(kind: str, ident: str) -> str:
 
 # what the site adds to the pages' style: wide tables scroll inside the page, long names break
 SITE_CSS = """
-table{display:block;max-width:100%;overflow-x:auto}
+@media (max-width:700px){table{display:block;max-width:100%;overflow-x:auto}}
 body{overflow-wrap:break-word}
 td:first-child{white-space:nowrap}
 nav.toc ol{columns:2 14em}

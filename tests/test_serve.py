@@ -231,8 +231,48 @@ def test_the_page_fits_a_phone(browser, server):
     page.close()
 
 
-@pytest.mark.skipif(not os.environ.get("ACADEMIE_SCREENSHOTS"), reason="set ACADEMIE_SCREENSHOTS=1 to rewrite docs/")
-def test_screenshots(browser, server):
+@pytest.mark.skipif(
+    not os.environ.get("ACADEMIE_SCREENSHOTS"), reason="set ACADEMIE_SCREENSHOTS=1 to rewrite docs/screenshots"
+)
+def test_screenshots(browser, server, tmp_path):
+    """The README's pictures: the play page, a replay page and a compare report."""
+    from academie.site import build, page_name
+
     docs = Path(__file__).parent.parent / "docs" / "screenshots"
     docs.mkdir(exist_ok=True)
-    play_a_hand_by_clicks(browser, server, "hearts/foster", 4, 3, shot=docs / "play.png")
+    page = browser.new_page(viewport={"width": 1100, "height": 1000})
+    page.goto(server)
+    page.select_option(
+        "#game",
+        label=next(
+            o
+            for o in page.eval_on_selector_all("#game option", "os => os.map(o => o.textContent)")
+            if o.startswith("hearts/foster ")
+        ),
+    )
+    page.fill("#seed", "3")
+    page.click("#start")
+    page.wait_for_selector("#hand button")
+    for _ in range(4):
+        before = page.text_content("#log")
+        page.click("#hand button.legal >> nth=0")
+        page.wait_for_function("b => document.getElementById('log').textContent !== b", arg=before)
+    bad = page.query_selector("#hand button:not(.legal)")
+    if bad is not None:
+        bad.click()
+        page.wait_for_selector("#message:not([hidden])")
+    page.screenshot(path=str(docs / "play.png"), full_page=True)
+    build(tmp_path / "site")
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto((tmp_path / "site" / page_name("compare", "enfle/academie-enfle/foster")).as_uri())
+    page.screenshot(path=str(docs / "compare.png"))
+    page.set_viewport_size({"width": 1100, "height": 1000})
+    page.goto((tmp_path / "site" / page_name("replay", "enfle/academie")).as_uri())
+    end = page.eval_on_selector_all(
+        "section.step", "ss => ss.filter(s => s.textContent.includes('cannot follow'))[0].id"
+    )
+    page.goto((tmp_path / "site" / page_name("replay", "enfle/academie")).as_uri() + "#" + end)
+    for d in page.query_selector_all(f"#{end} details"):
+        d.evaluate("d => d.open = true")
+    page.screenshot(path=str(docs / "replay.png"))
+    page.close()
