@@ -276,3 +276,36 @@ def test_screenshots(browser, server, tmp_path):
         d.evaluate("d => d.open = true")
     page.screenshot(path=str(docs / "replay.png"))
     page.close()
+
+
+# -- every game, and the user's own files ------------------------------------------------------
+def test_every_corpus_game_plays_to_its_end_through_the_api(client):
+    for g in client.get("/api/games").json():
+        n = g["players"][0]
+        v = client.post("/api/new", json={"game": g["key"], "players": n, "seats": ["human"] * n, "seed": 4}).json()
+        for _ in range(400):
+            if v["terminal"]:
+                break
+            assert v["legal"], (g["id"], v)
+            assert v["seat"] == v["current_player"]  # each human sees the table from his own seat
+            v = client.post(f"/api/game/{v['id']}/play", json={"move": v["legal"][-1]["move"]}).json()
+            assert v.get("refused") is None
+        assert all(isinstance(line["text"], str) for line in v["log"])
+
+
+def test_a_rule_file_named_on_the_command_line_is_offered(tmp_path):
+    concept = Path(__file__).parent / "concepts" / "penalty.yaml"
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(concept.read_text(encoding="utf-8"), encoding="utf-8")
+    c = TestClient(create_app([str(mine)]))
+    games = c.get("/api/games").json()
+    assert games[-1]["id"].endswith("mine") or "mine" in games[-1]["id"]
+    v = c.post("/api/new", json={"game": games[-1]["key"], "players": games[-1]["players"][0]}).json()
+    assert "hand" in v
+
+
+def test_a_faulty_rule_file_is_reported_before_serving(run, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("title: x\nplayers: {min: 2, max: [}\n")
+    code, out, err = run("serve", bad, "--port", free_port())
+    assert code == 2 and f"{bad}:2:" in err and "serving" not in out
