@@ -16,8 +16,8 @@ move has a stable action id: the cards of the game's full pack in canonical
 order, then (in a game with declarations) ``pass`` and the declarations in the
 order the rule file gives.
 
-``clone()`` copies a state from the interpreter's snapshot of the top of the
-hand in progress and the moves made since; ``clone_by_replay()`` (the
+``clone()`` copies a state as it is, paused at its decision (the
+interpreter's ``copy``: nothing is played again); ``clone_by_replay()`` (the
 reference) and pickling rebuild a state from how the game was created (rule
 file, options, players, seed, dealer, deck, deal) and every move applied
 since. ``docs/api.md`` describes every call.
@@ -252,8 +252,6 @@ class State:
         self._earlier: list[list[_Entry]] = []  # the hands before (and the set-up), in order
         self._earlier_views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
         self._seen: set[str] = set()
-        self._applying = 0  # 1 while a move is sent to the engine (not yet in _moves)
-        self._hand_mark = (0, 0)  # at the top of the hand in progress: (moves made, len(_earlier))
         try:
             self.engine = _engine.State(
                 game.gamedef,
@@ -265,7 +263,6 @@ class State:
                 keep_events=keep_events,
                 sink=self._on_event,
                 check="hand",
-                snapshots=True,
             )
         except RuleError as e:
             if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):
@@ -276,11 +273,7 @@ class State:
 
     def _send(self, m: Move) -> None:
         """Apply the legal move ``m`` in the engine and record it."""
-        self._applying = 1
-        try:
-            self.engine.apply(m)
-        finally:
-            self._applying = 0
+        self.engine.apply(m)
         self._moves.append(m)
 
     def __repr__(self) -> str:
@@ -377,38 +370,20 @@ class State:
     # -- copies ------------------------------------------------------------------------
     def clone(self) -> "State":
         """An independent copy: moves applied to it never change this state (nor
-        the reverse). Built from the interpreter's snapshot of the top of the
-        hand in progress and a replay of the moves made since; the same state
-        as ``clone_by_replay()``."""
-        snap = self.engine.snapshot
-        if snap is None:  # no hand begun (cannot happen once built; kept as the safe way)
-            return self.clone_by_replay()
-        at, earlier = self._hand_mark
+        the reverse). The interpreter's state is copied as it is, paused at its
+        decision (``copy``: cards, money, counters and the procedure's place;
+        nothing is played again); the same state as ``clone_by_replay()``."""
         new = State.__new__(State)
         new.game = self.game
         new.players = self.players
         new._recipe = self._recipe
         new._keep = self._keep
-        new._moves = self._moves[:at]
-        new._events = []  # the hand's start makes it again
-        new._earlier = self._earlier[:earlier]  # earlier hands' events: never changed once there
-        new._earlier_views = {s: v for s, v in self._earlier_views.items() if v[0] == earlier}
-        new._seen = set()
-        new._applying = 0
-        new._hand_mark = (at, earlier)
-        players, seed, _, _, _ = self._recipe
-        new.engine = _engine.State(
-            self.game.gamedef,
-            players,
-            seed,
-            keep_events=self._keep,
-            sink=new._on_event,
-            check="hand",
-            snapshots=True,
-            resume=snap,
-        )
-        for m in self._moves[at:]:
-            new._send(m)
+        new._moves = self._moves[:]
+        new._events = self._events[:]  # each entry never changed once made
+        new._earlier = self._earlier[:]  # earlier hands' events: never changed once there
+        new._earlier_views = self._earlier_views.copy()  # each view never changed once made
+        new._seen = set(self._seen)
+        new.engine = self.engine.copy(sink=new._on_event)
         return new
 
     def clone_by_replay(self) -> "State":
@@ -465,7 +440,6 @@ class State:
                 self._earlier.append(self._events)
                 self._events = []
             self._seen.clear()
-            self._hand_mark = (len(self._moves) + self._applying, len(self._earlier))
         key = _FACE_UP.get(t)
         if key is not None:
             v = ev[key]

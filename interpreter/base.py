@@ -78,7 +78,6 @@ class StateParts:
     g: GameDef
     n: int
     seed: int | str
-    rng: random.Random
     max_plays: int
     hands_limit: int | None
     events: list[dict] | None
@@ -129,13 +128,14 @@ class StateParts:
     _cur_step: Step | None  # the step being played (read by follow_tier)
     _end_rule: tuple  # the path of the end condition that ended the hand, if one did
     _draw_inline: bool
-    _snapshots: bool
-    _resume: Any
     _idle: int
-    snapshot: Any
+    _at: tuple
+    _frame: tuple
 
     if TYPE_CHECKING:
 
+        @property
+        def rng(self) -> random.Random: ...
         @property
         def _hand_plays(self) -> int: ...
         def emit(self, ev: dict) -> None: ...

@@ -143,9 +143,16 @@ class Steps(StateParts):
                 return st.rest
         return None
 
-    def _step_announce(self, st: Step):
-        first = st.first.fn(self, None, None) % self.n if st.first is not None else (self.dealer + 1) % self.n
-        for k in range(self.n):
+    def _step_announce(self, st: Step, frame: tuple | None = None):
+        """Each seat in turn from the first may declare or pass. ``frame``: a
+        copy resumes at the seat its original was paused at (the options are
+        worked out again: nothing has changed them since)."""
+        if frame is None:
+            first = st.first.fn(self, None, None) % self.n if st.first is not None else (self.dealer + 1) % self.n
+            k0 = 0
+        else:
+            first, k0 = frame
+        for k in range(k0, self.n):
             seat = (first + k) % self.n
             options = [PASS] + [
                 d
@@ -157,6 +164,7 @@ class Steps(StateParts):
             if self._auto is not None:
                 choice = self._ask(seat, options)
             else:
+                self._frame = (first, k)
                 choice = yield Decision(seat, options, "announce")
             if choice != PASS:
                 self.declared[choice] = seat

@@ -99,3 +99,19 @@ def test_an_old_or_edited_rule_reference_explains_nothing():
     doc = academie.load_game("enfle/academie").gamedef.doc
     for bad in (None, "hand.play", [], [{"x": 1}], 3):
         assert explain(doc, bad) is None
+
+
+def test_a_copy_says_the_same_why():
+    game = academie.load_game("hearts/foster")
+    st = game.new_state(players=4, seed=1, keep_events=True)
+    obs = first_follow_decision(st)
+    bad = sorted(set(obs["hand"]) - set(obs["legal"]))[0]
+    copy = st.clone()
+    assert copy.why_illegal(bad) == st.why_illegal(bad)
+    rng = random.Random(2)
+    while not st.is_terminal():  # and the same events, rule keys included, from there on
+        a = rng.choice(st.legal_actions())
+        st.apply_action(a)
+        copy.apply_action(a)
+    assert copy.engine.events == st.engine.events
+    assert any("rule" in ev for ev in st.engine.events[-20:])
