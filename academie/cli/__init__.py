@@ -4,6 +4,7 @@ group of ``app``. ``main`` is the entry point (``academie = academie.cli:main``)
 from __future__ import annotations
 
 from .app import main
+from .cite import cite
 from .compare import compare
 from .coverage import coverage
 from .listing import list_cmd
@@ -15,7 +16,7 @@ from .simulate import simulate
 from .site import site
 from .validate import validate
 
-for _command in (list_cmd, play, simulate, validate, coverage, render, compare, site, serve, replay):
+for _command in (list_cmd, play, simulate, validate, coverage, render, compare, site, cite, serve, replay):
     main.add_command(_command)
 
 __all__ = ["main"]

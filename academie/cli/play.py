@@ -81,6 +81,15 @@ def narrate(ev: dict, n: int, hidden: AbstractSet[int] = frozenset(), draw_lowes
         return f"  seat {ev['seat']} cannot follow {ev['led']}"
     if t == "take":
         return f"  seat {ev['seat']} takes {' '.join(_p(c) for c in ev['cards'])} into {ev['to']}"
+    if t == "number":
+        return f"  seat {ev['seat']} chooses {ev['value']} ({ev['into']})"
+    if t == "choose":
+        return f"  seat {ev['seat']} chooses " + ("a card" if ev["seat"] in hidden else _p(ev["card"]))
+    if t == "deliver":
+        dest = f"seat {ev['to_seat']}'s {ev['to']}" if ev.get("to_seat") is not None else f"the {ev['to']}"
+        shown = ev["seat"] not in hidden or (ev.get("to_seat") is not None and ev["to_seat"] not in hidden)
+        cards = " ".join(_p(c) for c in ev["cards"]) if shown else f"{len(ev['cards'])} cards"
+        return f"  seat {ev['seat']} gives {cards or 'no card'} to {dest}"
     if t == "trick":
         return f"  -> seat {ev['winner']} wins the trick"
     if t == "borrow":

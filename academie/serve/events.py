@@ -36,6 +36,16 @@ def event_line(ev: dict, agents: list[str]) -> str | None:
         return "Deal: " + ", ".join(f"seat {i} {n} cards" for i, n in enumerate(sizes)) + "."
     if t == "turnup":
         return f"Turn-up: {card_text(ev['card'])}" + (f" (trumps: {ev['trump']})" if ev.get("trump") else "")
+    if t == "number":
+        return f"{_seat(s, agents).capitalize()} chooses {ev.get('value')}."
+    if t == "choose":
+        return (
+            f"{_seat(s, agents).capitalize()} sets aside " + (card_text(ev["card"]) if "card" in ev else "a card") + "."
+        )
+    if t == "deliver":
+        what = cards(ev["cards"]) if "cards" in ev else f"{ev.get('count', 0)} cards"
+        whose = f" of seat {ev['to_seat']}" if ev.get("to_seat") is not None else ""
+        return f"{_seat(s, agents).capitalize()} gives {what} to the {ev.get('to')}{whose}."
     if t == "declare":
         return f"{_seat(s, agents).capitalize()} announces {ev['declaration']}."
     if t == "play":

@@ -169,8 +169,10 @@
     }
     const dec = $("declare");
     dec.replaceChildren();
-    if (v.decision === "announce") {
-      for (const m of v.legal) {
+    const inHand = new Set(v.hand.map((c) => c.card));
+    {
+      // what is not a card of the hand: pass, a declaration, a number
+      for (const m of v.legal.filter((x) => !inHand.has(x.move))) {
         const b = el("button", { type: "button", class: "move", "data-move": m.move }, m.text);
         b.addEventListener("click", () => play(m.move));
         dec.append(b);
