@@ -254,6 +254,8 @@ class State:
         )
         self._keep = keep_events
         self._moves: list[Move] = []
+        self._applying = 0  # 1 while a move is sent to the engine (not yet in _moves)
+        self._hand_mark = (0, 0)  # at the top of the hand in progress: (moves made, len(_earlier))
         self._events: list[_Entry] = []  # the hand in progress (or the set-up before it)
         self._earlier: list[list[_Entry]] = []  # the hands before (and the set-up), in order
         self._earlier_views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
@@ -269,6 +271,7 @@ class State:
                 keep_events=keep_events,
                 sink=self._on_event,
                 check="hand",
+                snapshots=True,  # the top of each hand, from which worlds are drawn (resample)
             )
         except RuleError as e:
             if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):
@@ -279,7 +282,11 @@ class State:
 
     def _send(self, m: Move) -> None:
         """Apply the legal move ``m`` in the engine and record it."""
-        self.engine.apply(m)
+        self._applying = 1
+        try:
+            self.engine.apply(m)
+        finally:
+            self._applying = 0
         self._moves.append(m)
 
     def __repr__(self) -> str:
@@ -391,6 +398,8 @@ class State:
         new._earlier = self._earlier[:]  # earlier hands' events: never changed once there
         new._earlier_views = self._earlier_views.copy()  # each view never changed once made
         new._seen = set(self._seen)
+        new._applying = 0
+        new._hand_mark = self._hand_mark
         new.engine = self.engine.copy(sink=new._on_event)
         return new
 
@@ -448,6 +457,7 @@ class State:
                 self._earlier.append(self._events)
                 self._events = []
             self._seen.clear()
+            self._hand_mark = (len(self._moves) + self._applying, len(self._earlier))
         key = _FACE_UP.get(t)
         if key is not None:
             v = ev[key]

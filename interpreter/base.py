@@ -129,6 +129,9 @@ class StateParts:
     _end_rule: tuple  # the path of the end condition that ended the hand, if one did
     _draw_inline: bool
     _idle: int
+    _snapshots: bool
+    _resume: Any
+    snapshot: Any
     _at: tuple
     _frame: tuple
 
