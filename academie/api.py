@@ -175,6 +175,29 @@ class Game:
         )
 
 
+def follow_rule_of(e: _engine.State, seat: int | None = None) -> dict | None:
+    """``State.follow_rule`` for the interpreter's state ``e``, at the
+    decision at hand, or for ``seat`` asked to play a card inside the rules'
+    loop (an agent's ``choose``: the terminal's human player is shown why a
+    card is refused)."""
+    if seat is None:
+        seat = e.current_player()
+        if seat is None or e.decision_kind() != "play":
+            return None
+    got = e.follow_tier(seat)
+    if got is None:
+        return None
+    st, tier = got
+    base = ["hand", st.name, "follow"]
+    if tier is None:
+        if st.lead_test is None:
+            return None
+        return {"rule": [*base, "lead"], "test": st.lead_test.text, "tier": None}
+    if tier >= len(st.must):
+        return {"rule": [*base, "must"], "test": None, "tier": tier}
+    return {"rule": [*base, "must", tier], "test": st.must[tier].text, "tier": tier}
+
+
 def _name(m: Move) -> str:
     return m.name if isinstance(m, Card) else str(m)
 
@@ -320,6 +343,27 @@ class State:
         if self.engine.is_terminal():
             raise GameOver(f"the game is over: no move can be made (action {action!r})")
         self.apply(self.game.action_to_move(action))
+
+    def follow_rule(self) -> dict | None:
+        """The rule element that chose the legal cards of the decision at hand,
+        when a trick's follow rule (or lead rule) did: ``{"rule": path in the
+        rule file, "test": the tier's expression, "tier": its index}``; the
+        index is None for the lead rule, and ``len(must)`` (with no test) when
+        no tier could be met and any card may be played. None at any other
+        decision. The engine's own tiers, not a guess made after the fact."""
+        return follow_rule_of(self.engine)
+
+    def why_illegal(self, move: Move) -> dict | None:
+        """None if ``move`` is legal now; else why not: ``{"move", "legal",
+        "rule", "test", "tier"}`` with the follow rule that refused it (see
+        ``follow_rule``; ``rule`` is None when no follow rule was at work).
+        ``UnknownAction`` for what is no move of the game."""
+        m = self.game._move(move)
+        legal = self.engine.legal_moves()
+        if m in legal:
+            return None
+        why = self.follow_rule() or {"rule": None, "test": None, "tier": None}
+        return {"move": _name(m), "legal": [_name(x) for x in legal], **why}
 
     # -- the end -----------------------------------------------------------------------
     def is_terminal(self) -> bool:

@@ -178,6 +178,7 @@ class Procedure(StateParts):
             self.declared = {}
             self._plays_at_hand = self.plays
             self._hand_over = False
+            self._end_rule = ()
             for name, (per_seat, init, reset) in g.vars.items():
                 if reset == "hand":
                     self._init_var(name, per_seat, init)
@@ -202,6 +203,7 @@ class Procedure(StateParts):
                 yield from r
                 continue
             self._step_pos = st.pos
+            self._cur_step = st
             if st.when is not None and not st.when.fn(self, None, None):
                 continue
             if st.kind == "shuffle" and (stacked or dealt):
@@ -215,9 +217,10 @@ class Procedure(StateParts):
             r = handler(st)
             if r is not None:
                 yield from r
-        self._step_pos = None
+        self._step_pos = self._cur_step = None
         if self.winner is None and g.hand_winner is not None:
             self.winner = g.hand_winner.fn(self, None, None)
+            self._end_rule = ("game", "hand_winner")
         if self._logging:
             self.emit(
                 {
@@ -226,6 +229,7 @@ class Procedure(StateParts):
                     "winner": self.winner,
                     "plays": self._hand_plays,
                     "tricks": self.tricks_played,
+                    **({"rule": list(self._end_rule)} if self._end_rule else {}),
                 }
             )
         self.hand_results.append(

@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
-from ..dsl.model import GameDef
+from ..dsl.model import GameDef, Step
 from .base import DEFAULT_MAX_PLAYS, PASS, Abandoned, Decision, InvariantError, Unfinished, move_name, runtime_message
 from .checks import InputChecks
 from .choices import Choices
@@ -162,6 +162,8 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         self.plays = 0
         self._plays_at_hand = 0
         self._hand_over = False
+        self._end_rule: tuple = ()
+        self._cur_step: Step | None = None
         self.unfinished = False
         self.truncated = False
         self.finished = False

@@ -11,11 +11,13 @@ from .listing import list_cmd
 from .play import play
 from .reconstruct import reconstruct
 from .render import render
+from .replay import replay
+from .serve import serve
 from .simulate import simulate
 from .site import site
 from .validate import validate
 
-for _command in (list_cmd, play, simulate, validate, coverage, render, compare, site, cite, reconstruct):
+for _command in (list_cmd, play, simulate, validate, coverage, render, compare, site, cite, reconstruct, serve, replay):
     main.add_command(_command)
 
 __all__ = ["main"]
