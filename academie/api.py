@@ -175,6 +175,29 @@ class Game:
         )
 
 
+def follow_rule_of(e: _engine.State, seat: int | None = None) -> dict | None:
+    """``State.follow_rule`` for the interpreter's state ``e``, at the
+    decision at hand, or for ``seat`` asked to play a card inside the rules'
+    loop (an agent's ``choose``: the terminal's human player is shown why a
+    card is refused)."""
+    if seat is None:
+        seat = e.current_player()
+        if seat is None or e.decision_kind() != "play":
+            return None
+    got = e.follow_tier(seat)
+    if got is None:
+        return None
+    st, tier = got
+    base = ["hand", st.name, "follow"]
+    if tier is None:
+        if st.lead_test is None:
+            return None
+        return {"rule": [*base, "lead"], "test": st.lead_test.text, "tier": None}
+    if tier >= len(st.must):
+        return {"rule": [*base, "must"], "test": None, "tier": tier}
+    return {"rule": [*base, "must", tier], "test": st.must[tier].text, "tier": tier}
+
+
 def _name(m: Move) -> str:
     return m.name if isinstance(m, Card) else str(m)
 
@@ -231,6 +254,8 @@ class State:
         )
         self._keep = keep_events
         self._moves: list[Move] = []
+        self._applying = 0  # 1 while a move is sent to the engine (not yet in _moves)
+        self._hand_mark = (0, 0)  # at the top of the hand in progress: (moves made, len(_earlier))
         self._events: list[_Entry] = []  # the hand in progress (or the set-up before it)
         self._earlier: list[list[_Entry]] = []  # the hands before (and the set-up), in order
         self._earlier_views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
@@ -246,6 +271,7 @@ class State:
                 keep_events=keep_events,
                 sink=self._on_event,
                 check="hand",
+                snapshots=True,  # the top of each hand, from which worlds are drawn (resample)
             )
         except RuleError as e:
             if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):
@@ -256,7 +282,11 @@ class State:
 
     def _send(self, m: Move) -> None:
         """Apply the legal move ``m`` in the engine and record it."""
-        self.engine.apply(m)
+        self._applying = 1
+        try:
+            self.engine.apply(m)
+        finally:
+            self._applying = 0
         self._moves.append(m)
 
     def __repr__(self) -> str:
@@ -314,6 +344,27 @@ class State:
             raise GameOver(f"the game is over: no move can be made (action {action!r})")
         self.apply(self.game.action_to_move(action))
 
+    def follow_rule(self) -> dict | None:
+        """The rule element that chose the legal cards of the decision at hand,
+        when a trick's follow rule (or lead rule) did: ``{"rule": path in the
+        rule file, "test": the tier's expression, "tier": its index}``; the
+        index is None for the lead rule, and ``len(must)`` (with no test) when
+        no tier could be met and any card may be played. None at any other
+        decision. The engine's own tiers, not a guess made after the fact."""
+        return follow_rule_of(self.engine)
+
+    def why_illegal(self, move: Move) -> dict | None:
+        """None if ``move`` is legal now; else why not: ``{"move", "legal",
+        "rule", "test", "tier"}`` with the follow rule that refused it (see
+        ``follow_rule``; ``rule`` is None when no follow rule was at work).
+        ``UnknownAction`` for what is no move of the game."""
+        m = self.game._move(move)
+        legal = self.engine.legal_moves()
+        if m in legal:
+            return None
+        why = self.follow_rule() or {"rule": None, "test": None, "tier": None}
+        return {"move": _name(m), "legal": [_name(x) for x in legal], **why}
+
     # -- the end -----------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.engine.is_terminal()
@@ -347,6 +398,8 @@ class State:
         new._earlier = self._earlier[:]  # earlier hands' events: never changed once there
         new._earlier_views = self._earlier_views.copy()  # each view never changed once made
         new._seen = set(self._seen)
+        new._applying = 0
+        new._hand_mark = self._hand_mark
         new.engine = self.engine.copy(sink=new._on_event)
         return new
 
@@ -404,6 +457,7 @@ class State:
                 self._earlier.append(self._events)
                 self._events = []
             self._seen.clear()
+            self._hand_mark = (len(self._moves) + self._applying, len(self._earlier))
         key = _FACE_UP.get(t)
         if key is not None:
             v = ev[key]

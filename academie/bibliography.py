@@ -248,6 +248,13 @@ def markdown(sids) -> str:
         "its language and its licence; a quote in another language than English carries an",
         "English translation in the rule file, the project's own unless it names another.",
         "",
+        "A source's metadata (`sources/ID.yaml`): `id`, `title`, `authors` (or `editors`: each",
+        "`{family, given}` or `{literal}`), `work` (the book, encyclopedia or site the text is in),",
+        "`edition`, `volume`, `place`, `publisher`, `year`, `pages`, `language`, `url`, `licence`,",
+        "`kind` (original, translation, retelling, encyclopedia), `translation_of` and `translator`",
+        "for a translation, `origin` (where the stored copy was read), `text`, `excerpt`, `faults`",
+        "(where the copy is cut off or wrong) and `not_rules` (sentences that state no rule).",
+        "",
     ]
     for kind in KINDS:
         group = [s for s in sids if source_meta(s).get("kind") == kind]

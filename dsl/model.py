@@ -56,6 +56,7 @@ class Effect:
     at: Expr | None = None  # the seat the effect is about, if not the one in hand
     each: str | None = None  # at: each (every seat) or each_side (the first seat of every side)
     team_vars: frozenset = frozenset()  # the counters it sets that are kept by team
+    path: tuple = ()  # where it is in the resolved document (the events name it as "rule")
 
 
 @dataclass
@@ -67,6 +68,7 @@ class Payment:
     where: Expr | None
     exclude: Expr | None
     pos: Pos
+    path: tuple = ()  # where it is in the resolved document (the events name it as "rule")
 
 
 @dataclass
@@ -76,6 +78,7 @@ class EndRule:
     winner: Expr | None
     pos: Pos
     zone_only: bool = False  # reads only the seat's own card zones
+    path: tuple = ()  # where it is in the resolved document (the events name it as "rule")
 
 
 @dataclass
@@ -689,6 +692,7 @@ class _Model:
             where=self.expr(path + ("where",), "seat"),
             exclude=self.expr(path + ("except",), "seat"),
             pos=self.doc.pos(path),
+            path=tuple(path),
         )
 
     def effects(self, path, end_trick: bool = False, seat_bound: bool = True) -> list[Effect]:
@@ -750,7 +754,7 @@ class _Model:
                         self.bounded(self.expr(p + (op, k), sk, want=_NUMBER), f"the counter '{k}'"),
                     )
             team = frozenset(k for k in args if k in self.team_var_names) if op in ("set", "add") else frozenset()
-            out.append(Effect(op, args, when, self.doc.pos(p), at, each, team))
+            out.append(Effect(op, args, when, self.doc.pos(p), at, each, team, tuple(p)))
         return out
 
     def by_players(self, path) -> dict:
@@ -953,6 +957,7 @@ class _Model:
                     self.expr(p + ("winner",), "seat", want=_SEAT_OR_NONE),
                     self.doc.pos(p),
                     zone_only,
+                    tuple(p),
                 )
             )
         return out

@@ -174,7 +174,14 @@ def test_emprunt_borrow_and_talon_draw():
     # a borrow costs a jeton paid to the lender
     i = next(k for k, e in enumerate(ev) if e["type"] == "borrow")
     assert ev[i] == {"type": "borrow", "seat": 0, "from": 2, "card": "6S"}
-    assert ev[i + 1] == {"type": "pay", "from": 0, "to": 2, "amount": 1, "unit": "jeton"}
+    assert {k: v for k, v in ev[i + 1].items() if k != "rule"} == {
+        "type": "pay",
+        "from": 0,
+        "to": 2,
+        "amount": 1,
+        "unit": "jeton",
+    }
+    assert ev[i + 1]["rule"] == ["hand", "play", "obtain", 1, "do", 0, "pay"]  # the borrowing rule
     # the run goes round the suit: after KS the spades are exhausted; seat 1,
     # who played KS, begins a new suit
     runs = [(e["seat"], e["suit"]) for e in ev if e["type"] == "run"]
@@ -182,7 +189,14 @@ def test_emprunt_borrow_and_talon_draw():
     # 5H is in nobody's hand: drawn from the talon, a jeton to the pool
     j = next(k for k, e in enumerate(ev) if e["type"] == "draw")
     assert ev[j] == {"type": "draw", "seat": 1, "from": "talon", "card": "5H"}
-    assert ev[j + 1] == {"type": "pay", "from": 1, "to": "pool", "amount": 1, "unit": "jeton"}
+    assert ev[j + 1] == {
+        "type": "pay",
+        "from": 1,
+        "to": "pool",
+        "amount": 1,
+        "unit": "jeton",
+        "rule": ["hand", "play", "obtain", 2, "do", 0, "pay"],  # the draw from the talon
+    }
     # seat 1 sheds his hand: he sweeps the pool (3 antes + 2 draws) and gets a
     # jeton for each card left in each opponent's hand (two each)
     assert st.winner == 1

@@ -9,12 +9,15 @@ from .compare import compare
 from .coverage import coverage
 from .listing import list_cmd
 from .play import play
+from .reconstruct import reconstruct
 from .render import render
+from .replay import replay
+from .serve import serve
 from .simulate import simulate
 from .site import site
 from .validate import validate
 
-for _command in (list_cmd, play, simulate, validate, coverage, render, compare, site, cite):
+for _command in (list_cmd, play, simulate, validate, coverage, render, compare, site, cite, reconstruct, serve, replay):
     main.add_command(_command)
 
 __all__ = ["main"]
