@@ -444,3 +444,21 @@ def test_reversis_put_out_take_in_exchange_across_and_the_party(seed):
             low = min(pts)
             parties[next(s for s in order if pts[s] == low)] += card_points(party, quinola=True)
     assert st.pvars["parties"] == parties
+
+
+def test_ecarte_second_discard_by_agreement():
+    g = load_game("ecarte/hoyle", ("second-discard",))
+    st = State(g, 2, 0, dealer=0, deal=ECARTE_DEAL, hands=1, keep_events=True)
+    for move in (1, 1, "8H", "pass", "pass"):  # propose, accept, the elder throws 8H, the dealer nothing
+        st.apply(move)
+    assert "QH" in names(st.hand[1]) and st.decision_kind() == "number" and st.current_player() == 1
+    for move in (1, 1, "QS", "pass", "7S", "pass"):  # a second proposal, accepted: QS and 7S out
+        st.apply(move)
+    assert sorted(names(st.hand[1])) == sorted(["7D", "JC", "AC", "QH", "JH"])
+    assert sorted(names(st.hand[0])) == sorted(["8S", "9D", "10C", "KH", "AS"])
+    assert st.decision_kind() == "play"
+    # without the option, the hand is played after one exchange
+    st = State(load_game("ecarte/hoyle"), 2, 0, dealer=0, deal=ECARTE_DEAL, hands=1)
+    for move in (1, 1, "8H", "pass", "pass"):
+        st.apply(move)
+    assert st.decision_kind() == "play"
