@@ -729,6 +729,33 @@ def _f_all(cp, node, args):
     return (lambda st, s, c: all(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
+def _f_cards_fold(fn):
+    """``sum_cards``/``max_cards``: a number for each card of a zone, added up
+    or the greatest (0 for an empty zone). ``(ZONE, EXPR)`` binds ``card`` to
+    each card; ``(ZONE, NAME, EXPR)`` binds NAME, ``card`` keeping its meaning
+    (so that a card can be measured against the other cards of the zone)."""
+
+    def build(cp: _Compiler, node, args):
+        z, k = cp.c(args[0])
+        cp._need(args[0], k, "zone")
+        if len(args) == 2:
+            e = cp.lazy(args[1], "card", *_NUMERIC)
+            return (lambda st, s, c: fn([int(e(st, s, x)) for x in z(st, s, c)])), "num"
+        cell, name_node = cp.named(args[1], "card")
+        e = cp.lazy(args[2], "card", *_NUMERIC, local=(str(name_node.children[0]), cell))
+
+        def fold(st, s, c):
+            out = []
+            for x in list(z(st, s, c)):
+                cell[0] = x
+                out.append(int(e(st, s, c)))
+            return fn(out)
+
+        return fold, "num"
+
+    return build
+
+
 def _f_rank(cp, node, args):
     f, k = cp.c(args[0])
     cp._need(args[0], k, "card")
@@ -868,6 +895,8 @@ FUNCTIONS = {
     "count": (1, 3, _f_count),
     "any": (2, 3, _f_any),
     "all": (2, 3, _f_all),
+    "sum_cards": (2, 3, _f_cards_fold(sum)),
+    "max_cards": (2, 3, _f_cards_fold(lambda vs: max(vs, default=0))),
     "rank": (1, 2, _f_rank),
     "balance": (2, 2, _f_balance),
     "tricks_won": (1, 1, _f_tricks_won),
