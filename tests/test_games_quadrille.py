@@ -79,3 +79,64 @@ def test_a_worked_hand_of_quadrille():
         assert [st.bal[s]["counter"] for s in range(4)] == [40 - 2 * each, 40 + 2 * each, 40 + 2 * each, 40 - 2 * each]
     else:
         assert st.bal[1]["counter"] < 40
+
+
+def is_matador(card, trump):
+    if card in ("AS", "AC"):
+        return True
+    return card[-1] == trump and card[:-1] == ("7" if trump in "HD" else "2")
+
+
+def test_random_hands_are_paid_as_computed_here():
+    """Game, remise and codill, alone or with a friend, the vole, the matadores:
+    each hand's payments worked out here from its events."""
+    from academie.interpreter.agents import make_agents, play
+
+    g = load_game("quadrille/hoyle")
+    seen = set()
+    for seed in range(20):
+        st = play(State(g, 4, seed, keep_events=True), make_agents(["random"], 4, seed))
+        hand: list = []
+        for e in st.events:
+            if e["type"] == "hand_start":
+                hand = []
+            hand.append(e)
+            if e["type"] != "hand_end":
+                continue
+            deal = next(x for x in hand if x["type"] == "deal")["hands"]
+            decl = {x["declaration"]: x["seat"] for x in hand if x["type"] == "declare"}
+            alone = "alone" in decl
+            ombre = decl.get("alone", decl.get("leave", next(s for s in range(4) if "AS" in deal[s])))
+            trump = next(x["value"] for x in hand if x["type"] == "suit" and x.get("trump"))
+            call = [x["value"] for x in hand if x["type"] == "suit" and x.get("into") == "king"]
+            partner = ombre if alone else next(s for s in range(4) if "K" + call[0] in deal[s])
+            side = {ombre, partner}
+            won = [0] * 4
+            for x in hand:
+                if x["type"] == "trick":
+                    won[x["winner"]] += 1
+            made = sum(won[s] for s in side)
+            mats = sum(is_matador(c, trump) for s in side for c in deal[s])
+            delta = [0] * 4
+            if made >= 6:
+                for s in side:
+                    amount = (2 if alone and s == ombre else 1) * (2 if made == 10 else 1) + (mats == 3)
+                    for d in set(range(4)) - side:
+                        delta[d] -= amount
+                        delta[s] += amount
+                seen.add("vole" if made == 10 else "game")
+            else:
+                payers = [ombre] + ([partner] if partner != ombre and won[ombre] >= 3 else [])
+                for s in payers:
+                    amount = (2 if alone and s == ombre else 1) + (mats == 0)
+                    for d in set(range(4)) - side:
+                        delta[s] -= amount
+                        delta[d] += amount
+                seen.add("remise" if made == 5 else "codill")
+            got = [0] * 4
+            for x in hand:
+                if x["type"] == "pay":
+                    got[x["from"]] -= x["amount"]
+                    got[x["to"]] += x["amount"]
+            assert got == delta, (seed, e["hand"])
+    assert {"game", "remise", "codill"} <= seen
