@@ -759,6 +759,8 @@ class _Model:
                 for k in a:
                     if k not in self.scope.vars and k not in self.scope.seat_vars:
                         self.err(p + (op, k), f"'{k}' is not a counter declared in vars:")
+                    elif k in self.scope.suit_vars:
+                        self.err(p + (op, k), f"'{k}' holds a suit: only a choose_suit step (into: {k}) sets it")
                     elif k in self.scope.seat_vars and sk == "game":
                         self.err(
                             p + (op, k),

@@ -184,6 +184,8 @@ def test_value_is_the_suit_under_test_inside_a_card_test(tmp_path):
         (f"c: {{kind: choose_number, max: 2, into: called, {E}}}", "not a counter kept per seat"),
         (f"c: {{kind: choose_suit, allow: value > 2, {E}}}", "suit"),
         (f"c: {{kind: choose_number, max: 2, into: bid, allow: value == S, {E}}}", "suit"),
+        (f"e: {{kind: effects, do: [{{add: {{called: 1}}, at: each, {E}}}]}}", "only a choose_suit step"),
+        (f"e: {{kind: effects, do: [{{set: {{bid: 'called(seat) + 1'}}, at: each, {E}}}]}}", "suit"),
     ],
 )
 def test_a_faulty_suit_choice_is_a_located_error(tmp_path, text, message):
