@@ -105,7 +105,8 @@ class Game:
         kinds = {st.kind for st in gamedef.steps}
         others = [PASS, *decls] if decls or "choose_cards" in kinds else []
         numbers = list(range(gamedef.number_bound + 1)) if "choose_number" in kinds else []
-        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others, *numbers]
+        suits = list(gamedef.suits) if "choose_suit" in kinds else []  # a suit named: its letter
+        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others, *numbers, *suits]
         self._ids: dict[Any, int] = {m: i for i, m in enumerate(self._moves)}
         self._by_name: dict[str, Move] = {_name(m).lower(): m for m in self._moves}
 
@@ -118,7 +119,8 @@ class Game:
     def num_distinct_actions(self) -> int:
         """How many action ids the game has: every card of its largest pack,
         then ``pass`` and each declaration (``pass`` also where cards are
-        chosen), then each number from 0 to the greatest a player may choose."""
+        chosen), then each number from 0 to the greatest a player may choose,
+        then each suit of the pack where a player names one."""
         return len(self._moves)
 
     def action_to_move(self, action: int) -> Move:
@@ -299,8 +301,8 @@ class State:
 
     def decision_kind(self) -> str | None:
         """``"play"`` (a card), ``"announce"`` (a declaration or pass), ``"choose"``
-        (a card to set aside, or pass to stop), ``"number"`` (a whole number), or
-        None at the end."""
+        (a card to set aside, or pass to stop), ``"number"`` (a whole number),
+        ``"suit"`` (a suit named, by its letter), or None at the end."""
         return self.engine.decision_kind()
 
     def legal_moves(self) -> list[Move]:

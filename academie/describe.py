@@ -309,6 +309,8 @@ class Describer:
             return
         if t.get("of") is not None:
             text = f"The players form sides: partners are the seats for which {expr(t['of'])} is the same."
+            if t.get("each_hand"):
+                text = text[:-1] + ", worked out anew at each hand."
         else:
             sides = "; ".join(", ".join(_seat(x) for x in side) for side in t.get("sides") or [])
             text = f"The players form sides: {sides}."
@@ -522,6 +524,19 @@ class Describer:
         if s.get("allow") is not None:
             text += f" such that {cond(s['allow'])}"
         text += f"; it is kept as his {s.get('into')}"
+        self.add("play", base, text + ".", strip(s), base)
+
+    def step_choose_suit(self, name, s, base, phase, when):
+        suits = _or([str(x) for x in s.get("suits") or []]) or "any suit of the pack"
+        text = f"{phase}, {when}{self._choosers(s)} names a suit ({suits})"
+        if s.get("allow") is not None:
+            text += f" such that {cond(s['allow'])}"
+        kept = []
+        if s.get("into") is not None:
+            kept.append(f"it is kept as his {s['into']}")
+        if s.get("sets_trump", True):
+            kept.append("it is trumps for the hand")
+        text += "; " + " and ".join(kept) if kept else ""
         self.add("play", base, text + ".", strip(s), base)
 
     def step_choose_cards(self, name, s, base, phase, when):

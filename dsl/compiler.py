@@ -72,6 +72,7 @@ class Scope:
     currencies: set[str] = field(default_factory=set)
     orders: dict[str, dict] = field(default_factory=dict)  # name -> {Card: strength}
     declarations: set[str] = field(default_factory=set)
+    suit_vars: set[str] = field(default_factory=set)  # counters that hold a suit (holds: suit), not a number
 
 
 class Expr:
@@ -102,6 +103,7 @@ BOUND = {
     "seat": frozenset({"seat"}),
     "card": frozenset({"card", "seat"}),
     "value": frozenset({"value", "seat"}),  # a number a seat may choose (choose_number's ``allow``)
+    "suit_value": frozenset({"value", "seat", "value:suit"}),  # a suit a seat may choose (choose_suit's ``allow``)
 }
 
 _SEAT_VALUES = {"dealer": "dealer", "leader": "leader", "winner": "winner", "mover": "mover", "other": "other"}
@@ -199,10 +201,13 @@ class _Compiler:
             if name == "seat":
                 return (lambda st, s, c: s), "seat"
             return (lambda st, s, c: c), "card"
-        if name == "value":  # the number under test (in the third place, as a card)
+        if name == "value":  # the number or suit under test (kept on the state: a card test inside may nest)
             if "value" not in self.bound:
-                self.fail(node, "'value' is not defined here: it can only be used in a choose_number step's allow")
-            return (lambda st, s, c: c), "num"
+                self.fail(
+                    node,
+                    "'value' is not defined here: it can only be used in a choose_number or choose_suit step's allow",
+                )
+            return (lambda st, s, c: st.under_test), ("suit" if "value:suit" in self.bound else "num")
         if name in ("true", "false"):
             v = name == "true"
             return (lambda st, s, c: v), "bool"
@@ -219,7 +224,7 @@ class _Compiler:
         if name in sc.zones:
             return (lambda st, s, c: st.zones[name]), "zone"
         if name in sc.vars:
-            return (lambda st, s, c: st.vars[name]), "num"
+            return (lambda st, s, c: st.vars[name]), ("suit" if name in sc.suit_vars else "num")
         if name in sc.pools:
             return (lambda st, s, c: name), "holder"
         if name in sc.seat_zones or name in sc.seat_vars:
@@ -557,9 +562,10 @@ class _Compiler:
                 if bound_seat:
                     return (lambda st, s, c: st.pzones[name][s]), "zone"
                 return (lambda st, s, c: st.pzones[name][f(st, s, c)]), "zone"
+            held = "suit" if name in sc.suit_vars else "num"
             if bound_seat:
-                return (lambda st, s, c: st.pvars[name][s]), "num"
-            return (lambda st, s, c: st.pvars[name][f(st, s, c)]), "num"
+                return (lambda st, s, c: st.pvars[name][s]), held
+            return (lambda st, s, c: st.pvars[name][f(st, s, c)]), held
         spec = FUNCTIONS.get(name)
         if spec is None:
             self.fail(
@@ -785,9 +791,21 @@ def _f_tricks_won(cp, node, args):
     return (lambda st, s, c: st.won[f(st, s, c)]), "num"
 
 
+def sides_of(st) -> list[int]:
+    """Each seat's side (0, 1, … in the order first met by seat): fixed for the
+    game (``GameDef.team_of``), or, with ``teams: {each_hand: true}``, worked
+    out from the hand in progress each time it is read."""
+    t = st.g.teams
+    if t is None or t[0] != "hand":
+        return st.g.team_of(st.n)
+    fn = t[1].fn
+    names: dict = {}
+    return [names.setdefault(fn(st, x, None), len(names)) for x in range(st.n)]
+
+
 def _f_team(cp, node, args):
     f, k = cp.seat_arg(args[0])
-    return (lambda st, s, c: st.g.team_of(st.n)[f(st, s, c)]), "num"
+    return (lambda st, s, c: sides_of(st)[f(st, s, c)]), "num"
 
 
 def _f_team_sum(cp, node, args):
@@ -798,7 +816,7 @@ def _f_team_sum(cp, node, args):
     e = cp.lazy(args[0], "seat", *_NUMERIC)
 
     def team_sum(st, s, c):
-        side = st.g.team_of(st.n)
+        side = sides_of(st)
         mine = side[s]
         return sum(e(st, x, c) for x in range(st.n) if side[x] == mine)
 
@@ -806,7 +824,7 @@ def _f_team_sum(cp, node, args):
 
 
 def _f_teams(cp, node, args):
-    return (lambda st, s, c: max(st.g.team_of(st.n)) + 1), "num"
+    return (lambda st, s, c: max(sides_of(st)) + 1), "num"
 
 
 def _seat_order(st):

@@ -140,6 +140,25 @@ kinds["choose_number"] = el(
     },
     ["into"],
 )
+kinds["choose_suit"] = el(
+    {
+        **step_common,
+        "first": chooser["first"],
+        "who": chooser["who"],
+        "suits": {
+            "type": "array",
+            "items": {"enum": ["S", "H", "D", "C"]},
+            "minItems": 1,
+            "description": "the suits offered (default: every suit of the pack)",
+        },
+        "allow": {**expr, "description": "the suits allowed: a condition on value (the suit) and seat"},
+        "into": {
+            "type": "string",
+            "description": "a per-seat counter holding a suit (holds: suit) that keeps each seat's choice",
+        },
+        "sets_trump": {"type": "boolean", "description": "the suit chosen is the hand's trump (default true)"},
+    }
+)
 kinds["choose_cards"] = el(
     {
         **step_common,
@@ -303,6 +322,7 @@ document = {
                     {
                         "per_seat": {"type": "boolean"},
                         "per_team": {"type": "boolean"},
+                        "holds": {"enum": ["number", "suit"]},
                         "initial": expr,
                         "reset": {"enum": ["game", "hand"]},
                     }
@@ -312,6 +332,10 @@ document = {
         "teams": el(
             {
                 "of": {**expr, "description": "a seat's side, as an expression of seat and players (seat % 2)"},
+                "each_hand": {
+                    "type": "boolean",
+                    "description": "the sides change from hand to hand: of: may read the hand (a called card's holder)",
+                },
                 "sides": {
                     "type": "array",
                     "minItems": 1,

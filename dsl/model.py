@@ -39,6 +39,7 @@ STEP_KINDS = (
     "turnup",
     "announce",
     "choose_number",
+    "choose_suit",
     "choose_cards",
     "tricks",
     "sequence",
@@ -115,6 +116,7 @@ class Step:
     src: Expr | None = None  # choose_cards: the zone the cards are chosen from (seat bound)
     dest: Expr | None = None  # choose_cards: the zone they go to (seat bound: the chooser)
     card_test: Expr | None = None  # choose_cards: which cards may be chosen
+    suits: tuple[str, ...] = ()  # choose_suit: the suits offered (empty: every suit of the pack)
     # tricks / sequence
     leader: Expr | None = None
     must: list[Expr] = field(default_factory=list)
@@ -209,7 +211,7 @@ def team_table(teams: tuple | None, players: int) -> list[int]:
     (by ``sides`` as written, or by seat for ``of``). A seat named by two sides,
     or by none, is a located error."""
     ctx = PackContext(players)
-    if teams is None:
+    if teams is None or teams[0] == "hand":  # sides by hand: read in play (compiler.sides_of)
         return list(range(players))
     kind, spec = teams
     if kind == "of":
@@ -351,6 +353,7 @@ class _Model:
             currencies=set(currencies),
             orders=orders,
             declarations=set(decls),
+            suit_vars={k for k, v in vars_.items() if v.get("holds") == "suit"},
         )
         self.seat_zones, self.shared, self.pools = seat_zones, shared, pools
         self.team_var_names = frozenset(k for k, v in vars_.items() if v.get("per_team"))
@@ -432,10 +435,17 @@ class _Model:
         for k in team_vars:
             if vars_[k].get("per_seat"):
                 self.err(("vars", k), f"counter '{k}' is kept per_seat or per_team, not both")
+        for k, v in vars_.items():
+            if v.get("holds") == "suit" and ("initial" in v or v.get("per_team")):
+                self.err(
+                    ("vars", k), f"counter '{k}' holds a suit: it starts empty (none) and is kept per seat or once"
+                )
         vars_c = {
             k: (
                 bool(v.get("per_seat") or v.get("per_team")),
-                self.bounded(self.expr(("vars", k, "initial"), want=_NUMBER), f"the counter '{k}'"),
+                self.expr(("vars", k), value="none")
+                if v.get("holds") == "suit"
+                else self.bounded(self.expr(("vars", k, "initial"), want=_NUMBER), f"the counter '{k}'"),
                 v.get("reset", "game"),
             )
             for k, v in vars_.items()
@@ -478,7 +488,7 @@ class _Model:
             # cards or of tricks never exceeds it)
             biggest = max(len(gd.pack(n)) for n in range(max(gd.min_players, 1), gd.max_players + 1))
             gd.number_bound = max(st.high_literal if st.high_literal is not None else biggest for st in numbers)
-        if teams is not None and not gd.abstract:
+        if teams is not None and teams[0] != "hand" and not gd.abstract:
             for n in range(max(gd.min_players, 1), gd.max_players + 1):
                 try:
                     gd.team_of(n)
@@ -502,10 +512,15 @@ class _Model:
         if ("of" in t) == ("sides" in t):
             self.err(("teams",), "teams: gives either of: (a seat's side) or sides: (the seats of each side)")
             return None
+        if t.get("each_hand") and "of" not in t:
+            self.err(("teams", "each_hand"), "sides that change from hand to hand are given by of: (an expression)")
+            return None
         if "of" in t:
-            e = self.expr(("teams", "of"), "seat", want=_NUMBER)
+            e = self.expr(("teams", "of"), "seat", want=None if t.get("each_hand") else _NUMBER)
             if e is None:
                 return None
+            if t.get("each_hand"):  # read from the hand in progress: the holder of a called card
+                return ("hand", e)
             if not e.names <= static:
                 self.err(
                     ("teams", "of"),
@@ -744,6 +759,8 @@ class _Model:
                 for k in a:
                     if k not in self.scope.vars and k not in self.scope.seat_vars:
                         self.err(p + (op, k), f"'{k}' is not a counter declared in vars:")
+                    elif k in self.scope.suit_vars:
+                        self.err(p + (op, k), f"'{k}' holds a suit: only a choose_suit step (into: {k}) sets it")
                     elif k in self.scope.seat_vars and sk == "game":
                         self.err(
                             p + (op, k),
@@ -844,7 +861,7 @@ class _Model:
             for i, dname in enumerate(st.declarations):
                 if dname not in self.scope.declarations:
                     self.err(base + ("declarations", i), f"'{dname}' is not declared under declarations:")
-        elif kind in ("choose_number", "choose_cards"):
+        elif kind in ("choose_number", "choose_cards", "choose_suit"):
             self.choose_step(st, base, s)
         elif kind == "tricks":
             st.leader = self.expr(base + ("leader",), want=_SEAT)
@@ -901,6 +918,9 @@ class _Model:
         (``choose_cards``)."""
         st.first = self.expr(base + ("first",), want=_SEAT)
         st.who = self.expr(base + ("who",), "seat")
+        if st.kind == "choose_suit":
+            self.suit_step(st, base, s)
+            return
         if "count" in s:  # exactly so many: min and max alike
             for k in ("min", "max"):
                 if k in s:
@@ -915,7 +935,11 @@ class _Model:
             st.high_literal = raw
         into = s.get("into")
         if into is not None:
-            if into not in self.scope.seat_vars or (self.d.get("vars") or {}).get(into, {}).get("per_team"):
+            if (
+                into not in self.scope.seat_vars
+                or into in self.scope.suit_vars
+                or (self.d.get("vars") or {}).get(into, {}).get("per_team")
+            ):
                 self.err(
                     base + ("into",),
                     f"'{into}' is not a counter kept per seat (declare it under vars:, per_seat: true)",
@@ -936,6 +960,29 @@ class _Model:
             st.card_test = self.expr(base + ("cards",), "card")
             if st.high is None:
                 self.err(base, "a choose_cards step says how many cards a seat chooses (count:, or min: and max:)")
+
+    def suit_step(self, st: Step, base: tuple, s: dict) -> None:
+        """``choose_suit``: each chooser names a suit (``suits``, those ``allow``
+        admits), kept in ``into`` (a per-seat counter that holds a suit) and,
+        unless ``sets_trump: false``, made the hand's trump."""
+        st.suits = tuple(s.get("suits") or ())
+        for i, x in enumerate(st.suits):
+            if x not in self.d.get("pack", {}).get("suits", SUITS):
+                self.err(base + ("suits", i), f"'{x}' is not a suit of the pack")
+        st.allow = self.expr(base + ("allow",), "suit_value")
+        st.sets_trump = s.get("sets_trump", True)
+        into = s.get("into")
+        if into is not None:
+            if into not in self.scope.suit_vars or not (self.d.get("vars") or {}).get(into, {}).get("per_seat"):
+                self.err(
+                    base + ("into",),
+                    f"'{into}' is not a counter that holds a suit, per seat (vars: {into}: "
+                    "{per_seat: true, holds: suit})",
+                )
+            else:
+                st.into = into
+        elif not st.sets_trump:
+            self.err(base, "a choose_suit step keeps the suit: into: NAME, or the trump (sets_trump: true)")
 
     def end_rules(self, path) -> list[EndRule]:
         out = []

@@ -95,6 +95,7 @@ class StateParts:
     winner: Any
     mover: int | None
     other: int | None
+    under_test: Any = None  # the number or suit a choose step's allow is testing (read as value)
     hand_no: int
     tricks_played: int
     won: list[int]

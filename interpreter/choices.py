@@ -1,6 +1,7 @@
 """The steps where players choose something other than a card to play: a
-number (``_step_choose_number``: a bid of tricks, a count to declare) and
-cards to set aside (``_step_choose_cards``: a discard, cards passed to another
+number (``_step_choose_number``: a bid of tricks, a count to declare), a suit
+(``_step_choose_suit``: the trump named by a player, the suit of a called
+card) and cards to set aside (``_step_choose_cards``: a discard, cards passed to another
 seat, an exchange with a stock).
 
 Cards are chosen one at a time (a decision per card, then ``pass`` to stop
@@ -46,6 +47,16 @@ class Choices(StateParts):
             )
         return lo, hi
 
+    def _allowed(self, allow, seat: int, v: Any) -> bool:
+        """Whether ``allow`` admits ``v`` for ``seat``: ``value`` reads it
+        from the state, so that a card test inside (``any(hand(seat), …)``)
+        still sees it."""
+        self.under_test = v
+        try:
+            return bool(allow(self, seat, v))
+        finally:
+            self.under_test = None
+
     def _step_choose_number(self, st: Step, frame: tuple | None = None) -> Generator[Decision, Any, None]:
         """Each seat in turn chooses a number from ``min`` to ``max`` that
         ``allow`` admits; it is kept in the counter ``into`` (``NAME(seat)``
@@ -70,7 +81,7 @@ class Choices(StateParts):
                     st.high.pos if st.high is not None else st.pos,
                     code="runtime",
                 )
-            options = [v for v in range(lo, hi + 1) if allow is None or allow(self, seat, v)]
+            options = [v for v in range(lo, hi + 1) if allow is None or self._allowed(allow, seat, v)]
             if not options:
                 raise RuleError(
                     f"seat {seat} has no number to choose: none from {lo} to {hi} is allowed", st.pos, code="runtime"
@@ -84,6 +95,42 @@ class Choices(StateParts):
             self.pvars[into][seat] = v
             if self._logging:
                 self.emit({"type": "number", "seat": seat, "value": v, "into": into})
+
+    def _step_choose_suit(self, st: Step, frame: tuple | None = None) -> Generator[Decision, Any, None]:
+        """Each seat in turn (as ``choose_number``) names one of the suits
+        ``suits`` (default: the pack's) that ``allow`` admits (``value`` the
+        suit under test): kept in the counter ``into`` if any, made the hand's
+        trump unless ``sets_trump: false``, and logged (``suit`` event, seen by
+        all: a suit is named aloud). ``frame``: a copy resumes at the seat its
+        original was paused at."""
+        if frame is None:
+            order, k0 = self._choosers(st), 0
+        else:
+            order, k0 = frame
+        suits = list(st.suits) or self.g.suits
+        allow = st.allow.fn if st.allow is not None else None
+        for k in range(k0, len(order)):
+            seat = order[k]
+            options = [v for v in suits if allow is None or self._allowed(allow, seat, v)]
+            if not options:
+                raise RuleError(f"seat {seat} has no suit to name: none is allowed", st.pos, code="runtime")
+            self.mover = seat
+            if self._auto is not None:
+                v = self._ask(seat, options)
+            else:
+                self._frame = (order, k)
+                v = yield Decision(seat, options, "suit")
+            if st.into is not None:
+                self.pvars[st.into][seat] = v
+            if st.sets_trump:
+                self.trump = v
+            if self._logging:
+                ev = {"type": "suit", "seat": seat, "value": v}
+                if st.into is not None:
+                    ev["into"] = st.into
+                if st.sets_trump:
+                    ev["trump"] = v
+                self.emit(ev)
 
     def _step_choose_cards(self, st: Step, frame: tuple | None = None) -> Generator[Decision, Any, None]:
         """Each seat in turn chooses cards of its zone ``from`` (those passing

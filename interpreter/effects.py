@@ -8,6 +8,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..dsl.compiler import sides_of
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, Payment
 from .base import StateParts, canon_key
@@ -287,7 +288,7 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
         if team:  # a counter kept by team: every seat of the side holds the side's value
 
             def f(st, seat):
-                side = st.g.team_of(st.n)
+                side = sides_of(st)
                 for name, (per_seat, expr) in items:
                     v = expr(st, seat)
                     if per_seat:
@@ -317,7 +318,7 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
 
         def f(st, seat):
             n, first = st.n, st.dealer + 1
-            side, met = (st.g.team_of(n) if sides else None), set()
+            side, met = (sides_of(st) if sides else None), set()
             for k in range(n):
                 s = (first + k) % n
                 if side is not None:  # each_side: the first seat of each side met

@@ -7,7 +7,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = re.compile(
     r"enfl|schwell|emprunt|francion|polignac|welche|capot|jeton|beast|whist|piquet|"
-    r"ecarte|écarté|reversis|quadrille|repique|hearts|spoil.?five|boussac|foster|hoyle",
+    r"ecarte|écarté|reversis|quadrille|ombre|spadille|manille|basto|matador|codill|repique|hearts|spoil.?five|"
+    r"boussac|foster|hoyle",
     re.IGNORECASE,
 )
 

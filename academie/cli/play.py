@@ -83,6 +83,9 @@ def narrate(ev: dict, n: int, hidden: AbstractSet[int] = frozenset(), draw_lowes
         return f"  seat {ev['seat']} takes {' '.join(_p(c) for c in ev['cards'])} into {ev['to']}"
     if t == "number":
         return f"  seat {ev['seat']} chooses {ev['value']} ({ev['into']})"
+    if t == "suit":
+        why = ", ".join(x for x in (ev.get("into"), "trumps" if ev.get("trump") else None) if x)
+        return f"  seat {ev['seat']} names {ev['value']} ({why})"
     if t == "choose":
         return f"  seat {ev['seat']} chooses " + ("a card" if ev["seat"] in hidden else _p(ev["card"]))
     if t == "deliver":

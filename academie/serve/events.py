@@ -38,6 +38,8 @@ def event_line(ev: dict, agents: list[str]) -> str | None:
         return f"Turn-up: {card_text(ev['card'])}" + (f" (trumps: {ev['trump']})" if ev.get("trump") else "")
     if t == "number":
         return f"{_seat(s, agents).capitalize()} chooses {ev.get('value')}."
+    if t == "suit":
+        return f"{_seat(s, agents).capitalize()} names {ev.get('value')}" + (" (trumps)." if ev.get("trump") else ".")
     if t == "choose":
         return (
             f"{_seat(s, agents).capitalize()} sets aside " + (card_text(ev["card"]) if "card" in ev else "a card") + "."
