@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any, Iterable, Union
 
 from .dsl.cards import Card, parse_card
@@ -325,6 +326,27 @@ class State:
         """``[{seat, score, rank}, …]`` best first, once the game is over (else empty)."""
         return [dict(r) for r in self.engine.standings]
 
+    def scores(self) -> list:
+        """Each seat's score by the rules' standings as if the game ended now
+        (the final ``returns()`` once it has ended): what a search scores a
+        position by when it stops before the end. Zero each where the rules
+        give no standings."""
+        e = self.engine
+        if e.is_terminal():
+            return e.returns()
+        fn = e.g.standings
+        if fn is None:
+            return [0] * self.players
+        try:
+            return [fn.fn(e, s, None) for s in range(self.players)]
+        except Exception:  # a score that is read only at the end (a count of what is not yet there)
+            return [0] * self.players
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the hand in progress (1 for the first)."""
+        return self.engine.hand_no
+
     @property
     def history(self) -> list[Move]:
         """The moves made since the start, in order."""
@@ -375,6 +397,70 @@ class State:
 
     def __deepcopy__(self, memo: dict) -> "State":
         return self.clone()
+
+    # -- worlds for a seat that cannot see every card -----------------------------
+    def resample(self, seat: int, rng: "random.Random | int | str | None" = None) -> "State":
+        """A world ``seat`` cannot tell from this state: the same game with the
+        cards ``seat`` has not seen this hand (the other hands' hidden cards, a
+        stock or talon face down) placed afresh, at random, where hidden cards
+        lie; every card it has seen (its own, every card shown face up, every
+        card it took) where it is, every hand and zone the same size, no seat
+        given a suit it has shown it lacks, and the hands to come shuffled
+        afresh. Built like ``clone()``, with the hand's moves played again in
+        that world; a world in which one of them is not legal is drawn again.
+        ``rng``: a ``random.Random`` (or a seed for one). See docs/players.md."""
+        from .interpreter.worlds import place, voids
+
+        self._check_seat(seat)
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        snap = self.engine.snapshot
+        if snap is None:  # no hand begun (cannot happen once built)
+            return self.clone()
+        deal = next((full for _, owner, full in self._events if owner == -1), None)
+        groups: list = []
+        barred: dict = {}
+        if deal is not None:
+            e = self.engine
+            known = set(deal["hands"][seat]) | self._seen | {c.name for c in e.hand[seat]}
+            for z, per in e.pzones.items():
+                known.update(c.name for c in per[seat])
+            for _, owner, full in self._events:
+                if owner == seat and full is not None:
+                    known.update(full.get("cards", ()))
+            by_name = {c.name: c for c in e.pack_cards}
+            placed: set[str] = set()
+            for s, names in enumerate(deal["hands"]):
+                placed.update(names)
+                if s != seat:
+                    groups.append((s, [by_name[n] for n in names if n not in known]))
+            for z, names in deal.items():
+                if z not in ("type", "hands") and isinstance(names, list):
+                    placed.update(names)
+                    groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
+            rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
+            groups.append(("zone:pack", rest))
+            groups = [(g, cs) for g, cs in groups if cs]
+            barred = {
+                s: suits
+                for s, suits in voids(self.game.gamedef, (full or public for public, _, full in self._events)).items()
+                if s != seat
+            }
+        for attempt in range(_RESAMPLE_TRIES + 1):
+            if deal is None:
+                sigma = None
+            elif attempt < _RESAMPLE_TRIES:
+                sigma = place(groups, barred, rng)
+                if sigma is None:
+                    continue
+            else:  # no world drawn could replay the hand: the true deal, the future afresh
+                sigma = {}
+            world = _World.__new__(_World)
+            world._from(self, snap, sigma, rng.getrandbits(64))
+            if world._ok:
+                world.fallback = attempt == _RESAMPLE_TRIES
+                return world
+        raise AssertionError("the true deal always replays")  # pragma: no cover
 
     def __getstate__(self) -> dict:
         players, seed, dealer, deck, deal = self._recipe
@@ -544,3 +630,65 @@ def _card_of(c: Card | str) -> Card:
     if k is None:
         raise ApiError(f"the stacked deck holds '{c}', which is not a card (write rank + suit: AS, 10H, KD)")
     return k
+
+
+_RESAMPLE_TRIES = 20  # worlds drawn before the true deal is taken (with the hands to come afresh)
+
+
+class _World(State):
+    """A state ``resample`` drew: it copies (``clone()``) into the same world."""
+
+    fallback = False  # True when no world drawn could replay the hand, and this is the true deal
+
+    def _from(self, state: State, snap: Any, sigma: dict | None, seed: int) -> None:
+        from .interpreter.worlds import World
+
+        at, earlier = state._hand_mark
+        self.game = state.game
+        self.players = state.players
+        self._recipe = state._recipe
+        self._keep = state._keep
+        self._moves = state._moves[:at]
+        self._events = []
+        self._earlier = state._earlier[:earlier]
+        self._earlier_views = {s: v for s, v in state._earlier_views.items() if v[0] == earlier}
+        self._seen = set()
+        self._applying = 0
+        self._hand_mark = (at, earlier)
+        self._world = (snap, sigma, seed)
+        self._ok = True
+        players, _, _, _, _ = state._recipe
+        self.engine = World(
+            state.game.gamedef,
+            players,
+            resume=snap,
+            sigma=sigma,
+            seed=seed,
+            keep_events=state._keep,
+            sink=self._on_event,
+            check="hand",
+            snapshots=True,
+        )
+        try:
+            for m in state._moves[at:]:
+                if m not in self.engine.legal_moves():
+                    self._ok = False
+                    return
+                self._send(m)
+        except RuleError:
+            self._ok = False
+
+    def clone(self) -> "State":
+        snap, sigma, seed = self._world
+        if self.engine.snapshot is not snap:  # a later hand: the world's own snapshot holds it
+            return super().clone()
+        new = _World.__new__(_World)
+        new._from(self, snap, sigma, seed)
+        new.fallback = self.fallback
+        return new
+
+    def clone_by_replay(self) -> "State":
+        return self.clone()
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError("a world drawn by resample() is not pickled: pickle the state it was drawn from")

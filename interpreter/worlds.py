@@ -1,0 +1,192 @@
+"""Worlds for a player who cannot see every card: the hand in progress dealt
+again so that the cards one seat has not seen lie elsewhere, consistent with
+all that seat has seen.
+
+A world is built the way a copy of the state is (``State(resume=snapshot)``
+at the top of the hand, then the hand's moves played again), with one
+difference: just before the hand's deal, the cards the seat has never seen
+are exchanged among themselves by a permutation (``sigma``), so that each
+unseen card lies at the place of another unseen card. A card the seat has
+seen (its own, one shown face up, one it took) keeps its place; so every
+hand and zone keeps its size, and every public card its origin. From the deal
+on the world's random generator is its own (``seed``): the hands to come are
+not the true ones either.
+
+``place`` draws the permutation: the unseen cards go to the places of the
+unseen cards (each a seat's hand or a zone, with as many places as it has
+unseen cards), so that no seat gets a card of a suit it has shown it lacks.
+Such voids are read from the rules, never from a game's name: in a trick
+step whose first duty is to follow the suit led (``card.suit == led``) and
+that excuses no card (no ``free``), a seat that renounces, or plays a card of
+another suit, holds none of the suit led. Any other duty the rules impose
+(to overtrump, to head the trick, …) is checked when the hand's moves are
+played again in the world: a world in which one of them is not legal is
+drawn again (``academie.api.State.resample``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable
+
+from ..dsl.cards import Card, parse_card
+from ..dsl.model import GameDef
+from .procedure import Snapshot
+from .state import State
+
+__all__ = ["World", "place", "voids"]
+
+
+class World(State):
+    """A state resumed from ``resume`` (a snapshot at the top of a hand) in
+    which the hand's deal exchanges its cards by ``sigma`` ({card: card}, a
+    permutation of some cards) and the random generator is seeded with
+    ``seed`` after the deal (before the hand if ``sigma`` is None: the hand
+    is then shuffled afresh)."""
+
+    def __init__(self, game: GameDef, players: int, *, resume: Snapshot, sigma: dict | None, seed: Any, **kw):
+        self._sigma = sigma
+        self._world_seed = seed
+        super().__init__(game, players, seed, resume=resume, **kw)
+
+    def _restore(self, snap: Snapshot) -> None:
+        super()._restore(snap)
+        if self._sigma is None:
+            self.rng.seed(self._world_seed)
+
+    def _step_deal(self, st):
+        sigma = self._sigma
+        if sigma is None:
+            return super()._step_deal(st)
+        self._sigma = None
+        pack = self.zones["pack"]
+        pack[:] = [sigma.get(c, c) for c in pack]
+        super()._step_deal(st)
+        self.rng.seed(self._world_seed)
+        return None
+
+    def _place_deal(self, st):
+        sigma = self._sigma
+        if sigma is not None and self._deal is not None:  # a given first deal: exchanged as well
+            self._sigma = None
+            given = self._deal
+            self._deal = {
+                z: [[sigma.get(c, c) for c in h] for h in cs] if z == "hands" else [sigma.get(c, c) for c in cs]
+                for z, cs in given.items()
+            }
+            try:
+                super()._place_deal(st)
+            finally:
+                self._deal = given
+            self.rng.seed(self._world_seed)
+            return
+        super()._place_deal(st)
+
+
+def voids(game: GameDef, events: Iterable[dict]) -> dict[int, set[str]]:
+    """The suits each seat has shown it lacks in a hand, from that hand's
+    events (``play``, ``renounce``, ``trick``): only where the rules' one
+    trick step makes following the suit led the first duty and excuses no
+    card. {seat: {suit, …}}."""
+    tricks = [s for s in game.steps if s.kind == "tricks"]
+    if len(tricks) != 1 or any(s.kind == "sequence" for s in game.steps):
+        return {}
+    st = tricks[0]
+    if not st.must or st.must[0].shape != "card.suit == led" or st.free is not None:
+        return {}
+    out: dict[int, set[str]] = {}
+    led: str | None = None
+    for ev in events:
+        t = ev.get("type")
+        if t == "play":
+            suit = _suit(ev["card"])
+            if led is None:
+                led = suit
+            elif suit != led and led is not None:
+                out.setdefault(ev["seat"], set()).add(led)
+        elif t == "renounce":
+            if ev.get("led") is not None:
+                out.setdefault(ev["seat"], set()).add(ev["led"])
+            led = None if st.cannot_follow else led
+        elif t in ("trick", "take", "hand_start", "hand_end"):
+            led = None
+    return out
+
+
+def _suit(name: str) -> str | None:
+    c = parse_card(name)
+    return None if c is None else c.suit
+
+
+def place(
+    groups: list[tuple[Any, list[Card]]], barred: dict[Any, set[str]], rng: random.Random, tries: int = 30
+) -> dict[Card, Card] | None:
+    """A permutation of the cards of ``groups`` ([(group, its cards)]) that
+    gives no group a card of a suit ``barred`` from it: {card: the card put in
+    its place}. Drawn uniformly among all such permutations by rejection;
+    after ``tries`` rejections, card by card with a check that the rest can
+    still be placed (every such permutation can then still be drawn, not all
+    equally often). None when there is none."""
+    cards = [c for _, cs in groups for c in cs]
+    if not any(barred.get(g) for g, _ in groups):
+        new = cards[:]
+        rng.shuffle(new)
+        return dict(zip(cards, new))
+    for _ in range(tries):
+        new = cards[:]
+        rng.shuffle(new)
+        i, ok = 0, True
+        for g, cs in groups:
+            bar = barred.get(g)
+            if bar and any(c.suit in bar for c in new[i : i + len(cs)]):
+                ok = False
+                break
+            i += len(cs)
+        if ok:
+            return dict(zip(cards, new))
+    return _place_checked(groups, barred, rng)
+
+
+def _place_checked(groups, barred, rng):
+    room = [len(cs) for _, cs in groups]
+    allowed = [barred.get(g, set()) for g, _ in groups]
+    left = [c for _, cs in groups for c in cs]
+    rng.shuffle(left)
+    got: list[list[Card]] = [[] for _ in groups]
+    if not _feasible(left, room, allowed):
+        return None
+    while left:
+        c = left.pop()
+        options = [k for k in range(len(groups)) if room[k] and c.suit not in allowed[k]]
+        rng.shuffle(options)
+        options.sort(key=lambda k: -room[k] * rng.random())  # more room, likelier first
+        for k in options:
+            room[k] -= 1
+            if _feasible(left, room, allowed):
+                got[k].append(c)
+                break
+            room[k] += 1
+        else:  # cannot happen once feasible: kept as the safe way
+            return None
+    out = {}
+    for (_, cs), new in zip(groups, got):
+        rng.shuffle(new)
+        out.update(zip(cs, new))
+    return out
+
+
+def _feasible(cards: list[Card], room: list[int], barred: list[set[str]]) -> bool:
+    """Whether ``cards`` fit the groups' ``room`` with no group given a barred
+    suit: a flow from the suits to the groups (Hall's condition over the
+    suits' subsets, which are few)."""
+    need: dict[str, int] = {}
+    for c in cards:
+        need[c.suit] = need.get(c.suit, 0) + 1
+    suits = list(need)
+    for mask in range(1, 1 << len(suits)):
+        chosen = [suits[i] for i in range(len(suits)) if mask >> i & 1]
+        total = sum(need[s] for s in chosen)
+        cap = sum(r for r, bar in zip(room, barred) if any(s not in bar for s in chosen))
+        if total > cap:
+            return False
+    return True
