@@ -443,7 +443,9 @@ class State:
             groups = [(g, cs) for g, cs in groups if cs]
             barred = {
                 s: suits
-                for s, suits in voids(self.game.gamedef, (full or public for public, _, full in self._events)).items()
+                for s, suits in voids(
+                    self.game.gamedef, (full or public for public, _, full in self._events), e
+                ).items()
                 if s != seat
             }
         for attempt in range(_RESAMPLE_TRIES + 1):
@@ -677,6 +679,15 @@ class _World(State):
                 self._send(m)
         except RuleError:
             self._ok = False
+            return
+        # the same public course of the hand (a seat that had to renounce here, and did not
+        # there, shows what it holds), and the same decision at hand
+        e, t = self.engine, state.engine
+        self._ok = (
+            e.current_player() == t.current_player()
+            and len(self._events) == len(state._events)
+            and all(a[0] == b[0] for a, b in zip(self._events, state._events))
+        )
 
     def clone(self) -> "State":
         snap, sigma, seed = self._world

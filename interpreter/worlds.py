@@ -83,17 +83,19 @@ class World(State):
         super()._place_deal(st)
 
 
-def voids(game: GameDef, events: Iterable[dict]) -> dict[int, set[str]]:
+def voids(game: GameDef, events: Iterable[dict], state: State | None = None) -> dict[int, set[str]]:
     """The suits each seat has shown it lacks in a hand, from that hand's
     events (``play``, ``renounce``, ``trick``): only where the rules' one
-    trick step makes following the suit led the first duty and excuses no
-    card. {seat: {suit, …}}."""
+    trick step makes following the suit led the first duty. A card the rules
+    excuse (``free``, asked of ``state``; none without it) shows nothing.
+    {seat: {suit, …}}."""
     tricks = [s for s in game.steps if s.kind == "tricks"]
     if len(tricks) != 1 or any(s.kind == "sequence" for s in game.steps):
         return {}
     st = tricks[0]
-    if not st.must or st.must[0].shape != "card.suit == led" or st.free is not None:
+    if not st.must or st.must[0].shape != "card.suit == led" or (st.free is not None and state is None):
         return {}
+    free = st.free.fn if st.free is not None else None
     out: dict[int, set[str]] = {}
     led: str | None = None
     for ev in events:
@@ -102,7 +104,7 @@ def voids(game: GameDef, events: Iterable[dict]) -> dict[int, set[str]]:
             suit = _suit(ev["card"])
             if led is None:
                 led = suit
-            elif suit != led and led is not None:
+            elif suit != led and not (free is not None and _free(free, state, ev["seat"], ev["card"])):
                 out.setdefault(ev["seat"], set()).add(led)
         elif t == "renounce":
             if ev.get("led") is not None:
@@ -111,6 +113,16 @@ def voids(game: GameDef, events: Iterable[dict]) -> dict[int, set[str]]:
         elif t in ("trick", "take", "hand_start", "hand_end"):
             led = None
     return out
+
+
+def _free(free, state, seat: int, name: str) -> bool:
+    """Whether the rules excuse the card ``name`` (asked now: a rule that reads more than the card may
+    answer otherwise than it did then, so an error or a doubt counts as excused)."""
+    c = parse_card(name)
+    try:
+        return c is None or bool(free(state, seat, c))
+    except Exception:
+        return True
 
 
 def _suit(name: str) -> str | None:

@@ -75,6 +75,7 @@ class ISMCTS(Player):
             path: list[tuple[_Node, int]] = []
             while not world.is_terminal() and (horizon == "game" or world.hand_no == hand):
                 mover = world.current_player()
+                assert mover is not None
                 acts = world.legal_actions()
                 children = node.children
                 untried = []
