@@ -457,6 +457,10 @@ class State:
                     continue
             else:  # no world drawn could replay the hand: the true deal, the future afresh
                 sigma = {}
+            if sigma is not None and isinstance(self, _World) and snap is self._world[0] and self._world[1]:
+                # a world of a world: its deal was the true one exchanged already; exchange that again
+                first = self._world[1]
+                sigma = {c: sigma.get(first.get(c, c), first.get(c, c)) for c in {*first, *sigma}}
             world = _World.__new__(_World)
             world._from(self, snap, sigma, rng.getrandbits(64))
             if world._ok:

@@ -140,12 +140,15 @@ def place(
     still be placed (every such permutation can then still be drawn, not all
     equally often). None when there is none."""
     cards = [c for _, cs in groups for c in cs]
+    # drawn from the cards in canonical order, not in the order of their places: two states the
+    # seat cannot tell apart (whose unseen cards lie in different places) give the same world
+    pool = sorted(cards, key=_canon)
     if not any(barred.get(g) for g, _ in groups):
-        new = cards[:]
+        new = pool[:]
         rng.shuffle(new)
         return dict(zip(cards, new))
     for _ in range(tries):
-        new = cards[:]
+        new = pool[:]
         rng.shuffle(new)
         i, ok = 0, True
         for g, cs in groups:
@@ -162,7 +165,7 @@ def place(
 def _place_checked(groups, barred, rng):
     room = [len(cs) for _, cs in groups]
     allowed = [barred.get(g, set()) for g, _ in groups]
-    left = [c for _, cs in groups for c in cs]
+    left = sorted((c for _, cs in groups for c in cs), key=_canon)
     rng.shuffle(left)
     got: list[list[Card]] = [[] for _ in groups]
     if not _feasible(left, room, allowed):
@@ -185,6 +188,10 @@ def _place_checked(groups, barred, rng):
         rng.shuffle(new)
         out.update(zip(cs, new))
     return out
+
+
+def _canon(c: Card) -> int:
+    return c.canon
 
 
 def _feasible(cards: list[Card], room: list[int], barred: list[set[str]]) -> bool:

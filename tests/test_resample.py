@@ -65,6 +65,9 @@ def test_a_world_never_contradicts_the_seat(table, seed, moves, seat, draw):
     assert world.current_player() == state.current_player()
     if state.current_player() == seat:
         assert world.legal_actions() == state.legal_actions()
+    # a world drawn from a world is one too (its deal was exchanged already: exchanged again)
+    again = world.resample(seat, random.Random(draw + 1))
+    assert again.information_state_string(seat) == state.information_state_string(seat)
     # the world is a game that goes on to its end like any other
     rng = random.Random(draw)
     while not world.is_terminal():
