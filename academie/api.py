@@ -342,6 +342,25 @@ class State:
         except Exception:  # a score that is read only at the end (a count of what is not yet there)
             return [0] * self.players
 
+    def playout(self, rng: random.Random, hands: int | None = None) -> list:
+        """Play on with uniformly random moves, to the end of the game or, with
+        ``hands``, to the end of that many hands (the one in progress counting
+        as the first; the game is then stopped there, with no final
+        settlement), and return ``scores()``. The moves are drawn by the
+        interpreter's random agent inside its own loops, unrecorded, for a
+        search's rollouts: the state is used up — it holds its scores, but
+        ``history``, ``observation`` and ``clone()`` no longer describe it."""
+        from .interpreter.agents import RandomAgent
+
+        e = self.engine
+        if not e.is_terminal():
+            if hands is not None:
+                e.hands_limit = e.hand_no + max(1, hands) - 1
+            e._sink = None
+            e._logging = False
+            e.run_with([RandomAgent(rng=rng)] * self.players)
+        return self.scores()
+
     @property
     def hand_no(self) -> int:
         """The number of the hand in progress (1 for the first)."""
@@ -399,24 +418,12 @@ class State:
         return self.clone()
 
     # -- worlds for a seat that cannot see every card -----------------------------
-    def resample(self, seat: int, rng: "random.Random | int | str | None" = None) -> "State":
-        """A world ``seat`` cannot tell from this state: the same game with the
-        cards ``seat`` has not seen this hand (the other hands' hidden cards, a
-        stock or talon face down) placed afresh, at random, where hidden cards
-        lie; every card it has seen (its own, every card shown face up, every
-        card it took) where it is, every hand and zone the same size, no seat
-        given a suit it has shown it lacks, and the hands to come shuffled
-        afresh. Built like ``clone()``, with the hand's moves played again in
-        that world; a world in which one of them is not legal is drawn again.
-        ``rng``: a ``random.Random`` (or a seed for one). See docs/players.md."""
-        from .interpreter.worlds import place, voids
+    def _unseen(self, seat: int) -> tuple:
+        """The hand's deal as dealt (every card, or None before the deal), the places of the cards
+        ``seat`` has not seen ([(a seat or a zone, [its unseen cards])]) and the suits each seat
+        has shown it lacks."""
+        from .interpreter.worlds import voids
 
-        self._check_seat(seat)
-        if not isinstance(rng, random.Random):
-            rng = random.Random(rng)
-        snap = self.engine.snapshot
-        if snap is None:  # no hand begun (cannot happen once built)
-            return self.clone()
         deal = next((full for _, owner, full in self._events if owner == -1), None)
         groups: list = []
         barred: dict = {}
@@ -448,6 +455,33 @@ class State:
                 ).items()
                 if s != seat
             }
+        return deal, groups, barred
+
+    def resample(self, seat: int, rng: "random.Random | int | str | None" = None) -> "State":
+        """A world ``seat`` cannot tell from this state: the same game with the
+        cards ``seat`` has not seen this hand (the other hands' hidden cards, a
+        stock or talon face down) placed afresh, at random, where hidden cards
+        lie; every card it has seen (its own, every card shown face up, every
+        card it took) where it is, every hand and zone the same size, no seat
+        given a suit it has shown it lacks, and the hands to come shuffled
+        afresh. Built like ``clone()``, with the hand's moves played again in
+        that world; a world in which one of them is not legal is drawn again.
+        ``rng``: a ``random.Random`` (or a seed for one). See docs/players.md."""
+        from .interpreter.worlds import place
+
+        self._check_seat(seat)
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        snap = self.engine.snapshot
+        if snap is None:  # no hand begun (cannot happen once built)
+            return self.clone()
+        key = (seat, len(self._moves), snap)
+        cached = getattr(self, "_resample_cache", None)
+        if cached is not None and cached[0] == key:  # a search draws many worlds from one state
+            deal, groups, barred = cached[1]
+        else:
+            deal, groups, barred = self._unseen(seat)
+            self._resample_cache = (key, (deal, groups, barred))
         for attempt in range(_RESAMPLE_TRIES + 1):
             if deal is None:
                 sigma = None

@@ -131,41 +131,87 @@ def _suit(name: str) -> str | None:
 
 
 def place(
-    groups: list[tuple[Any, list[Card]]], barred: dict[Any, set[str]], rng: random.Random, tries: int = 30
+    groups: list[tuple[Any, list[Card]]], barred: dict[Any, set[str]], rng: random.Random, tries: int = 40
 ) -> dict[Card, Card] | None:
     """A permutation of the cards of ``groups`` ([(group, its cards)]) that
     gives no group a card of a suit ``barred`` from it: {card: the card put in
-    its place}. Drawn uniformly among all such permutations by rejection;
-    after ``tries`` rejections, card by card with a check that the rest can
-    still be placed (every such permutation can then still be drawn, not all
-    equally often). None when there is none."""
+    its place}. Drawn uniformly among all such permutations by rejection (the
+    barred groups' cards drawn first, a draw given up at its first barred
+    card); after ``tries`` rejections, group by group from the cards each may
+    hold, and last card by card with a check that the rest can still be
+    placed (every such permutation can then still be drawn, not all equally
+    often). None when there is none."""
     cards = [c for _, cs in groups for c in cs]
     # drawn from the cards in canonical order, not in the order of their places: two states the
     # seat cannot tell apart (whose unseen cards lie in different places) give the same world
     pool = sorted(cards, key=_canon)
-    if not any(barred.get(g) for g, _ in groups):
-        new = pool[:]
-        rng.shuffle(new)
-        return dict(zip(cards, new))
+    order = [k for k, (g, _) in enumerate(groups) if barred.get(g)]
+    if not order:
+        rng.shuffle(pool)
+        return dict(zip(cards, pool))
+    free = [k for k in range(len(groups)) if k not in order]
+    below = rng.random
     for _ in range(tries):
-        new = pool[:]
-        rng.shuffle(new)
-        i, ok = 0, True
-        for g, cs in groups:
-            bar = barred.get(g)
-            if bar and any(c.suit in bar for c in new[i : i + len(cs)]):
-                ok = False
+        left = pool[:]
+        got: dict[int, list[Card]] = {}
+        ok = True
+        for k in order:
+            g, cs = groups[k]
+            bar = barred[g]
+            mine = got[k] = []
+            for _ in cs:
+                j = int(below() * len(left))
+                c = left[j]
+                if c.suit in bar:
+                    ok = False
+                    break
+                left[j] = left[-1]
+                left.pop()
+                mine.append(c)
+            if not ok:
                 break
-            i += len(cs)
         if ok:
-            return dict(zip(cards, new))
-    return _place_checked(groups, barred, rng)
+            return _spread(groups, got, free, left, rng)
+    room = [len(cs) for _, cs in groups]
+    bars = [barred.get(g, set()) for g, _ in groups]
+    for _ in range(tries):  # group by group, each from the cards it may hold
+        left = pool[:]
+        got = {}
+        rest_room = room[:]
+        for k in order:
+            allowed = [c for c in left if c.suit not in bars[k]]
+            if len(allowed) < room[k]:
+                break
+            mine = got[k] = rng.sample(allowed, room[k])
+            taken = set(mine)
+            left = [c for c in left if c not in taken]
+            rest_room[k] = 0
+            if not _feasible(left, rest_room, bars):
+                break
+        else:
+            return _spread(groups, got, free, left, rng)
+    return _place_checked(groups, barred, rng, pool)
 
 
-def _place_checked(groups, barred, rng):
+def _spread(groups, got: dict, free: list[int], left: list[Card], rng: random.Random) -> dict[Card, Card]:
+    """The permutation that puts ``got[k]`` in group k's places and the cards ``left``, shuffled, in the
+    free groups' places."""
+    rng.shuffle(left)
+    out: dict[Card, Card] = {}
+    for k, new in got.items():
+        out.update(zip(groups[k][1], new))
+    i = 0
+    for k in free:
+        cs = groups[k][1]
+        out.update(zip(cs, left[i : i + len(cs)]))
+        i += len(cs)
+    return out
+
+
+def _place_checked(groups, barred, rng, pool):
     room = [len(cs) for _, cs in groups]
     allowed = [barred.get(g, set()) for g, _ in groups]
-    left = sorted((c for _, cs in groups for c in cs), key=_canon)
+    left = pool[:]
     rng.shuffle(left)
     got: list[list[Card]] = [[] for _ in groups]
     if not _feasible(left, room, allowed):

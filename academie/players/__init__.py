@@ -112,13 +112,10 @@ def _value(player: str, key: str, kind: type, v: Any) -> Any:
 
 def playout(state: State, seat_count: int, rng: random.Random, horizon: str) -> list[float]:
     """Play ``state`` on at random to the end of the hand in progress
-    (``horizon="hand"``) or of the game; each seat's score then, less the
-    table's mean (``State.scores``: the rules' standings as if the game ended)."""
-    hand = state.hand_no
-    choice = rng.choice
-    while not state.is_terminal() and (horizon == "game" or state.hand_no == hand):
-        state.apply_action(choice(state.legal_actions()))
-    return centred(state.scores())
+    (``horizon="hand"``) or of the game (``State.playout``: the state is used
+    up); each seat's score then, less the table's mean (``State.scores``: the
+    rules' standings as if the game ended)."""
+    return centred(state.playout(rng, 1 if horizon == "hand" else None))
 
 
 def centred(scores: list) -> list[float]:
