@@ -2,8 +2,9 @@
 
     python benchmarks/players.py speed                 # iterations per second, every corpus game
     python benchmarks/players.py speed --openspiel     # beside OpenSpiel's ISMCTSBot on its C++ Hearts
-    python benchmarks/players.py strength --games 200  # the table of docs/players.md
+    python benchmarks/players.py strength --games 200 --out games.jsonl   # the games of docs/players.md
     python benchmarks/players.py strength --only hearts/foster --players 4 --games 40 --iterations 100
+    python benchmarks/players.py report games.jsonl --markdown           # their table
 
 **speed**: for each corpus game (4 players where the rules allow, else the
 fewest), ``--states`` states met in random games, each at a decision with more
@@ -21,8 +22,11 @@ in every other seat. Game ``i`` uses the seed ``i``; each player's generator
 is seeded from it. Reported per match: the share of games the ismcts seat
 wins (rank 1; a tie shared), with its Wilson 95 % interval, beside the share
 a seat would win by chance (1/n); and its mean score less the mean of the
-other seats, with a 95 % interval (mean ± 1.96·SE). ``--workers`` plays the
-games on that many processes (the same figures for any number).
+other seats, with a 95 % interval (mean ± 1.96·SE). The cells share the
+time (``--minutes``): the next game is always the one of the cell that has
+taken least time so far, so a quick game gets more games than a long one;
+``--out`` keeps every game as a JSON line (``--resume`` goes on from them), and
+``report`` makes the table from such files.
 """
 
 from __future__ import annotations
@@ -34,7 +38,6 @@ import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import academie
 from academie.dsl.loader import corpus_ids, resolve
@@ -194,42 +197,95 @@ def mean_ci(xs: list[float]) -> tuple[float, float, float]:
     return m, m - Z * se, m + Z * se
 
 
-def strength(args) -> dict:
-    rows = []
-    refs = args.only or games_of_corpus()
-    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
-    for ref in refs:
+def cells_of(args) -> list[tuple[str, int, str]]:
+    out = []
+    for ref in args.only or games_of_corpus():
         game = academie.load_game(ref)
         lo, hi = game.players
         counts = args.players_list or sorted({lo, hi} if hi - lo < 3 else {lo, table_size(game), hi})
         for n in counts:
-            if not lo <= n <= hi:
-                continue
-            for opponent in args.opponents:
-                jobs = [(ref, n, i, opponent, args.iterations) for i in range(args.games)]
-                t = time.perf_counter()
-                results = list(pool.map(play_match, jobs, chunksize=1) if pool else map(play_match, jobs))
-                wins = sum(r[1] for r in results)
-                margins = [r[2] for r in results]
-                lo_w, hi_w = wilson(wins, len(results))
-                m, m_lo, m_hi = mean_ci(margins)
-                row = {
-                    "game": ref,
-                    "players": n,
-                    "against": opponent,
-                    "iterations": args.iterations,
-                    "games": len(results),
-                    "win_share": round(wins / len(results), 3),
-                    "win_ci": [round(lo_w, 3), round(hi_w, 3)],
-                    "chance": round(1 / n, 3),
-                    "margin": round(m, 2),
-                    "margin_ci": [round(m_lo, 2), round(m_hi, 2)],
-                    "hands_mean": round(statistics.fmean(r[4] for r in results), 1),
-                    "seconds": round(time.perf_counter() - t, 1),
-                }
-                rows.append(row)
-                print(json.dumps(row), file=sys.stderr, flush=True)
-    return {"strength": rows}
+            if lo <= n <= hi:
+                out.extend((ref, n, opponent) for opponent in args.opponents)
+    return out
+
+
+def strength(args) -> dict:
+    """Play the matches, each cell's games in seed order, the cells sharing the time: the next game
+    is always the cell's that has taken the least time so far (so that a cheap game gets more games
+    than a long one in the same time). Every game is a line of ``--out`` as it ends; ``--minutes``
+    stops starting games after that long."""
+    cells = cells_of(args)
+    done: dict[tuple, list] = {c: [] for c in cells}
+    if args.out and args.resume:
+        for row in _read(args.out):
+            key = (row["game"], row["players"], row["against"])
+            if key in done and row["iterations"] == args.iterations:
+                done[key].append(row)
+    spent = {c: sum(r["seconds"] for r in done[c]) for c in cells}
+    stop = time.perf_counter() + 60 * args.minutes if args.minutes else None
+    with open(args.out, "a") if args.out else open("/dev/null", "w") as out:
+        while True:
+            open_cells = [c for c in cells if len(done[c]) < args.games]
+            if not open_cells or (stop is not None and time.perf_counter() > stop):
+                break
+            cell = min(open_cells, key=lambda c: (spent[c], cells.index(c)))
+            ref, n, opponent = cell
+            i = len(done[cell])
+            seat, win, margin, seconds, hands = play_match((ref, n, i, opponent, args.iterations))
+            row = {
+                "game": ref,
+                "players": n,
+                "against": opponent,
+                "iterations": args.iterations,
+                "seed": i,
+                "seat": seat,
+                "win": win,
+                "margin": margin,
+                "hands": hands,
+                "seconds": round(seconds, 2),
+            }
+            done[cell].append(row)
+            spent[cell] += seconds
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+    return {"strength": summary([r for c in cells for r in done[c]])}
+
+
+def _read(path: str) -> list[dict]:
+    try:
+        with open(path) as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def summary(games: list[dict]) -> list[dict]:
+    """One row per (game, players, opponent, iterations): the figures of docs/players.md."""
+    cells: dict[tuple, list] = {}
+    for g in games:
+        cells.setdefault((g["game"], g["players"], g["against"], g["iterations"]), []).append(g)
+    rows = []
+    for (ref, n, opponent, iterations), rs in cells.items():
+        wins = sum(r["win"] for r in rs)
+        lo_w, hi_w = wilson(wins, len(rs))
+        m, m_lo, m_hi = mean_ci([r["margin"] for r in rs])
+        rows.append(
+            {
+                "game": ref,
+                "players": n,
+                "against": opponent,
+                "iterations": iterations,
+                "games": len(rs),
+                "win_share": round(wins / len(rs), 3),
+                "win_ci": [round(lo_w, 3), round(hi_w, 3)],
+                "chance": round(1 / n, 3),
+                "margin": round(m, 2),
+                "margin_ci": [round(m_lo, 2), round(m_hi, 2)],
+                "hands_mean": round(statistics.fmean(r["hands"] for r in rs), 1),
+                "seconds_per_game": round(statistics.fmean(r["seconds"] for r in rs), 1),
+            }
+        )
+    return rows
 
 
 def markdown(rows: list[dict]) -> str:
@@ -261,11 +317,19 @@ def main() -> None:
     st.add_argument("--players", dest="players_list", type=int, action="append")
     st.add_argument("--only", action="append")
     st.add_argument("--against", dest="opponents", action="append", choices=["random", "mc"])
-    st.add_argument("--workers", type=int, default=1)
+    st.add_argument("--out", help="append each game as a JSON line to this file")
+    st.add_argument("--resume", action="store_true", help="count the games already in --out")
+    st.add_argument("--minutes", type=float, help="start no game after this many minutes")
     st.add_argument("--markdown", action="store_true")
+    rp = sub.add_parser("report", help="the table from the games of strength --out files")
+    rp.add_argument("files", nargs="+")
+    rp.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     if args.what == "speed":
         print(json.dumps(speed(args), indent=1))
+    elif args.what == "report":
+        rows = summary([g for f in args.files for g in _read(f)])
+        print(markdown(rows) if args.markdown else json.dumps({"strength": rows}, indent=1))
     else:
         args.opponents = args.opponents or ["random", "mc"]
         res = strength(args)

@@ -172,3 +172,23 @@ def test_simulate_with_players_is_the_same_for_any_workers(run):
     a, b = json.loads(one), json.loads(two)
     a.pop("seconds", None), b.pop("seconds", None)
     assert a == b
+
+
+def test_playout_and_scores():
+    # scores(): the standings' scores now; at the end, returns(). playout(rng, 1) stops at the end
+    # of the hand in progress; playout(rng) plays the game out, as random moves through the API would
+    state = academie.load_game("polignac/boussac").new_state(players=4, seed=3)
+    assert state.scores() == [0, 0, 0, 0]
+    a = state.clone()
+    scores = a.playout(random.Random(1), 1)
+    assert a.is_terminal() and a.engine.hand_no == 1 and a.engine.truncated
+    assert scores == a.returns()
+    b = state.clone()
+    final = b.playout(random.Random(1))
+    assert b.engine.finished and not b.engine.truncated and final == b.returns()
+    assert b.engine.hand_no > 1
+    c = state.clone()
+    rng = random.Random(2)
+    while c.hand_no == 1:
+        c.apply_action(rng.choice(c.legal_actions()))
+    assert c.scores() != [0, 0, 0, 0]  # a hand's result shows before the end
