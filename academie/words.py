@@ -353,6 +353,8 @@ _FUNCS = {
     "count",
     "any",
     "all",
+    "sum_cards",
+    "max_cards",
     "rank",
     "balance",
     "tricks_won",

@@ -6,8 +6,8 @@
 For each game: a random game is played through the API to learn its length,
 then a state is rebuilt at mid-game (half its moves) and timed:
 
-* clone: ``state.clone()`` at mid-game (the interpreter's snapshot of the top of
-  the hand in progress, and a replay of the moves made since);
+* clone: ``state.clone()`` at mid-game (the interpreter's state copied as it is,
+  paused at its decision);
 * replay: ``state.clone_by_replay()`` at mid-game (a replay of every move made so far);
 * playout: a random playout from that clone to the end, through the API;
 * hand: one hand played by the interpreter alone (``simulate``'s way: random
@@ -19,7 +19,7 @@ then a state is rebuilt at mid-game (half its moves) and timed:
 Each figure is the median of ``--number`` calls. ``clone / hand`` and
 ``replay / hand`` are the price of a copy against a hand played by the
 interpreter: a clone by replay costs about as much as playing the moves made
-so far through the API again; the clone, the moves of the hand in progress.
+so far through the API again; the clone, a copy of the state alone.
 
 Beside them, when OpenSpiel is installed (``pip install open_spiel``), the same
 figures for OpenSpiel's own Hearts (C++, driven from Python): ``state.clone()``

@@ -78,7 +78,6 @@ class StateParts:
     g: GameDef
     n: int
     seed: int | str
-    rng: random.Random
     max_plays: int
     hands_limit: int | None
     events: list[dict] | None
@@ -126,14 +125,20 @@ class StateParts:
     _counts: dict[str, int]
     _auto: Any
     _step_pos: Pos | None
+    _cur_step: Step | None  # the step being played (read by follow_tier)
+    _end_rule: tuple  # the path of the end condition that ended the hand, if one did
     _draw_inline: bool
+    _idle: int
     _snapshots: bool
     _resume: Any
-    _idle: int
     snapshot: Any
+    _at: tuple
+    _frame: tuple
 
     if TYPE_CHECKING:
 
+        @property
+        def rng(self) -> random.Random: ...
         @property
         def _hand_plays(self) -> int: ...
         def emit(self, ev: dict) -> None: ...
@@ -148,7 +153,9 @@ class StateParts:
         def _tricks_drawn(self, st: Step, uniform: list) -> None: ...
         def _effects(self, effects: list[Effect], seat: Any) -> int | None: ...
         def _runner(self, effects: list[Effect]) -> Callable[[Any, Any], int | None]: ...
-        def _move_cards(self, cards: list, dst: list, seat: Any, to_name: str, src: list | None = None) -> None: ...
+        def _move_cards(
+            self, cards: list, dst: list, seat: Any, to_name: str, src: list | None = None, rule: tuple = ()
+        ) -> None: ...
         def _pay(self, p: Payment, seat: Any, bank: bool = False) -> None: ...
         def _money_totals(self) -> dict[str, int]: ...
         def _step_tricks(self, st: Step) -> Iterator[Decision] | None: ...

@@ -15,9 +15,12 @@ from .base import Decision, StateParts, Unfinished
 class Procedure(StateParts):
     """``State``'s game and hand loop."""
 
-    def _run(self) -> Generator[Decision, Any, None]:
+    def _run(self, mid: tuple | None = None) -> Generator[Decision, Any, None]:
+        """The game. ``mid``: resume a copy at the decision its original was
+        paused at (``_hand``'s place and the pausing step's frame, see ``copy``)."""
         g = self.g
-        resumed = self._resume is not None  # built from a snapshot: the set-up was done then
+        # built from a snapshot (the set-up was done then) or copied mid-hand (the hand's start too)
+        resumed = self._resume is not None or mid is not None
         if not resumed:
             for name, (per_seat, init, reset) in g.vars.items():
                 self._init_var(name, per_seat, init)
@@ -41,7 +44,8 @@ class Procedure(StateParts):
                     self.hand_no += 1
                     if self._snapshots:
                         self.snapshot = self._take_snapshot()
-                yield from self._hand()
+                yield from self._hand(mid)
+                mid = None
                 if self._hand_plays == 0:
                     self._idle += 1
                     if self.plays + self._idle > self.max_plays:
@@ -162,28 +166,44 @@ class Procedure(StateParts):
             code="runtime",
         )
 
-    def _hand(self) -> Generator[Decision, Any, None]:
+    def _hand(self, mid: tuple | None = None) -> Generator[Decision, Any, None]:
+        """One hand: its start, then the rule file's steps in order. ``mid``:
+        (the index of the step paused in, ``stacked``, ``dealt``, that step's
+        frame): resume there, with nothing before it run again."""
         g = self.g
-        self.led = self.trump = self.winner = self.leader = None
-        self.tricks_played = 0
-        self.won = [0] * self.n
-        self.declared = {}
-        self._plays_at_hand = self.plays
-        self._hand_over = False
-        for name, (per_seat, init, reset) in g.vars.items():
-            if reset == "hand":
-                self._init_var(name, per_seat, init)
-        self._gather()
-        first = self.hand_no == 1
-        deck = self._deck if first else None
-        stacked = deck is not None
-        dealt = first and self._deal is not None
-        if deck is not None:
-            self.zones["pack"][:] = deck
-        if self._logging:
-            self.emit({"type": "hand_start", "hand": self.hand_no, "dealer": self.dealer})
-        for st in g.steps:
+        if mid is None:
+            self.led = self.trump = self.winner = self.leader = None
+            self.tricks_played = 0
+            self.won = [0] * self.n
+            self.declared = {}
+            self._plays_at_hand = self.plays
+            self._hand_over = False
+            self._end_rule = ()
+            for name, (per_seat, init, reset) in g.vars.items():
+                if reset == "hand":
+                    self._init_var(name, per_seat, init)
+            self._gather()
+            first = self.hand_no == 1
+            deck = self._deck if first else None
+            stacked = deck is not None
+            dealt = first and self._deal is not None
+            if deck is not None:
+                self.zones["pack"][:] = deck
+            if self._logging:
+                self.emit({"type": "hand_start", "hand": self.hand_no, "dealer": self.dealer})
+            start, frame = 0, None
+        else:
+            start, stacked, dealt, frame = mid
+        steps = g.steps
+        for i in range(start, len(steps)):
+            st = steps[i]
+            if frame is not None:  # the step a copy resumes in: its ``when`` held then
+                r = getattr(self, "_step_" + st.kind)(st, frame)
+                frame = None
+                yield from r
+                continue
             self._step_pos = st.pos
+            self._cur_step = st
             if st.when is not None and not st.when.fn(self, None, None):
                 continue
             if st.kind == "shuffle" and (stacked or dealt):
@@ -193,12 +213,14 @@ class Procedure(StateParts):
                 dealt = False
                 continue
             handler = getattr(self, "_step_" + st.kind)
+            self._at = (i, stacked, dealt)  # where a copy made inside this step resumes
             r = handler(st)
             if r is not None:
                 yield from r
-        self._step_pos = None
+        self._step_pos = self._cur_step = None
         if self.winner is None and g.hand_winner is not None:
             self.winner = g.hand_winner.fn(self, None, None)
+            self._end_rule = ("game", "hand_winner")
         if self._logging:
             self.emit(
                 {
@@ -207,6 +229,7 @@ class Procedure(StateParts):
                     "winner": self.winner,
                     "plays": self._hand_plays,
                     "tricks": self.tricks_played,
+                    **({"rule": list(self._end_rule)} if self._end_rule else {}),
                 }
             )
         self.hand_results.append(

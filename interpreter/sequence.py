@@ -13,7 +13,7 @@ from .base import Decision, StateParts
 class Sequence(StateParts):
     """``State``'s sequence step."""
 
-    def _step_sequence(self, st: Step):
+    def _step_sequence(self, st: Step, frame: tuple | None = None):
         """Sequence play: each player in turn plays the card that follows the
         last one in its suit (by the step's order), obtained from the first
         place in ``obtain`` that holds it; when a run ends, a player begins a
@@ -27,10 +27,16 @@ class Sequence(StateParts):
             suits.setdefault(c.suit, []).append(c)
         played: set[Card] = set()
         end_play = [r for r in st.end if r.after == "play"]
-        seat = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
-        last: Card | None = None
-        start: Card | None = None
-        last_seat = seat
+        last: Card | None
+        start: Card | None
+        if frame is None:
+            seat = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
+            last = start = None
+            last_seat = seat
+        else:  # a copy resuming at the decision its original was paused at (below): what
+            # the loop does from here up to that decision depends only on these, so it is run again
+            seat, last, start, last_seat, played = frame
+            played = set(played)
         while not self._hand_over:
             required = None
             if last is not None:
@@ -59,6 +65,7 @@ class Sequence(StateParts):
                 if self._auto is not None:
                     c = self._ask(seat, list(self.hand[seat]))
                 else:
+                    self._frame = (seat, last, start, last_seat, played)
                     c = yield Decision(seat, list(self.hand[seat]), "play")
                 self.hand[seat].remove(c)
                 src = "hand"

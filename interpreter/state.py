@@ -36,9 +36,10 @@ from typing import Any, Callable
 
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
-from ..dsl.model import GameDef
+from ..dsl.model import GameDef, Step
 from .base import DEFAULT_MAX_PLAYS, PASS, Abandoned, Decision, InvariantError, Unfinished, move_name, runtime_message
 from .checks import InputChecks
+from .choices import Choices
 from .compiled import for_game
 from .effects import Effects
 from .procedure import Procedure, Snapshot
@@ -50,7 +51,7 @@ from .tricks import Tricks
 __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError", "State", "move_name"]
 
 
-class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks):
+class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, InputChecks):
     """One game of ``game`` for ``players`` players.
 
     ``deck``: a stacked pack (top card first) used, unshuffled and uncut, for
@@ -64,6 +65,7 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
     ``resume``: such a snapshot (of a state of the same rules and players):
     this state starts at that hand, with no set-up (``dealer``, ``deck`` and
     ``deal`` are then not used); the same moves from there give the same game.
+    ``copy()`` gives an independent copy paused at the same decision.
     """
 
     # the short trick loop for agents that draw uniformly (off: the general loop, for tests)
@@ -103,7 +105,8 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self._compiled = for_game(game)  # what the interpreter works out once per rule file
         self.n = players
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng = random.Random(seed)
+        self._rng_state: tuple | None = None  # _rng's state while it is not drawn from (for copy())
         self.max_plays = max_plays
         self.hands_limit = hands
         self.events: list[dict] | None = [] if keep_events else None
@@ -159,6 +162,8 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self.plays = 0
         self._plays_at_hand = 0
         self._hand_over = False
+        self._end_rule: tuple = ()
+        self._cur_step: Step | None = None
         self.unfinished = False
         self.truncated = False
         self.finished = False
@@ -175,6 +180,8 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         }
         self._decision: Decision | None = None
         self._auto = agents  # agents asked inline (run_with(), or given here: the game is played now)
+        self._at: tuple = (0, False, False)  # the step in progress: (index, stacked, dealt), for copy()
+        self._frame: tuple = ()  # what the step paused in saved at its decision, for copy()
         self._snapshots = snapshots
         self.snapshot: Snapshot | None = None  # the top of the hand in progress (with snapshots on)
         self._resume = resume
@@ -185,6 +192,14 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
             self._step_pos: Pos | None = None
         self._advance(None)
         self._resume = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator (shuffles, cuts, the draw for dealer).
+        Whoever draws from it gets it here, which marks the state ``copy()``
+        keeps of it stale."""
+        self._rng_state = None
+        return self._rng
 
     # -- public interface ------------------------------------------------------
     @property
@@ -232,6 +247,63 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self._advance(move)
         if self._check_moves:
             self._check_card_count()
+
+    def copy(self, sink: Callable[[dict], None] | None = None) -> "State":
+        """An independent copy of this state, paused at the same decision:
+        moves applied to either never change the other, and the same moves
+        give both the same game and events. The cards, money, counters and
+        the hand's state are copied (new lists; cards are shared, they never
+        change); the procedure resumes from where this one is paused (the
+        step's place, kept by ``_hand``, and the frame the pausing step saved
+        at its decision), so nothing is played again. ``sink``: the copy's
+        event sink (a copy never shares this one's). Taken between moves,
+        not while agents are asked inside the loops (``run_with``)."""
+        if self._auto is not None:
+            raise ValueError("a state played by agents inside the loops (run_with, agents=) is not copied")
+        new = State.__new__(State)
+        new.__dict__.update(self.__dict__)
+        zones = new.zones = {z: cs[:] for z, cs in self.zones.items()}
+        pzones = new.pzones = {z: [cs[:] for cs in per] for z, per in self.pzones.items()}
+        new.hand = hand = pzones["hand"]
+        new._all_zones = [*zones.values(), *chain.from_iterable(pzones.values())]
+        owner = new._zone_owner = {}
+        seats = range(self.n)
+        for per in pzones.values():
+            owner.update(zip(map(id, per), seats))
+        new._hand_ids = frozenset(map(id, hand))
+        new.bal = {h: b.copy() for h, b in self.bal.items()}
+        new.vars = self.vars.copy()
+        new.pvars = {k: v[:] for k, v in self.pvars.items()}
+        new.won = self.won[:]
+        new.declared = self.declared.copy()
+        new._counts = self._counts.copy()
+        new.standings = self.standings[:]
+        new.hand_results = self.hand_results[:]  # each result a dict never changed once made
+        new._touched = set(self._touched)
+        # the generator's state, read once and kept while nobody draws from it (``rng``):
+        # copies of a state, or of its copies, between two draws share the reading
+        rs = self._rng_state
+        if rs is None:
+            rs = self._rng_state = self._rng.getstate()
+        new._rng = random.Random.__new__(random.Random)
+        new._rng.setstate(rs)
+        if self.events is not None:
+            new.events = self.events[:]  # each event a dict never changed once logged
+        new._sink = sink
+        new._logging = self.events is not None or sink is not None
+        new._short_cfg = {}  # it holds this state's zones
+        new._inline = None
+        d = self._decision
+        if d is None:
+            new._gen = new._run()
+            new._gen.close()  # nothing left to play
+        else:
+            new._gen = new._run(mid=(*self._at, self._frame))
+            new._decision = None
+            new._advance(None)
+            if new._decision is None or new._decision.seat != d.seat or new._decision.moves != d.moves:
+                raise InvariantError("a copy did not resume at its original's decision")
+        return new
 
     def run_with(self, agents) -> "State":
         """Play the game to its end with ``agents`` (one per seat), asking them

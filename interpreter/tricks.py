@@ -35,6 +35,23 @@ class Tricks(StateParts):
                 return ok, i == 0
         return list(hand), not st.must
 
+    def follow_tier(self, seat: int) -> tuple[Step, int | None] | None:
+        """At a decision to play a card in a trick: the step, and which tier
+        of its follow rule gave ``seat``'s legal cards (None: no card is led,
+        the lead rule or any card; ``len(st.must)``: no tier could be met, any
+        card). None elsewhere. The same tiers as ``_legal``, for whoever asks
+        why a card is refused; never called in play."""
+        st = self._cur_step
+        if st is None or st.kind != "tricks":
+            return None
+        if self.led is None:
+            return st, None
+        hand = self.hand[seat]
+        for i, tier in enumerate(st.must):
+            if tier.filter(self, seat, hand):
+                return st, i
+        return st, len(st.must)
+
     def _agents_inline(self):
         """How the agents of run_with() are asked inside the loop: (choose
         methods, the uniform draws of agents that pick uniformly with their own
@@ -53,13 +70,16 @@ class Tricks(StateParts):
         self._inline = (auto, (choosers, uniform, check_choice))
         return choosers, uniform, check_choice
 
-    def _step_tricks(self, st: Step):
+    def _step_tricks(self, st: Step, frame: tuple | None = None):
+        """The tricks of ``st``. ``frame``: what a paused loop saved at its
+        decision (below, at the ``yield``): a copy resumes the loop there."""
         choosers, uniform, check_choice = self._agents_inline()
         if uniform is not None and self._draw_inline and not self._logging and self._short_loop_fits(st):
             self._tricks_drawn(st, uniform)  # nothing to ask nor to record: the short loop
             return
         n = self.n
-        leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
+        if frame is None:
+            leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
         trick = self.zones["trick"]
         logging = self._logging
         keys = [f.fn for f in st.winner_key]
@@ -89,26 +109,39 @@ class Tricks(StateParts):
         played = self.plays  # kept in a local, written back before anything else can read it
         try:
             while not self._hand_over:
-                if not hands[leader]:
-                    break
-                self.leader = leader
-                # ``led`` is kept in a local and written to self.led when the first card
-                # is played: nothing else sets it during a trick
-                self.led = led = None
-                plays: list[tuple[int, Card]] = []
-                # none until the first card of the trick is played
-                table: Any = None
-                best_seat: Any = None
-                best_key: Any = None
-                seat = leader
+                plays: list[tuple[int, Card]]
+                table: Any
+                moves: list
+                if frame is None:
+                    if not hands[leader]:
+                        break
+                    self.leader = leader
+                    # ``led`` is kept in a local and written to self.led when the first card
+                    # is played: nothing else sets it during a trick
+                    self.led = led = None
+                    plays = []
+                    # none until the first card of the trick is played
+                    table = None
+                    best_seat: Any = None
+                    best_key: Any = None
+                    seat = leader
+                    first = 0
+                else:  # a copy resuming at the decision its original was paused at
+                    leader, led, plays, best_seat, best_key, seat, first, moves = frame
+                    plays = plays[:]
+                    table = None
+                    if key_tables is not None and led is not None:
+                        table = key_tables[(led, self.trump)]
                 broke = False
-                for _ in range(n):
+                for turn in range(first, n):
                     hand = hands[seat]
-                    if not hand:
+                    c = None
+                    if frame is not None:
+                        pass  # the moves were saved with the frame
+                    elif not hand:
                         seat = nxt[seat]
                         continue
-                    c = None
-                    if led is None:
+                    elif led is None:
                         if lead_any:
                             if uniform is not None:  # an agent drawing uniformly from the hand
                                 k = len(hand)
@@ -131,41 +164,53 @@ class Tricks(StateParts):
                         c = None
                     else:
                         moves, follows = legal(st, seat)
-                    if c is None:
-                        if not follows and renounce is not None:
-                            if logging:
-                                self.emit({"type": "renounce", "seat": seat, "led": led})
-                            self.plays = played
-                            new = renounce(self, seat)
-                            if new is not None:  # the trick is over; he (or another) leads
-                                if new != leader:
-                                    counts["lead_changes"] += 1
-                                leader = new
-                                broke = True
-                                break
-                            if self._hand_over:
-                                return
-                            moves, _ = legal(st, seat)  # the effects may have changed his hand
-                            if not moves:
-                                seat = nxt[seat]
-                                continue
+                    if c is not None:  # drawn at the lead, taken from the hand already
                         self.mover = seat
-                        if uniform is not None:  # an agent drawing uniformly: draw here
-                            nm = len(moves)
-                            c = moves[int(uniform[seat]() * nm)] if nm > 1 else moves[0]
-                        elif choosers is not None:
-                            self.plays = played
-                            c = choosers[seat](self, seat, moves)
-                            if check_choice and c not in moves:
-                                self._illegal(seat, c, moves)
+                    else:
+                        if frame is not None:
+                            frame = None  # resumed: ask the same question again (below)
                         else:
+                            if not follows and renounce is not None:
+                                if logging:
+                                    self.emit(
+                                        {
+                                            "type": "renounce",
+                                            "seat": seat,
+                                            "led": led,
+                                            "rule": ["hand", st.name, "cannot_follow"],
+                                        }
+                                    )
+                                self.plays = played
+                                new = renounce(self, seat)
+                                if new is not None:  # the trick is over; he (or another) leads
+                                    if new != leader:
+                                        counts["lead_changes"] += 1
+                                    leader = new
+                                    broke = True
+                                    break
+                                if self._hand_over:
+                                    return
+                                moves, _ = legal(st, seat)  # the effects may have changed his hand
+                                if not moves:
+                                    seat = nxt[seat]
+                                    continue
+                            self.mover = seat
+                            if uniform is not None:  # an agent drawing uniformly: draw here
+                                nm = len(moves)
+                                c = moves[int(uniform[seat]() * nm)] if nm > 1 else moves[0]
+                            elif choosers is not None:
+                                self.plays = played
+                                c = choosers[seat](self, seat, moves)
+                                if check_choice and c not in moves:
+                                    self._illegal(seat, c, moves)
+                        if c is None:
                             self.plays = played
+                            # all a copy needs to resume here (``_hand`` keeps the step's place)
+                            self._frame = (leader, led, plays, best_seat, best_key, seat, turn, moves)
                             c = yield Decision(seat, moves, "play")
                             if self._auto is not None:  # run_with() took over: ask its agents inline from now on
                                 choosers, uniform, check_choice = self._agents_inline()
                         hand.remove(c)
-                    else:
-                        self.mover = seat
                     trick.append(c)
                     if led is None:
                         self.led = led = c.suit
@@ -279,6 +324,7 @@ class Tricks(StateParts):
                     w = rule.winner(self, s) if rule.winner is not None else None
                     self.winner = w % n if isinstance(w, int) else w
                     self._hand_over = True
+                    self._end_rule = rule.path
                     self.led = None
                     touched.clear()
                     return True

@@ -34,7 +34,7 @@ from ..dsl.model import GameDef
 from .procedure import Snapshot
 from .state import State
 
-__all__ = ["World", "place", "voids"]
+__all__ = ["World", "lacking", "place", "voids"]
 
 
 class World(State):
@@ -162,7 +162,7 @@ def place(
             for _ in cs:
                 j = int(below() * len(left))
                 c = left[j]
-                if c.suit in bar:
+                if c in bar:
                     ok = False
                     break
                 left[j] = left[-1]
@@ -179,7 +179,7 @@ def place(
         got = {}
         rest_room = room[:]
         for k in order:
-            allowed = [c for c in left if c.suit not in bars[k]]
+            allowed = [c for c in left if c not in bars[k]]
             if len(allowed) < room[k]:
                 break
             mine = got[k] = rng.sample(allowed, room[k])
@@ -218,7 +218,7 @@ def _place_checked(groups, barred, rng, pool):
         return None
     while left:
         c = left.pop()
-        options = [k for k in range(len(groups)) if room[k] and c.suit not in allowed[k]]
+        options = [k for k in range(len(groups)) if room[k] and c not in allowed[k]]
         rng.shuffle(options)
         options.sort(key=lambda k: -room[k] * rng.random())  # more room, likelier first
         for k in options:
@@ -240,18 +240,55 @@ def _canon(c: Card) -> int:
     return c.canon
 
 
-def _feasible(cards: list[Card], room: list[int], barred: list[set[str]]) -> bool:
-    """Whether ``cards`` fit the groups' ``room`` with no group given a barred
-    suit: a flow from the suits to the groups (Hall's condition over the
-    suits' subsets, which are few)."""
-    need: dict[str, int] = {}
+def _feasible(cards: list[Card], room: list[int], barred: list[set]) -> bool:
+    """Whether ``cards`` fit the groups' ``room`` with no group given a card
+    barred from it: Hall's condition over the classes of cards (cards barred
+    from the same groups), which are few; with very many, not checked."""
+    need: dict[frozenset, int] = {}
     for c in cards:
-        need[c.suit] = need.get(c.suit, 0) + 1
-    suits = list(need)
-    for mask in range(1, 1 << len(suits)):
-        chosen = [suits[i] for i in range(len(suits)) if mask >> i & 1]
+        sig = frozenset(k for k, bar in enumerate(barred) if c in bar)
+        need[sig] = need.get(sig, 0) + 1
+    classes = list(need)
+    if len(classes) > 12:
+        return True
+    for mask in range(1, 1 << len(classes)):
+        chosen = [classes[i] for i in range(len(classes)) if mask >> i & 1]
         total = sum(need[s] for s in chosen)
-        cap = sum(r for r, bar in zip(room, barred) if any(s not in bar for s in chosen))
+        cap = sum(r for k, r in enumerate(room) if any(k not in s for s in chosen))
         if total > cap:
             return False
     return True
+
+
+def lacking(game: GameDef, snap: Snapshot, players: int, moves: list, observer: int) -> dict[int, set[Card]]:
+    """The cards each seat other than ``observer`` has shown it did not hold,
+    found by playing the hand's ``moves`` again from ``snap`` (the top of the
+    hand): at each card it played to a trick, if the card did not meet the
+    first tier of the follow rule (``must[0]``, asked then, in that trick) and
+    the rules do not excuse it (``free``), the seat held no card meeting that
+    tier. {seat: {card, …}}."""
+    st = State(game, players, 0, resume=snap, keep_events=False, check="hand")
+    pack = list(st.pack_cards)
+    out: dict[int, set[Card]] = {}
+    for m in moves:
+        d = st._decision
+        if d is None:
+            break
+        step = getattr(st, "_cur_step", None)
+        if (
+            d.kind == "play"
+            and d.seat != observer
+            and step is not None
+            and step.kind == "tricks"
+            and step.must
+            and st.led is not None
+        ):
+            try:
+                tier = step.must[0].filter(st, d.seat, pack)
+                excused = step.free is not None and _free(step.free.fn, st, d.seat, m.name)
+            except Exception:  # a rule that cannot be asked of the whole pack: nothing learnt
+                tier, excused = [], True
+            if m not in tier and not excused:
+                out.setdefault(d.seat, set()).update(tier)
+        st.apply(m)
+    return out

@@ -1,5 +1,5 @@
-"""The fast clone (a snapshot of the top of the hand in progress, and a replay of the moves made
-since) against the reference clone (a replay from the start): for every corpus game and
+"""The fast clone (the interpreter's state copied as it is, paused at its decision, the procedure
+resumed from its place) against the reference clone (a replay from the start): for every corpus game and
 option and every concept file, at many decisions of seeded random games, the two give the
 same state, and played on with the same moves, the same game to its end."""
 
@@ -112,6 +112,53 @@ def test_a_stacked_first_hand_clones_too():
     fast, slow = state.clone(), state.clone_by_replay()
     assert seen(fast) == seen(slow)
     same_to_the_end(fast, slow, random.Random(4))
+
+
+def test_engine_copy_at_every_decision_plays_on_alike():
+    """The interpreter's own copy, at every decision of a game with announcements and renounces
+    (a copy resumes inside an announcement, a trick and after a renounce's pick-up alike): the
+    same decision, then the same game and log as the original, which moves on the copy leave
+    untouched."""
+    for ref in ("polignac/boussac+capot", "enfle/academie", "emprunt/lacombe"):
+        game = academie.load_game(ref)
+        eng = EngineState(game.gamedef, 4, 7)
+        rng = random.Random(ref)
+        while not eng.is_terminal():
+            if rng.random() < 0.2:
+                before = (eng.legal_moves(), eng.current_player(), list(eng.events), eng.returns())
+                c = eng.copy()
+                assert (c.legal_moves(), c.current_player(), c.events) == before[:3]
+                r = random.Random(len(eng.events))
+                while not c.is_terminal():  # the copy played on alone
+                    c.apply(r.choice(c.legal_moves()))
+                assert (eng.legal_moves(), eng.current_player(), eng.events, eng.returns()) == before
+                again, ref_game = eng.copy(), eng.copy()
+                r1, r2 = random.Random(1), random.Random(1)
+                while not ref_game.is_terminal():
+                    again.apply(r1.choice(again.legal_moves()))
+                    ref_game.apply(r2.choice(ref_game.legal_moves()))
+                assert again.events == ref_game.events and again.returns() == ref_game.returns()
+            eng.apply(rng.choice(eng.legal_moves()))
+        assert eng.copy().is_terminal()
+
+
+def test_a_state_played_by_agents_inside_the_loops_is_not_copied():
+    from academie.interpreter.agents import RandomAgent
+
+    game = academie.load_game("hearts/foster")
+    eng = EngineState(game.gamedef, 4, 1)
+    seen = []
+
+    class Peek(RandomAgent):
+        def choose(self, state, seat, moves):
+            if not seen:
+                with pytest.raises(ValueError):
+                    state.copy()
+                seen.append(seat)
+            return moves[0]
+
+    eng.run_with([Peek(0) for _ in range(4)])
+    assert seen and eng.is_terminal()
 
 
 def test_engine_snapshots_off_by_default_and_resume():
