@@ -36,6 +36,10 @@ if _typing.TYPE_CHECKING:
 
 
 def __getattr__(name: str):
+    if name == "agent":  # a player by name (academie/players, docs/players.md)
+        from .players import agent
+
+        return agent
     if name in __all__:
         from . import api
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any, Iterable, Union
 
 from .dsl.cards import Card, parse_card
@@ -379,6 +380,46 @@ class State:
         """``[{seat, score, rank}, …]`` best first, once the game is over (else empty)."""
         return [dict(r) for r in self.engine.standings]
 
+    def scores(self) -> list:
+        """Each seat's score by the rules' standings as if the game ended now
+        (the final ``returns()`` once it has ended): what a search scores a
+        position by when it stops before the end. Zero each where the rules
+        give no standings."""
+        e = self.engine
+        if e.is_terminal():
+            return e.returns()
+        fn = e.g.standings
+        if fn is None:
+            return [0] * self.players
+        try:
+            return [fn.fn(e, s, None) for s in range(self.players)]
+        except Exception:  # a score that is read only at the end (a count of what is not yet there)
+            return [0] * self.players
+
+    def playout(self, rng: random.Random, hands: int | None = None) -> list:
+        """Play on with uniformly random moves, to the end of the game or, with
+        ``hands``, to the end of that many hands (the one in progress counting
+        as the first; the game is then stopped there, with no final
+        settlement), and return ``scores()``. The moves are drawn by the
+        interpreter's random agent inside its own loops, unrecorded, for a
+        search's rollouts: the state is used up — it holds its scores, but
+        ``history``, ``observation`` and ``clone()`` no longer describe it."""
+        from .interpreter.agents import RandomAgent
+
+        e = self.engine
+        if not e.is_terminal():
+            if hands is not None:
+                e.hands_limit = e.hand_no + max(1, hands) - 1
+            e._sink = None
+            e._logging = False
+            e.run_with([RandomAgent(rng=rng)] * self.players)
+        return self.scores()
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the hand in progress (1 for the first)."""
+        return self.engine.hand_no
+
     @property
     def history(self) -> list[Move]:
         """The moves made since the start, in order."""
@@ -413,6 +454,98 @@ class State:
 
     def __deepcopy__(self, memo: dict) -> "State":
         return self.clone()
+
+    # -- worlds for a seat that cannot see every card -----------------------------
+    def _unseen(self, seat: int) -> tuple:
+        """The hand's deal as dealt (every card, or None before the deal), the places of the cards
+        ``seat`` has not seen ([(a seat or a zone, [its unseen cards])]) and the suits each seat
+        has shown it lacks."""
+        from .interpreter.worlds import lacking, voids
+
+        deal = next((full for _, owner, full in self._events if owner == -1), None)
+        groups: list = []
+        barred: dict = {}
+        if deal is not None:
+            e = self.engine
+            known = set(deal["hands"][seat]) | self._seen | {c.name for c in e.hand[seat]}
+            for z, per in e.pzones.items():
+                known.update(c.name for c in per[seat])
+            for _, owner, full in self._events:
+                if owner == seat and full is not None:
+                    known.update(full.get("cards", ()))
+            by_name = {c.name: c for c in e.pack_cards}
+            placed: set[str] = set()
+            for s, names in enumerate(deal["hands"]):
+                placed.update(names)
+                if s != seat:
+                    groups.append((s, [by_name[n] for n in names if n not in known]))
+            for z, names in deal.items():
+                if z not in ("type", "hands") and isinstance(names, list):
+                    placed.update(names)
+                    groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
+            rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
+            groups.append(("zone:pack", rest))
+            groups = [(g, cs) for g, cs in groups if cs]
+            # what each seat has shown it lacks: the suits its renounces show, and the cards that
+            # would have met the first duty of the follow rule where it played another
+            barred = {
+                s: {c for c in e.pack_cards if c.suit in suits}
+                for s, suits in voids(
+                    self.game.gamedef, (full or public for public, _, full in self._events), e
+                ).items()
+                if s != seat
+            }
+            at, _ = self._hand_mark
+            snap = e.snapshot
+            if snap is not None:
+                for s, cards in lacking(self.game.gamedef, snap, self.players, self._moves[at:], seat).items():
+                    barred.setdefault(s, set()).update(cards)
+        return deal, groups, barred
+
+    def resample(self, seat: int, rng: "random.Random | int | str | None" = None) -> "State":
+        """A world ``seat`` cannot tell from this state: the same game with the
+        cards ``seat`` has not seen this hand (the other hands' hidden cards, a
+        stock or talon face down) placed afresh, at random, where hidden cards
+        lie; every card it has seen (its own, every card shown face up, every
+        card it took) where it is, every hand and zone the same size, no seat
+        given a suit it has shown it lacks, and the hands to come shuffled
+        afresh. Built like ``clone()``, with the hand's moves played again in
+        that world; a world in which one of them is not legal is drawn again.
+        ``rng``: a ``random.Random`` (or a seed for one). See docs/players.md."""
+        from .interpreter.worlds import place
+
+        self._check_seat(seat)
+        if not isinstance(rng, random.Random):
+            rng = random.Random(rng)
+        snap = self.engine.snapshot
+        if snap is None:  # no hand begun (cannot happen once built)
+            return self.clone()
+        key = (seat, len(self._moves), snap)
+        cached = getattr(self, "_resample_cache", None)
+        if cached is not None and cached[0] == key:  # a search draws many worlds from one state
+            deal, groups, barred = cached[1]
+        else:
+            deal, groups, barred = self._unseen(seat)
+            self._resample_cache = (key, (deal, groups, barred))
+        for attempt in range(_RESAMPLE_TRIES + 1):
+            if deal is None:
+                sigma = None
+            elif attempt < _RESAMPLE_TRIES:
+                sigma = place(groups, barred, rng)
+                if sigma is None:
+                    continue
+            else:  # no world drawn could replay the hand: the true deal, the future afresh
+                sigma = {}
+            if sigma is not None and isinstance(self, _World) and snap is self._world[0] and self._world[1]:
+                # a world of a world: its deal was the true one exchanged already; exchange that again
+                first = self._world[1]
+                sigma = {c: sigma.get(first.get(c, c), first.get(c, c)) for c in {*first, *sigma}}
+            world = _World.__new__(_World)
+            world._from(self, snap, sigma, rng.getrandbits(64))
+            if world._ok:
+                world.fallback = attempt == _RESAMPLE_TRIES
+                return world
+        raise AssertionError("the true deal always replays")  # pragma: no cover
 
     def __getstate__(self) -> dict:
         players, seed, dealer, deck, deal = self._recipe
@@ -592,3 +725,71 @@ def _card_of(c: Card | str) -> Card:
     if k is None:
         raise ApiError(f"the stacked deck holds '{c}', which is not a card (write rank + suit: AS, 10H, KD)")
     return k
+
+
+_RESAMPLE_TRIES = 20  # worlds drawn before the true deal is taken (with the hands to come afresh)
+
+
+class _World(State):
+    """A state ``resample`` drew: it copies (``clone()``) into the same world."""
+
+    fallback = False  # True when no world drawn could replay the hand, and this is the true deal
+
+    def _from(self, state: State, snap: Any, sigma: dict | None, seed: int) -> None:
+        from .interpreter.worlds import World
+
+        at, earlier = state._hand_mark
+        self.game = state.game
+        self.players = state.players
+        self._recipe = state._recipe
+        self._keep = state._keep
+        self._moves = state._moves[:at]
+        self._events = []
+        self._earlier = state._earlier[:earlier]
+        self._earlier_views = {s: v for s, v in state._earlier_views.items() if v[0] == earlier}
+        self._seen = set()
+        self._applying = 0
+        self._hand_mark = (at, earlier)
+        self._world = (snap, sigma, seed)
+        self._ok = True
+        players, _, _, _, _ = state._recipe
+        self.engine = World(
+            state.game.gamedef,
+            players,
+            resume=snap,
+            sigma=sigma,
+            seed=seed,
+            keep_events=state._keep,
+            sink=self._on_event,
+            check="hand",
+            snapshots=True,
+        )
+        try:
+            for m in state._moves[at:]:
+                self._send(m)  # the interpreter refuses a move that is not legal in this world
+        except RuleError:
+            self._ok = False
+            return
+        # the same public course of the hand (a seat that had to renounce here, and did not
+        # there, shows what it holds), and the same decision at hand
+        e, t = self.engine, state.engine
+        self._ok = (
+            e.current_player() == t.current_player()
+            and len(self._events) == len(state._events)
+            and all(a[0] == b[0] for a, b in zip(self._events, state._events))
+        )
+
+    def clone(self) -> "State":
+        snap, sigma, seed = self._world
+        if self.engine.snapshot is not snap:  # a later hand: the world's own snapshot holds it
+            return super().clone()
+        new = _World.__new__(_World)
+        new._from(self, snap, sigma, seed)
+        new.fallback = self.fallback
+        return new
+
+    def clone_by_replay(self) -> "State":
+        return self.clone()
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError("a world drawn by resample() is not pickled: pickle the state it was drawn from")

@@ -33,6 +33,48 @@ from .state import Abandoned, State, move_name
 
 AGENTS = ("first", "random", "human")
 
+# players registered by name beyond the built-ins (``academie.players`` registers its own
+# searching players on import): name -> factory(params, seat, seed) giving an agent
+PLAYERS: dict[str, Callable[..., Any]] = {}
+
+
+def register(name: str, factory: Callable[..., Any]) -> None:
+    """Make ``factory(params, seat=, seed=)`` the player called ``name`` in agent specs."""
+    PLAYERS[name] = factory
+
+
+def known_agents() -> tuple[str, ...]:
+    """The built-in agents and every registered player."""
+    from ..players import agent  # noqa: F401  (importing academie.players registers its players)
+
+    return AGENTS + tuple(p for p in PLAYERS if p not in AGENTS)
+
+
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """One seat's agent spec: a name, then parameters after colons
+    (``ismcts:iterations=300:c=0.7``) -> (name, {parameter: text})."""
+    name, *rest = spec.strip().split(":")
+    params: dict[str, str] = {}
+    for item in rest:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"'{item}' in agent '{spec}' is not a parameter (write name=value)")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+def check_spec(spec: str) -> None:
+    """Raise ValueError if ``spec`` names no agent or gives it a parameter it does not take."""
+    name, params = split_spec(spec)
+    if name in AGENTS:
+        if params:
+            raise ValueError(f"agent '{name}' takes no parameters")
+        return
+    known = known_agents()
+    if name not in PLAYERS:
+        raise ValueError(f"unknown agent '{name}' (agents: {', '.join(known)})")
+    PLAYERS[name](params, seat=0, seed=0)
+
 
 @runtime_checkable
 class Agent(Protocol):
@@ -144,7 +186,11 @@ def make_agents(spec: list[str], players: int, seed) -> list[Agent]:
     out: list[Agent] = []
     shared = random.Random(f"{seed}:agents") if "random" in spec else None
     for seat, name in enumerate(spec):
-        if name == "first":
+        if ":" in name or (name not in AGENTS and name in known_agents()):
+            check_spec(name)
+            pname, params = split_spec(name)
+            out.append(PLAYERS[pname](params, seat=seat, seed=seed))
+        elif name == "first":
             out.append(FirstAgent())
         elif name == "random":
             out.append(RandomAgent(rng=shared))
@@ -156,5 +202,11 @@ def make_agents(spec: list[str], players: int, seed) -> list[Agent]:
 
 
 def play(state: State, agents: list[Agent]) -> State:
-    """Run ``state`` to its end with ``agents`` (one per seat)."""
+    """Run ``state`` to its end with ``agents`` (one per seat). Players that
+    search (``needs_api``) are asked at every decision with the game as the
+    public API holds it (``academie.players.drive``)."""
+    if any(getattr(a, "needs_api", False) for a in agents):
+        from ..players import drive
+
+        return drive(state, agents)
     return state.run_with(agents)

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..dsl.errors import RuleError
 from ..dsl.loader import Limits
 from ..dsl.model import GameDef
-from .agents import make_agents
+from .agents import make_agents, play
 from .state import State
 
 BACKENDS = ("local", "dask")
@@ -41,15 +41,10 @@ def game_seed(seed, i: int) -> str:
 
 
 def play_one(game: GameDef, players: int, seed, agents: list[str], max_plays: int) -> State:
-    return State(
-        game,
-        players,
-        seed,
-        max_plays=max_plays,
-        keep_events=False,
-        check="hand",
-        agents=make_agents(agents, players, seed),
-    )
+    ags = make_agents(agents, players, seed)
+    if any(getattr(a, "needs_api", False) for a in ags):  # players that search: decision by decision
+        return play(State(game, players, seed, max_plays=max_plays, keep_events=False, check="hand"), ags)
+    return State(game, players, seed, max_plays=max_plays, keep_events=False, check="hand", agents=ags)
 
 
 class Tally:

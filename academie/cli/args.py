@@ -43,13 +43,17 @@ SEED = SeedType()
 def check_agents(spec: str | None, n: int, param_hint: str = "--agents", agents=None) -> list[str]:
     """The agent names of ``--agents`` for ``n`` seats, checked: each a known
     agent, one name for all seats or one per seat."""
-    from ..interpreter.agents import AGENTS
+    from ..interpreter.agents import check_spec, known_agents
 
-    known = agents or AGENTS
+    known = agents or known_agents()
     names = (spec or "random").split(",")
-    bad = [a for a in names if a not in known]
-    if bad:
-        raise click.BadParameter(f"unknown agent '{bad[0]}' (agents: {', '.join(known)})", param_hint=param_hint)
+    for a in names:
+        try:
+            if a.split(":")[0].strip() not in known:
+                raise ValueError(f"unknown agent '{a}' (agents: {', '.join(known)})")
+            check_spec(a)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint=param_hint) from None
     if len(names) not in (1, n):
         raise click.BadParameter(
             f"{len(names)} agents for {n} players: give one, or one per seat", param_hint=param_hint

@@ -1,0 +1,340 @@
+"""The players that search (academie/players): their speed and their strength.
+
+    python benchmarks/players.py speed                 # iterations per second, every corpus game
+    python benchmarks/players.py speed --openspiel     # beside OpenSpiel's ISMCTSBot on its C++ Hearts
+    python benchmarks/players.py strength --games 200 --out games.jsonl   # the games of docs/players.md
+    python benchmarks/players.py strength --only hearts/foster --players 4 --games 40 --iterations 100
+    python benchmarks/players.py report games.jsonl --markdown           # their table
+
+**speed**: for each corpus game (4 players where the rules allow, else the
+fewest), ``--states`` states met in random games, each at a decision with more
+than one legal move; ``ismcts`` searches each with ``--iterations``
+iterations; the figure is all the iterations over all the time (median state
+too). With ``--openspiel``, OpenSpiel's own Python ``ISMCTSBot``
+(``open_spiel.python.algorithms.ismcts``, random rollouts, one rollout per
+leaf, its C++ ``hearts`` underneath) searches as many states of Hearts with
+the same budget, in the same run.
+
+**strength**: for each corpus game and number of players, ``--games`` games
+of ``ismcts`` (one seat, turning round the table from game to game) against
+``random`` in every other seat, and as many against ``mc`` (same iterations)
+in every other seat. Game ``i`` uses the seed ``i``; each player's generator
+is seeded from it. Reported per match: the share of games the ismcts seat
+wins (rank 1; a tie shared), with its Wilson 95 % interval, beside the share
+a seat would win by chance (1/n); and its mean score less the mean of the
+other seats, with a 95 % interval (mean ± 1.96·SE). The cells share the
+time (``--minutes``): the next game is always the one of the cell that has
+taken least time so far, so a quick game gets more games than a long one;
+``--out`` keeps every game as a JSON line (``--resume`` goes on from them), and
+``report`` makes the table from such files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+
+import academie
+from academie.dsl.loader import corpus_ids, resolve
+
+Z = 1.959964
+
+
+def games_of_corpus() -> list[str]:
+    return [cid for cid in corpus_ids() if not resolve(cid).data.get("abstract")]
+
+
+def table_size(game: academie.Game) -> int:
+    lo, hi = game.players
+    return 4 if lo <= 4 <= hi else lo
+
+
+def states_for_search(ref: str, n: int, count: int, seed: int = 0) -> list[academie.State]:
+    """``count`` states of random games of ``ref``, each at a decision with a choice."""
+    game = academie.load_game(ref)
+    rng = random.Random(seed)
+    out = []
+    g = 0
+    while len(out) < count:
+        state = game.new_state(players=n, seed=f"speed/{g}")
+        g += 1
+        moves = []
+        while not state.is_terminal():
+            if len(state.legal_actions()) > 1:
+                moves.append(len(state.history))
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not moves:
+            continue
+        at = moves[rng.randrange(len(moves))]
+        s = game.new_state(players=n, seed=f"speed/{g - 1}")
+        replay = state.history[:at]
+        for m in replay:
+            s.apply(m)
+        out.append(s)
+    return out
+
+
+def speed(args) -> dict:
+    rows = []
+    refs = args.only or games_of_corpus()
+    for ref in refs:
+        game = academie.load_game(ref)
+        n = args.players or table_size(game)
+        states = states_for_search(ref, n, args.states)
+        times = []
+        for i, s in enumerate(states):
+            p = academie.agent("ismcts", iterations=args.iterations, seed=i)
+            t = time.perf_counter()
+            p.search(s, s.legal_actions())
+            times.append(time.perf_counter() - t)
+        rows.append(
+            {
+                "game": ref,
+                "players": n,
+                "iterations": args.iterations,
+                "states": len(states),
+                "iterations_per_second": round(args.iterations * len(times) / sum(times)),
+                "median_state_per_second": round(args.iterations / statistics.median(times)),
+            }
+        )
+        print(json.dumps(rows[-1]), file=sys.stderr)
+    out: dict = {"academie": rows}
+    if args.openspiel:
+        out["openspiel"] = openspiel_speed(args.iterations, args.states)
+        print(json.dumps(out["openspiel"]), file=sys.stderr)
+    return out
+
+
+def openspiel_speed(iterations: int, count: int) -> dict:
+    """OpenSpiel's Python ISMCTSBot on its C++ Hearts, at decisions with a choice in the play."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(0)
+    states = []
+    while len(states) < count:
+        s = game.new_initial_state()
+        path = []
+        while not s.is_terminal():
+            if s.is_chance_node():
+                actions, probs = zip(*s.chance_outcomes())
+                s.apply_action(rng.choices(actions, probs)[0])
+                continue
+            if len(s.legal_actions()) > 1 and s.move_number() > 0:
+                path.append(s.clone())
+            s.apply_action(rng.choice(s.legal_actions()))
+        # a decision of the play (after the passing), taken at random
+        play = [p for p in path if "Pass" not in s.action_to_string(p.current_player(), p.legal_actions()[0])]
+        if play:
+            states.append(play[rng.randrange(len(play))])
+    times = []
+    for i, s in enumerate(states):
+        bot = ismcts.ISMCTSBot(
+            game,
+            mcts.RandomRolloutEvaluator(1, np.random.RandomState(i)),
+            2.0,
+            iterations,
+            random_state=np.random.RandomState(i),
+        )
+        t = time.perf_counter()
+        bot.step(s)
+        times.append(time.perf_counter() - t)
+    return {
+        "game": "open_spiel hearts (C++), ISMCTSBot (Python), random rollouts",
+        "players": 4,
+        "iterations": iterations,
+        "states": len(times),
+        "iterations_per_second": round(iterations * len(times) / sum(times)),
+        "median_state_per_second": round(iterations / statistics.median(times)),
+    }
+
+
+# -- strength ---------------------------------------------------------------------------------
+def play_match(job: tuple) -> tuple[int, int, float, float, int]:
+    """One game: ``ismcts`` at seat ``i % n`` against ``opponent`` in the other seats.
+    (seat, 1 if the ismcts seat ranks first — shared by ties —, its score less the others' mean,
+    seconds, the number of hands)."""
+    ref, n, i, opponent, iterations = job
+    game = academie.load_game(ref)
+    state = game.new_state(players=n, seed=i)
+    seat = i % n
+    me = academie.agent("ismcts", iterations=iterations, seed=f"{i}:{seat}:ismcts")
+    others = [
+        academie.agent(opponent, seed=f"{i}:{s}:{opponent}", **({"iterations": iterations} if opponent == "mc" else {}))
+        for s in range(n)
+    ]
+    t = time.perf_counter()
+    while not state.is_terminal():
+        s = state.current_player()
+        state.apply_action((me if s == seat else others[s]).choose(state))
+    ret = state.returns()
+    top = [r["seat"] for r in state.standings() if r["rank"] == 1]
+    win = 1 / len(top) if seat in top else 0.0
+    margin = ret[seat] - sum(ret[s] for s in range(n) if s != seat) / (n - 1)
+    return seat, win, margin, time.perf_counter() - t, state.hand_no
+
+
+def wilson(k: float, n: int) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + Z * Z / n
+    c = (p + Z * Z / (2 * n)) / d
+    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float, float]:
+    m = statistics.fmean(xs)
+    se = statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("inf")
+    return m, m - Z * se, m + Z * se
+
+
+def cells_of(args) -> list[tuple[str, int, str]]:
+    out = []
+    for ref in args.only or games_of_corpus():
+        game = academie.load_game(ref)
+        lo, hi = game.players
+        counts = args.players_list or sorted({lo, hi} if hi - lo < 3 else {lo, table_size(game), hi})
+        for n in counts:
+            if lo <= n <= hi:
+                out.extend((ref, n, opponent) for opponent in args.opponents)
+    return out
+
+
+def strength(args) -> dict:
+    """Play the matches, each cell's games in seed order, the cells sharing the time: the next game
+    is always the cell's that has taken the least time so far (so that a cheap game gets more games
+    than a long one in the same time). Every game is a line of ``--out`` as it ends; ``--minutes``
+    stops starting games after that long."""
+    cells = cells_of(args)
+    done: dict[tuple, list] = {c: [] for c in cells}
+    if args.out and args.resume:
+        for row in _read(args.out):
+            key = (row["game"], row["players"], row["against"])
+            if key in done and row["iterations"] == args.iterations:
+                done[key].append(row)
+    spent = {c: sum(r["seconds"] for r in done[c]) for c in cells}
+    stop = time.perf_counter() + 60 * args.minutes if args.minutes else None
+    with open(args.out, "a") if args.out else open("/dev/null", "w") as out:
+        while True:
+            open_cells = [c for c in cells if len(done[c]) < args.games]
+            if not open_cells or (stop is not None and time.perf_counter() > stop):
+                break
+            cell = min(open_cells, key=lambda c: (spent[c], cells.index(c)))
+            ref, n, opponent = cell
+            i = len(done[cell])
+            seat, win, margin, seconds, hands = play_match((ref, n, i, opponent, args.iterations))
+            row = {
+                "game": ref,
+                "players": n,
+                "against": opponent,
+                "iterations": args.iterations,
+                "seed": i,
+                "seat": seat,
+                "win": win,
+                "margin": margin,
+                "hands": hands,
+                "seconds": round(seconds, 2),
+            }
+            done[cell].append(row)
+            spent[cell] += seconds
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+    return {"strength": summary([r for c in cells for r in done[c]])}
+
+
+def _read(path: str) -> list[dict]:
+    try:
+        with open(path) as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def summary(games: list[dict]) -> list[dict]:
+    """One row per (game, players, opponent, iterations): the figures of docs/players.md."""
+    cells: dict[tuple, list] = {}
+    for g in games:
+        cells.setdefault((g["game"], g["players"], g["against"], g["iterations"]), []).append(g)
+    rows = []
+    for (ref, n, opponent, iterations), rs in cells.items():
+        wins = sum(r["win"] for r in rs)
+        lo_w, hi_w = wilson(wins, len(rs))
+        m, m_lo, m_hi = mean_ci([r["margin"] for r in rs])
+        rows.append(
+            {
+                "game": ref,
+                "players": n,
+                "against": opponent,
+                "iterations": iterations,
+                "games": len(rs),
+                "win_share": round(wins / len(rs), 3),
+                "win_ci": [round(lo_w, 3), round(hi_w, 3)],
+                "chance": round(1 / n, 3),
+                "margin": round(m, 2),
+                "margin_ci": [round(m_lo, 2), round(m_hi, 2)],
+                "hands_mean": round(statistics.fmean(r["hands"] for r in rs), 1),
+                "seconds_per_game": round(statistics.fmean(r["seconds"] for r in rs), 1),
+            }
+        )
+    return rows
+
+
+def markdown(rows: list[dict]) -> str:
+    out = [
+        "| game | players | against | iterations | games | ismcts wins (95% CI) | by chance | score margin (95% CI) |",
+        "|---|---:|---|---:|---:|---|---:|---|",
+    ]
+    for r in rows:
+        out.append(
+            f"| {r['game']} | {r['players']} | {r['against']} | {r['iterations']} | {r['games']} | "
+            f"{r['win_share']:.1%} ({r['win_ci'][0]:.1%}–{r['win_ci'][1]:.1%}) | {r['chance']:.1%} | "
+            f"{r['margin']:+.1f} ({r['margin_ci'][0]:+.1f} to {r['margin_ci'][1]:+.1f}) |"
+        )
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    sp = sub.add_parser("speed")
+    sp.add_argument("--iterations", type=int, default=300)
+    sp.add_argument("--states", type=int, default=5)
+    sp.add_argument("--players", type=int)
+    sp.add_argument("--only", action="append")
+    sp.add_argument("--openspiel", action="store_true")
+    st = sub.add_parser("strength")
+    st.add_argument("--iterations", type=int, default=300)
+    st.add_argument("--games", type=int, default=200)
+    st.add_argument("--players", dest="players_list", type=int, action="append")
+    st.add_argument("--only", action="append")
+    st.add_argument("--against", dest="opponents", action="append", choices=["random", "mc"])
+    st.add_argument("--out", help="append each game as a JSON line to this file")
+    st.add_argument("--resume", action="store_true", help="count the games already in --out")
+    st.add_argument("--minutes", type=float, help="start no game after this many minutes")
+    st.add_argument("--markdown", action="store_true")
+    rp = sub.add_parser("report", help="the table from the games of strength --out files")
+    rp.add_argument("files", nargs="+")
+    rp.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    if args.what == "speed":
+        print(json.dumps(speed(args), indent=1))
+    elif args.what == "report":
+        rows = summary([g for f in args.files for g in _read(f)])
+        print(markdown(rows) if args.markdown else json.dumps({"strength": rows}, indent=1))
+    else:
+        args.opponents = args.opponents or ["random", "mc"]
+        res = strength(args)
+        print(markdown(res["strength"]) if args.markdown else json.dumps(res, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,294 @@
+"""Worlds for a player who cannot see every card: the hand in progress dealt
+again so that the cards one seat has not seen lie elsewhere, consistent with
+all that seat has seen.
+
+A world is built the way a copy of the state is (``State(resume=snapshot)``
+at the top of the hand, then the hand's moves played again), with one
+difference: just before the hand's deal, the cards the seat has never seen
+are exchanged among themselves by a permutation (``sigma``), so that each
+unseen card lies at the place of another unseen card. A card the seat has
+seen (its own, one shown face up, one it took) keeps its place; so every
+hand and zone keeps its size, and every public card its origin. From the deal
+on the world's random generator is its own (``seed``): the hands to come are
+not the true ones either.
+
+``place`` draws the permutation: the unseen cards go to the places of the
+unseen cards (each a seat's hand or a zone, with as many places as it has
+unseen cards), so that no seat gets a card of a suit it has shown it lacks.
+Such voids are read from the rules, never from a game's name: in a trick
+step whose first duty is to follow the suit led (``card.suit == led``) and
+that excuses no card (no ``free``), a seat that renounces, or plays a card of
+another suit, holds none of the suit led. Any other duty the rules impose
+(to overtrump, to head the trick, …) is checked when the hand's moves are
+played again in the world: a world in which one of them is not legal is
+drawn again (``academie.api.State.resample``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable
+
+from ..dsl.cards import Card, parse_card
+from ..dsl.model import GameDef
+from .procedure import Snapshot
+from .state import State
+
+__all__ = ["World", "lacking", "place", "voids"]
+
+
+class World(State):
+    """A state resumed from ``resume`` (a snapshot at the top of a hand) in
+    which the hand's deal exchanges its cards by ``sigma`` ({card: card}, a
+    permutation of some cards) and the random generator is seeded with
+    ``seed`` after the deal (before the hand if ``sigma`` is None: the hand
+    is then shuffled afresh)."""
+
+    def __init__(self, game: GameDef, players: int, *, resume: Snapshot, sigma: dict | None, seed: Any, **kw):
+        self._sigma = sigma
+        self._world_seed = seed
+        super().__init__(game, players, seed, resume=resume, **kw)
+
+    def _restore(self, snap: Snapshot) -> None:
+        super()._restore(snap)
+        if self._sigma is None:
+            self.rng.seed(self._world_seed)
+
+    def _step_deal(self, st):
+        sigma = self._sigma
+        if sigma is None:
+            return super()._step_deal(st)
+        self._sigma = None
+        pack = self.zones["pack"]
+        pack[:] = [sigma.get(c, c) for c in pack]
+        super()._step_deal(st)
+        self.rng.seed(self._world_seed)
+        return None
+
+    def _place_deal(self, st):
+        sigma = self._sigma
+        if sigma is not None and self._deal is not None:  # a given first deal: exchanged as well
+            self._sigma = None
+            given = self._deal
+            self._deal = {
+                z: [[sigma.get(c, c) for c in h] for h in cs] if z == "hands" else [sigma.get(c, c) for c in cs]
+                for z, cs in given.items()
+            }
+            try:
+                super()._place_deal(st)
+            finally:
+                self._deal = given
+            self.rng.seed(self._world_seed)
+            return
+        super()._place_deal(st)
+
+
+def voids(game: GameDef, events: Iterable[dict], state: State | None = None) -> dict[int, set[str]]:
+    """The suits each seat has shown it lacks in a hand, from that hand's
+    events (``play``, ``renounce``, ``trick``): only where the rules' one
+    trick step makes following the suit led the first duty. A card the rules
+    excuse (``free``, asked of ``state``; none without it) shows nothing.
+    {seat: {suit, …}}."""
+    tricks = [s for s in game.steps if s.kind == "tricks"]
+    if len(tricks) != 1 or any(s.kind == "sequence" for s in game.steps):
+        return {}
+    st = tricks[0]
+    if not st.must or st.must[0].shape != "card.suit == led" or (st.free is not None and state is None):
+        return {}
+    free = st.free.fn if st.free is not None else None
+    out: dict[int, set[str]] = {}
+    led: str | None = None
+    for ev in events:
+        t = ev.get("type")
+        if t == "play":
+            suit = _suit(ev["card"])
+            if led is None:
+                led = suit
+            elif suit != led and not (free is not None and _free(free, state, ev["seat"], ev["card"])):
+                out.setdefault(ev["seat"], set()).add(led)
+        elif t == "renounce":
+            if ev.get("led") is not None:
+                out.setdefault(ev["seat"], set()).add(ev["led"])
+            led = None if st.cannot_follow else led
+        elif t in ("trick", "take", "hand_start", "hand_end"):
+            led = None
+    return out
+
+
+def _free(free, state, seat: int, name: str) -> bool:
+    """Whether the rules excuse the card ``name`` (asked now: a rule that reads more than the card may
+    answer otherwise than it did then, so an error or a doubt counts as excused)."""
+    c = parse_card(name)
+    try:
+        return c is None or bool(free(state, seat, c))
+    except Exception:
+        return True
+
+
+def _suit(name: str) -> str | None:
+    c = parse_card(name)
+    return None if c is None else c.suit
+
+
+def place(
+    groups: list[tuple[Any, list[Card]]], barred: dict[Any, set[str]], rng: random.Random, tries: int = 40
+) -> dict[Card, Card] | None:
+    """A permutation of the cards of ``groups`` ([(group, its cards)]) that
+    gives no group a card of a suit ``barred`` from it: {card: the card put in
+    its place}. Drawn uniformly among all such permutations by rejection (the
+    barred groups' cards drawn first, a draw given up at its first barred
+    card); after ``tries`` rejections, group by group from the cards each may
+    hold, and last card by card with a check that the rest can still be
+    placed (every such permutation can then still be drawn, not all equally
+    often). None when there is none."""
+    cards = [c for _, cs in groups for c in cs]
+    # drawn from the cards in canonical order, not in the order of their places: two states the
+    # seat cannot tell apart (whose unseen cards lie in different places) give the same world
+    pool = sorted(cards, key=_canon)
+    order = [k for k, (g, _) in enumerate(groups) if barred.get(g)]
+    if not order:
+        rng.shuffle(pool)
+        return dict(zip(cards, pool))
+    free = [k for k in range(len(groups)) if k not in order]
+    below = rng.random
+    for _ in range(tries):
+        left = pool[:]
+        got: dict[int, list[Card]] = {}
+        ok = True
+        for k in order:
+            g, cs = groups[k]
+            bar = barred[g]
+            mine = got[k] = []
+            for _ in cs:
+                j = int(below() * len(left))
+                c = left[j]
+                if c in bar:
+                    ok = False
+                    break
+                left[j] = left[-1]
+                left.pop()
+                mine.append(c)
+            if not ok:
+                break
+        if ok:
+            return _spread(groups, got, free, left, rng)
+    room = [len(cs) for _, cs in groups]
+    bars = [barred.get(g, set()) for g, _ in groups]
+    for _ in range(tries):  # group by group, each from the cards it may hold
+        left = pool[:]
+        got = {}
+        rest_room = room[:]
+        for k in order:
+            allowed = [c for c in left if c not in bars[k]]
+            if len(allowed) < room[k]:
+                break
+            mine = got[k] = rng.sample(allowed, room[k])
+            taken = set(mine)
+            left = [c for c in left if c not in taken]
+            rest_room[k] = 0
+            if not _feasible(left, rest_room, bars):
+                break
+        else:
+            return _spread(groups, got, free, left, rng)
+    return _place_checked(groups, barred, rng, pool)
+
+
+def _spread(groups, got: dict, free: list[int], left: list[Card], rng: random.Random) -> dict[Card, Card]:
+    """The permutation that puts ``got[k]`` in group k's places and the cards ``left``, shuffled, in the
+    free groups' places."""
+    rng.shuffle(left)
+    out: dict[Card, Card] = {}
+    for k, new in got.items():
+        out.update(zip(groups[k][1], new))
+    i = 0
+    for k in free:
+        cs = groups[k][1]
+        out.update(zip(cs, left[i : i + len(cs)]))
+        i += len(cs)
+    return out
+
+
+def _place_checked(groups, barred, rng, pool):
+    room = [len(cs) for _, cs in groups]
+    allowed = [barred.get(g, set()) for g, _ in groups]
+    left = pool[:]
+    rng.shuffle(left)
+    got: list[list[Card]] = [[] for _ in groups]
+    if not _feasible(left, room, allowed):
+        return None
+    while left:
+        c = left.pop()
+        options = [k for k in range(len(groups)) if room[k] and c not in allowed[k]]
+        rng.shuffle(options)
+        options.sort(key=lambda k: -room[k] * rng.random())  # more room, likelier first
+        for k in options:
+            room[k] -= 1
+            if _feasible(left, room, allowed):
+                got[k].append(c)
+                break
+            room[k] += 1
+        else:  # cannot happen once feasible: kept as the safe way
+            return None
+    out = {}
+    for (_, cs), new in zip(groups, got):
+        rng.shuffle(new)
+        out.update(zip(cs, new))
+    return out
+
+
+def _canon(c: Card) -> int:
+    return c.canon
+
+
+def _feasible(cards: list[Card], room: list[int], barred: list[set]) -> bool:
+    """Whether ``cards`` fit the groups' ``room`` with no group given a card
+    barred from it: Hall's condition over the classes of cards (cards barred
+    from the same groups), which are few; with very many, not checked."""
+    need: dict[frozenset, int] = {}
+    for c in cards:
+        sig = frozenset(k for k, bar in enumerate(barred) if c in bar)
+        need[sig] = need.get(sig, 0) + 1
+    classes = list(need)
+    if len(classes) > 12:
+        return True
+    for mask in range(1, 1 << len(classes)):
+        chosen = [classes[i] for i in range(len(classes)) if mask >> i & 1]
+        total = sum(need[s] for s in chosen)
+        cap = sum(r for k, r in enumerate(room) if any(k not in s for s in chosen))
+        if total > cap:
+            return False
+    return True
+
+
+def lacking(game: GameDef, snap: Snapshot, players: int, moves: list, observer: int) -> dict[int, set[Card]]:
+    """The cards each seat other than ``observer`` has shown it did not hold,
+    found by playing the hand's ``moves`` again from ``snap`` (the top of the
+    hand): at each card it played to a trick, if the card did not meet the
+    first tier of the follow rule (``must[0]``, asked then, in that trick) and
+    the rules do not excuse it (``free``), the seat held no card meeting that
+    tier. {seat: {card, …}}."""
+    st = State(game, players, 0, resume=snap, keep_events=False, check="hand")
+    pack = list(st.pack_cards)
+    out: dict[int, set[Card]] = {}
+    for m in moves:
+        d = st._decision
+        if d is None:
+            break
+        step = getattr(st, "_cur_step", None)
+        if (
+            d.kind == "play"
+            and d.seat != observer
+            and step is not None
+            and step.kind == "tricks"
+            and step.must
+            and st.led is not None
+        ):
+            try:
+                tier = step.must[0].filter(st, d.seat, pack)
+                excused = step.free is not None and _free(step.free.fn, st, d.seat, m.name)
+            except Exception:  # a rule that cannot be asked of the whole pack: nothing learnt
+                tier, excused = [], True
+            if m not in tier and not excused:
+                out.setdefault(d.seat, set()).update(tier)
+        st.apply(m)
+    return out
