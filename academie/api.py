@@ -527,9 +527,13 @@ class State:
         else:
             deal, groups, barred = self._unseen(seat)
             self._resample_cache = (key, (deal, groups, barred))
+        near = None  # a world that replays the hand to the same decision, though its public course differs
         for attempt in range(_RESAMPLE_TRIES + 1):
             if deal is None:
                 sigma = None
+            elif attempt == _RESAMPLE_TRIES and near is not None:
+                near.fallback = True  # never the true deal where a world that plays on exists
+                return near
             elif attempt < _RESAMPLE_TRIES:
                 sigma = place(groups, barred, rng)
                 if sigma is None:
@@ -545,6 +549,8 @@ class State:
             if world._ok:
                 world.fallback = attempt == _RESAMPLE_TRIES
                 return world
+            if near is None and world._near:
+                near = world
         raise AssertionError("the true deal always replays")  # pragma: no cover
 
     def __getstate__(self) -> dict:
@@ -733,9 +739,17 @@ _RESAMPLE_TRIES = 20  # worlds drawn before the true deal is taken (with the han
 class _World(State):
     """A state ``resample`` drew: it copies (``clone()``) into the same world."""
 
-    fallback = False  # True when no world drawn could replay the hand, and this is the true deal
+    # True when no world drawn gave the hand's public course: the first that reached the same
+    # decision, else (none did) the true deal
+    fallback = False
 
-    def _from(self, state: State, snap: Any, sigma: dict | None, seed: int) -> None:
+    def _from(self, state: State, snap: Any, sigma: dict | None, seed: int, mapped: bool = False) -> None:
+        """This world: ``state``'s hand dealt again from ``snap`` with the unseen
+        cards exchanged by ``sigma``, and its moves played again. A card moved
+        in the true game is moved as the card that took its place (``sigma``): a
+        card another seat chose or passed in secret is, in the world, the one
+        dealt where it lay. ``mapped``: ``state``'s moves are this world's already
+        (a copy of a world)."""
         from .interpreter.worlds import World
 
         at, earlier = state._hand_mark
@@ -765,16 +779,20 @@ class _World(State):
             snapshots=True,
         )
         try:
+            swap = sigma if sigma and not mapped else None
             for m in state._moves[at:]:
+                if swap is not None and isinstance(m, Card):
+                    m = swap.get(m, m)  # a card the seat never saw: the one that lies where it lay
                 self._send(m)  # the interpreter refuses a move that is not legal in this world
         except RuleError:
-            self._ok = False
+            self._ok = self._near = False
             return
-        # the same public course of the hand (a seat that had to renounce here, and did not
+        # the same decision at hand, and (below) the same public course of the hand (a seat that had to renounce here, and did not
         # there, shows what it holds), and the same decision at hand
         e, t = self.engine, state.engine
+        self._near = e.current_player() == t.current_player()
         self._ok = (
-            e.current_player() == t.current_player()
+            self._near
             and len(self._events) == len(state._events)
             and all(a[0] == b[0] for a, b in zip(self._events, state._events))
         )
@@ -784,7 +802,7 @@ class _World(State):
         if self.engine.snapshot is not snap:  # a later hand: the world's own snapshot holds it
             return super().clone()
         new = _World.__new__(_World)
-        new._from(self, snap, sigma, seed)
+        new._from(self, snap, sigma, seed, mapped=True)
         new.fallback = self.fallback
         return new
 
