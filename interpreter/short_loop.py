@@ -20,19 +20,17 @@ from typing import Any
 
 from ..dsl.model import Step
 from .base import SUIT_SPAN, StateParts, Unfinished, canon_key
+from .fastpath import card_table, key_plan, reads_card_only
 
 
 def short_loop_fits(st: Step) -> bool:
     """The tricks step can be played by the short loop (when the agents draw
-    uniformly and nothing is logged): any card led, one follow tier that is
-    ``card.suit == led``, winner keys that read only the card, led and trump."""
-    return (
-        st.lead_test is None
-        and st.key_pure
-        and len(st.must) == 1
-        and st.must[0].shape == "card.suit == led"
-        and st.free is None
-    )
+    uniformly and nothing is logged): any tricks step. The follow rule's first
+    tier ``card.suit == led`` is found by bisection, a free card that reads only
+    the card is looked up, winner keys are tabulated where they read only the
+    card, led and trump; any other lead test, tier or key is evaluated as the
+    general loop does."""
+    return st.kind == "tricks"
 
 
 class ShortLoop(StateParts):
@@ -56,17 +54,23 @@ class ShortLoop(StateParts):
         )
         cannot_follow = st.cannot_follow
         renounce = self._runner(cannot_follow) if cannot_follow else None
-        # the renounce takes the whole of a shared zone into a zone of his and he leads: done in the loop
-        whole = getattr(renounce, "whole", None)
+        suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
+        free = st.free
+        free_tab = card_table(self, free) if free is not None and reads_card_only(free, self.g.orders) else None
+        # the renounce takes the whole of a shared zone into a zone of his and he leads: done in
+        # the loop (where he cannot follow the suit led)
+        whole = getattr(renounce, "whole", None) if suit_led else None
         w_src = self.zones[whole[0]] if whole is not None else None
         w_dst = self.pzones[whole[1]] if whole is not None else None
         w_sort = w_dst is self.hand
-        w_into_gap = w_src is trick and w_dst is self.hand
+        # the trick then holds only cards of the suit led (no free card), which his hand lacks
+        w_into_gap = w_src is trick and w_dst is self.hand and free is None
         nxt = [(s + 1) % n for s in range(n)]
         return (
             trick,
             [f.fn for f in st.winner_key],
-            self._compiled.key_tables.setdefault(id(st), {}),
+            self._compiled.key_tables.setdefault(id(st), {}) if st.key_pure else None,
+            None if st.key_pure else key_plan(self, st),
             end_play,
             end_trick,
             empty_hand_ends,
@@ -77,15 +81,23 @@ class ShortLoop(StateParts):
             w_sort,
             w_into_gap,
             nxt,
+            st.lead_test is None,
+            suit_led,
+            len(st.must) == 1,
+            free,
+            free_tab,
         )
 
     def _tricks_drawn(self, st: Step, uniform: list) -> None:
         """The trick loop when nothing needs to be asked or recorded: every
-        agent draws uniformly (``uniform``, asked inline), no events are kept,
-        any card may be led, the follow rule is the one tier ``card.suit ==
-        led`` and the winner keys are tabulated per (led, trump). The same
-        game as ``_step_tricks`` plays, with the choices those settings make
-        needless left out of the loop (tests compare the two)."""
+        agent draws uniformly (``uniform``, asked inline) and no events are
+        kept. The same game as ``_step_tricks`` plays, with the choices those
+        settings make needless left out of the loop (tests compare the two):
+        a lead of any card and a follow of the suit led are drawn from the
+        hand's place (the suit found by bisection), keys that read only the
+        card, led and trump are tabulated and the best kept as the cards fall;
+        any other lead test, follow tier or key is worked out as the general
+        loop does."""
         n = self.n
         leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
         cfg = self._short_cfg.get(id(st))
@@ -95,6 +107,7 @@ class ShortLoop(StateParts):
             trick,
             keys,
             key_tables,
+            plan,
             end_play,
             end_trick,
             empty_hand_ends,
@@ -105,6 +118,11 @@ class ShortLoop(StateParts):
             w_sort,
             w_into_gap,
             nxt,
+            lead_any,
+            suit_led,
+            one_tier,
+            free,
+            free_tab,
         ) = cfg
         hands, touched, legal = self.hand, self._touched, self._legal
         max_plays = self.max_plays
@@ -119,6 +137,8 @@ class ShortLoop(StateParts):
         # tested again (every seat is marked for later steps when the loop ends)
         mark_gains = not (empty_hand_ends and not end_trick)
         mover = self.mover
+        tabulated = key_tables is not None
+        plays: list = []  # (seat, card) of the trick, where the keys are not all tabulated
         try:
             while not self._hand_over:
                 if not hands[leader]:
@@ -129,32 +149,61 @@ class ShortLoop(StateParts):
                 table: Any = None
                 best_seat: Any = None
                 best_key: Any = None
+                if not tabulated:
+                    plays = []
                 seat = leader
                 for _ in range(n):
                     hand = hands[seat]
                     if not hand:
                         seat = nxt[seat]
                         continue
-                    if led is None:  # the lead: any card of the hand
-                        k = len(hand)
-                        c = hand.pop(int(uniform[seat]() * k) if k > 1 else 0)
-                        self.led = led = c.suit
-                        led_lo, led_hi = SUIT_SPAN[led]
-                        table = by_led.get(led)
-                        if table is None:
-                            table = by_led[led] = key_tables.setdefault((led, self.trump), {})
-                        best_key = table.get(c)
-                        if best_key is None:
-                            best_key = table[c] = tuple([f(self, seat, c) for f in keys])
-                        best_seat = seat
-                    else:
-                        # a hand is in canonical order, so the cards of a suit lie together:
-                        # hand[i:j], found by bisection
-                        i = bisect_left(hand, led_lo, key=canon_key)
-                        if i < len(hand) and hand[i].suit == led:
-                            k = bisect_left(hand, led_hi, i + 1, key=canon_key) - i
-                            c = hand.pop(i + int(uniform[seat]() * k) if k > 1 else i)
+                    if led is None:  # the lead
+                        if lead_any:
+                            k = len(hand)
+                            c = hand.pop(int(uniform[seat]() * k) if k > 1 else 0)
                         else:
+                            self.plays = played
+                            self.mover = mover
+                            moves = legal(st, seat)[0]
+                            nm = len(moves)
+                            c = moves[int(uniform[seat]() * nm)] if nm > 1 else moves[0]
+                            hand.remove(c)
+                        self.led = led = c.suit
+                        if tabulated:
+                            led_lo, led_hi = SUIT_SPAN[led]
+                            table = by_led.get(led)
+                            if table is None:
+                                table = by_led[led] = key_tables.setdefault((led, self.trump), {})
+                            best_key = table.get(c)
+                            if best_key is None:
+                                best_key = table[c] = tuple([f(self, seat, c) for f in keys])
+                            best_seat = seat
+                        else:
+                            led_lo, led_hi = SUIT_SPAN[led]
+                            plays.append((seat, c))
+                    else:
+                        follows = True
+                        moves = None
+                        if suit_led:
+                            # a hand is in canonical order, so the cards of a suit lie together:
+                            # hand[i:j], found by bisection
+                            i = bisect_left(hand, led_lo, key=canon_key)
+                            if i < len(hand) and hand[i].suit == led:
+                                if free is None:
+                                    k = bisect_left(hand, led_hi, i + 1, key=canon_key) - i
+                                    c = hand.pop(i + int(uniform[seat]() * k) if k > 1 else i)
+                                elif free_tab is not None:
+                                    moves = [c for c in hand if c.suit == led or free_tab[c]]
+                                else:
+                                    keep = hand[i : bisect_left(hand, led_hi, i + 1, key=canon_key)]
+                                    moves = [c for c in hand if c in keep or free(self, seat, c)]
+                            else:
+                                follows = False
+                        else:
+                            self.plays = played
+                            self.mover = mover
+                            moves, follows = legal(st, seat)
+                        if not follows:
                             if whole is not None:  # he takes the whole of a zone and leads
                                 if w_src:
                                     if w_into_gap:
@@ -190,16 +239,25 @@ class ShortLoop(StateParts):
                                 if not moves:
                                     seat = nxt[seat]
                                     continue
-                            else:
-                                moves = hand
+                            elif moves is None:
+                                if one_tier:
+                                    moves = hand
+                                else:
+                                    self.plays = played
+                                    self.mover = mover
+                                    moves = legal(st, seat)[0]
+                        if moves is not None:
                             nm = len(moves)
                             c = moves[int(uniform[seat]() * nm)] if nm > 1 else moves[0]
                             hand.remove(c)
-                        key = table.get(c)
-                        if key is None:
-                            key = table[c] = tuple([f(self, seat, c) for f in keys])
-                        if key > best_key:
-                            best_seat, best_key = seat, key
+                        if tabulated:
+                            key = table.get(c)
+                            if key is None:
+                                key = table[c] = tuple([f(self, seat, c) for f in keys])
+                            if key > best_key:
+                                best_seat, best_key = seat, key
+                        else:
+                            plays.append((seat, c))
                     mover = seat  # self.mover is written before anything reads it
                     trick.append(c)
                     played += 1
@@ -231,7 +289,15 @@ class ShortLoop(StateParts):
                             return
                     seat = nxt[seat]
                 else:  # everyone has played: the trick is won
-                    if best_seat is None:
+                    if not tabulated:
+                        if not plays:
+                            break
+                        self.plays = played
+                        self.mover = mover
+                        for (s, c), key in zip(plays, plan.keys(self, plays)):
+                            if best_key is None or key > best_key:
+                                best_seat, best_key = s, key
+                    elif best_seat is None:
                         break
                     self.tricks_played += 1
                     counts["tricks"] += 1

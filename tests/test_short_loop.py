@@ -17,7 +17,7 @@ PLAYABLE = [cid for cid in corpus_ids() if not resolve(cid).data.get("abstract")
 # the concept files whose trick play takes other branches of the short loop: a renounce
 # trigger that pays (and the player plays on), tricks won to a shared zone, effects after
 # each trick; a renouncer who takes another zone than the trick, an end after the trick
-PLAYABLE += [str(CONCEPTS / f) for f in ("penalty.yaml", "drawpile.yaml")]
+PLAYABLE += [str(f) for f in sorted(CONCEPTS.glob("*.yaml")) if not resolve(str(f)).data.get("abstract")]
 
 
 def _variants():
