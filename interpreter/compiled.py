@@ -14,7 +14,9 @@ step, payment or list of effects they belong to (all kept alive by the game):
 - ``ante``: id(payment) -> whether every seat pays a set amount to a set money zone;
 - ``card_tests``: id(card test) -> {card: bool}, for tests that read only the card;
 - ``key_plans``: id(tricks step) -> its winner keys split into tabulated and evaluated
-  (``fastpath.KeyPlan``).
+  (``fastpath.KeyPlan``);
+- ``sequences``: (id(sequence step), players) -> each suit's cards in the step's order
+  and each card's place in its suit.
 
 Nothing in these tables changes what a game does: each entry is a function of
 the rule file alone (and of the number of players, where it says so).
@@ -29,7 +31,7 @@ from ..dsl.model import GameDef
 
 
 class Compiled:
-    __slots__ = ("runners", "key_tables", "deal_plans", "short_loop", "ante", "card_tests", "key_plans")
+    __slots__ = ("runners", "key_tables", "deal_plans", "short_loop", "ante", "card_tests", "key_plans", "sequences")
 
     def __init__(self) -> None:
         self.runners: dict[int, Callable[[Any, Any], int | None]] = {}
@@ -39,6 +41,7 @@ class Compiled:
         self.ante: dict[int, bool] = {}
         self.card_tests: dict[int, dict] = {}
         self.key_plans: dict[int, Any] = {}
+        self.sequences: dict[tuple[int, int], tuple] = {}
 
 
 # id(GameDef) -> its Compiled; an entry goes when its GameDef is collected (a
