@@ -1147,17 +1147,20 @@ def _hoisting_filter(text: str, pos: Pos, scope: Scope, tree):
 _CARD_ONLY_CALLS = frozenset({"rank"})
 
 
+def _literal_names(scope: Scope) -> set[str]:
+    """The names whose value is known when the file is loaded (no state read)."""
+    return {"true", "false", "none", *SUITS, *RANKS, *scope.currencies, *scope.orders, *scope.declarations}
+
+
 def _card_only(node, scope: Scope) -> bool:
     """Whether the test ``node`` reads nothing but the card (its fields, its rank
     in an order, literals): then its value is a function of the card alone."""
-    state_names = scope.zones | scope.vars | scope.pools | scope.seat_zones | scope.seat_vars
+    allowed = _literal_names(scope) | {"card"}
     for sub in node.iter_subtrees() if isinstance(node, Tree) else ():
         if sub.data == "call" and str(sub.children[0]) not in _CARD_ONLY_CALLS:
             return False
-        if sub.data == "name":
-            n = str(sub.children[0])
-            if n != "card" and (n in BOUND["card"] or n in _SEAT_VALUES or n in _PLAIN_VALUES or n in state_names):
-                return False
+        if sub.data == "name" and str(sub.children[0]) not in allowed:
+            return False
     return isinstance(node, Tree)
 
 
@@ -1189,7 +1192,7 @@ def _context_filter(fn: Fn, tree, scope: Scope):
     ``tricks_played`` is 0, one after). None for any other test."""
     if not isinstance(tree, Tree):
         return None
-    state_names = scope.zones | scope.vars | scope.pools | scope.seat_zones | scope.seat_vars
+    allowed = _literal_names(scope) | {"card"}
     attrs: set[str] = set()
     seat = False
     for sub in tree.iter_subtrees():
@@ -1203,7 +1206,7 @@ def _context_filter(fn: Fn, tree, scope: Scope):
                 attrs.add(_SEAT_VALUES[n])
             elif n in _PLAIN_VALUES:
                 attrs.add(_PLAIN_VALUES[n])
-            elif n != "card" and n in state_names:
+            elif n not in allowed:
                 return None
     if not attrs and not seat:
         return None  # the card alone: the per-card closure is as quick

@@ -26,14 +26,19 @@ from ..dsl.compiler import Expr
 _CARD_ONLY = frozenset({"card", "rank", "suit", "colour", "true", "false", "none", *SUITS, *RANKS})
 
 
-def reads_card_only(e: Expr, orders) -> bool:
+def _declared(game) -> set[str]:
+    """The names a rule file declares that read the state (its zones and counters)."""
+    return {*game.zones, *game.seat_zones, *game.pools, *game.vars}
+
+
+def reads_card_only(e: Expr, game) -> bool:
     """``e`` reads nothing but the card (its fields, ranks in the game's orders, literals)."""
-    return e.names <= _CARD_ONLY | set(orders)
+    return e.names <= _CARD_ONLY | set(game.orders) and e.names.isdisjoint(_declared(game))
 
 
-def reads_card_led_trump(e: Expr, orders) -> bool:
+def reads_card_led_trump(e: Expr, game) -> bool:
     """``e`` reads nothing but the card, ``led`` and ``trump``."""
-    return e.names <= _CARD_ONLY | {"led", "trump"} | set(orders)
+    return e.names <= _CARD_ONLY | {"led", "trump"} | set(game.orders) and e.names.isdisjoint(_declared(game))
 
 
 def card_table(state, e: Expr) -> dict:
@@ -61,8 +66,8 @@ class KeyPlan:
 
     __slots__ = ("pure", "evaluated", "prefix", "slots", "tables")
 
-    def __init__(self, keys: list[Expr], orders) -> None:
-        flags = [reads_card_led_trump(e, orders) for e in keys]
+    def __init__(self, keys: list[Expr], game) -> None:
+        flags = [reads_card_led_trump(e, game) for e in keys]
         self.pure = [e.fn for e, p in zip(keys, flags) if p]
         self.evaluated = [e.fn for e, p in zip(keys, flags) if not p]
         k = len(self.evaluated)
@@ -98,5 +103,5 @@ def key_plan(state, st) -> KeyPlan:
     plans = state._compiled.key_plans
     plan = plans.get(id(st))
     if plan is None:
-        plan = plans[id(st)] = KeyPlan(st.winner_key, state.g.orders)
+        plan = plans[id(st)] = KeyPlan(st.winner_key, state.g)
     return plan

@@ -56,7 +56,7 @@ class ShortLoop(StateParts):
         renounce = self._runner(cannot_follow) if cannot_follow else None
         suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
         free = st.free
-        free_tab = card_table(self, free) if free is not None and reads_card_only(free, self.g.orders) else None
+        free_tab = card_table(self, free) if free is not None and reads_card_only(free, self.g) else None
         # the renounce takes the whole of a shared zone into a zone of his and he leads: done in
         # the loop (where he cannot follow the suit led)
         whole = getattr(renounce, "whole", None) if suit_led else None

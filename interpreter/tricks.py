@@ -84,9 +84,7 @@ class Tricks(StateParts):
         lead_any = st.lead_test is None
         free = st.free.fn if st.free is not None else None
         # a free card test that reads only the card: looked up, not called
-        free_tab = (
-            card_table(self, st.free) if st.free is not None and reads_card_only(st.free, self.g.orders) else None
-        )
+        free_tab = card_table(self, st.free) if st.free is not None and reads_card_only(st.free, self.g) else None
         # keys that read more than the card, led and trump: only those evaluated per card
         plan = key_plan(self, st) if not st.key_pure else None
         nxt = [(s + 1) % n for s in range(n)]  # the seat after each seat

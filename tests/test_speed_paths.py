@@ -61,7 +61,7 @@ def test_every_filter_gives_the_test_card_by_card(ref):
                     plays = [(seat, c) for seat in range(n) for c in eng.hand[seat][:2]]
                     if eng.led is not None and plays:
                         whole = [tuple(f.fn(eng, s, c) for f in st.winner_key) for s, c in plays]
-                        assert KeyPlan(st.winner_key, eng.g.orders).keys(eng, plays) == whole
+                        assert KeyPlan(st.winner_key, eng.g).keys(eng, plays) == whole
                 state.apply_action(rng.choice(state.legal_actions()))
     assert checked or not tests
 
@@ -118,3 +118,14 @@ def test_a_card_test_inside_count_is_kept_card_by_card_per_card():
     assert e.filter(none, 0, CARDS) == [c for c in CARDS if c.suit != "H"]
     assert e.filter(some, 0, CARDS) == CARDS
     assert e.filter(none, 0, CARDS) == [c for c in CARDS if e.fn(none, 0, c)]
+
+
+def test_a_test_reading_a_counter_is_not_kept_card_by_card():
+    # the counter changes between calls: the inner test must be evaluated again
+    scope = Scope(zones={"trick"}, vars={"limit"}, orders={"play": {parse_card("5H"): 5, parse_card("AH"): 14}})
+    e = compile_expr("count(trick, rank(card) > limit) > 0", Pos("<test>", 1, 1), scope, "card")
+    st = _St(trick=[parse_card("5H"), parse_card("AH")])
+    st.vars = {"limit": 10}
+    assert e.filter(st, 0, CARDS) == CARDS and e.fn(st, 0, CARDS[0])
+    st.vars = {"limit": 20}
+    assert e.filter(st, 0, CARDS) == [] and not e.fn(st, 0, CARDS[0])
