@@ -10,7 +10,8 @@ step, payment or list of effects they belong to (all kept alive by the game):
 - ``key_tables``: id(tricks step) -> {(led, trump): {card: winner key}}, for keys
   that read only the card, ``led`` and ``trump``;
 - ``deal_plans``: id(deal step) -> {players: (cards dealt, per-seat getters)};
-- ``short_loop``: id(tricks step) -> whether the short trick loop fits it;
+- ``short_loop``: id(tricks step) -> whether it has the plainest shape, which the short
+  loop plays with a loop of its own (``short_loop.plain_shape``);
 - ``ante``: id(payment) -> whether every seat pays a set amount to a set money zone;
 - ``card_tests``: id(card test) -> {card: bool}, for tests that read only the card;
 - ``key_plans``: id(tricks step) -> its winner keys split into tabulated and evaluated
