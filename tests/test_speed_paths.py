@@ -129,3 +129,33 @@ def test_a_test_reading_a_counter_is_not_kept_card_by_card():
     assert e.filter(st, 0, CARDS) == CARDS and e.fn(st, 0, CARDS[0])
     st.vars = {"limit": 20}
     assert e.filter(st, 0, CARDS) == [] and not e.fn(st, 0, CARDS[0])
+
+
+def test_modern_hearts_concept_file_restricts_leads_and_the_first_trick():
+    # tests/concepts/leads.yaml, the benchmark beside OpenSpiel's Hearts: the two of clubs
+    # opens, no heart nor the queen of spades on the first trick unless nothing else, hearts
+    # led only once a heart or the queen of spades has been taken
+    game = academie.load_game(str(CONCEPTS / "leads.yaml"))
+    seen = set()
+    for seed in range(150):  # a void in clubs on the first trick is rare
+        state = game.new_state(players=4, seed=f"leads/{seed}")
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            eng, seat = state.engine, state.current_player()
+            hand, legal = eng.hand[seat], state.legal_moves()
+            points = [c for c in hand if c.suit == "H" or c.name == "QS"]
+            taken = any(c.suit == "H" or c.name == "QS" for pile in eng.pzones["tricks"] for c in pile)
+            if eng.led is None and eng.tricks_played == 0:
+                assert [c.name for c in legal] == ["2C"]
+                seen.add("opening")
+            elif eng.led is None and not taken and len(points) < len(hand):
+                assert all(c.suit != "H" for c in legal)
+                seen.add("unbroken")
+            elif eng.led is not None and not any(c.suit == eng.led for c in hand):
+                if eng.tricks_played == 0 and len(points) < len(hand):
+                    assert not any(c in points for c in legal) and legal
+                    seen.add("first trick")
+                else:
+                    assert legal == hand
+            state.apply(rng.choice(legal))
+    assert seen == {"opening", "unbroken", "first trick"}
