@@ -38,7 +38,7 @@ from .interpreter import state as _engine
 
 __all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction", "load_game"]
 
-Move = Union[Card, str]
+Move = Union[Card, str, int]
 """A move: a card, or the name of a declaration (``"pass"`` declines)."""
 
 PASS = _engine.PASS
@@ -102,8 +102,10 @@ class Game:
         for n in range(gamedef.min_players, gamedef.max_players + 1):
             cards.update(dict.fromkeys(gamedef.pack(n)))
         decls = [d for d in gamedef.declarations if d != PASS]
-        others = [PASS, *decls] if decls else []
-        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others]
+        kinds = {st.kind for st in gamedef.steps}
+        others = [PASS, *decls] if decls or "choose_cards" in kinds else []
+        numbers = list(range(gamedef.number_bound + 1)) if "choose_number" in kinds else []
+        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others, *numbers]
         self._ids: dict[Any, int] = {m: i for i, m in enumerate(self._moves)}
         self._by_name: dict[str, Move] = {_name(m).lower(): m for m in self._moves}
 
@@ -115,7 +117,8 @@ class Game:
 
     def num_distinct_actions(self) -> int:
         """How many action ids the game has: every card of its largest pack,
-        then ``pass`` and each declaration."""
+        then ``pass`` and each declaration (``pass`` also where cards are
+        chosen), then each number from 0 to the greatest a player may choose."""
         return len(self._moves)
 
     def action_to_move(self, action: int) -> Move:
@@ -135,6 +138,9 @@ class Game:
     def _move(self, move: Any) -> Move:
         """The move meant by ``move``: itself, or the move of that name."""
         if isinstance(move, Card):
+            if move in self._ids:
+                return move
+        elif isinstance(move, int) and not isinstance(move, bool):
             if move in self._ids:
                 return move
         elif isinstance(move, str):
@@ -167,6 +173,29 @@ class Game:
         return State(
             self, self.players[0] if players is None else players, seed, dealer, deck, deal, keep_events=keep_events
         )
+
+
+def follow_rule_of(e: _engine.State, seat: int | None = None) -> dict | None:
+    """``State.follow_rule`` for the interpreter's state ``e``, at the
+    decision at hand, or for ``seat`` asked to play a card inside the rules'
+    loop (an agent's ``choose``: the terminal's human player is shown why a
+    card is refused)."""
+    if seat is None:
+        seat = e.current_player()
+        if seat is None or e.decision_kind() != "play":
+            return None
+    got = e.follow_tier(seat)
+    if got is None:
+        return None
+    st, tier = got
+    base = ["hand", st.name, "follow"]
+    if tier is None:
+        if st.lead_test is None:
+            return None
+        return {"rule": [*base, "lead"], "test": st.lead_test.text, "tier": None}
+    if tier >= len(st.must):
+        return {"rule": [*base, "must"], "test": None, "tier": tier}
+    return {"rule": [*base, "must", tier], "test": st.must[tier].text, "tier": tier}
 
 
 def _name(m: Move) -> str:
@@ -225,6 +254,8 @@ class State:
         )
         self._keep = keep_events
         self._moves: list[Move] = []
+        self._applying = 0  # 1 while a move is sent to the engine (not yet in _moves)
+        self._hand_mark = (0, 0)  # at the top of the hand in progress: (moves made, len(_earlier))
         self._events: list[_Entry] = []  # the hand in progress (or the set-up before it)
         self._earlier: list[list[_Entry]] = []  # the hands before (and the set-up), in order
         self._earlier_views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
@@ -240,6 +271,7 @@ class State:
                 keep_events=keep_events,
                 sink=self._on_event,
                 check="hand",
+                snapshots=True,  # the top of each hand, from which worlds are drawn (resample)
             )
         except RuleError as e:
             if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):
@@ -250,7 +282,11 @@ class State:
 
     def _send(self, m: Move) -> None:
         """Apply the legal move ``m`` in the engine and record it."""
-        self.engine.apply(m)
+        self._applying = 1
+        try:
+            self.engine.apply(m)
+        finally:
+            self._applying = 0
         self._moves.append(m)
 
     def __repr__(self) -> str:
@@ -262,7 +298,9 @@ class State:
         return self.engine.current_player()
 
     def decision_kind(self) -> str | None:
-        """``"play"`` (a card), ``"announce"`` (a declaration or pass), or None at the end."""
+        """``"play"`` (a card), ``"announce"`` (a declaration or pass), ``"choose"``
+        (a card to set aside, or pass to stop), ``"number"`` (a whole number), or
+        None at the end."""
         return self.engine.decision_kind()
 
     def legal_moves(self) -> list[Move]:
@@ -306,6 +344,27 @@ class State:
             raise GameOver(f"the game is over: no move can be made (action {action!r})")
         self.apply(self.game.action_to_move(action))
 
+    def follow_rule(self) -> dict | None:
+        """The rule element that chose the legal cards of the decision at hand,
+        when a trick's follow rule (or lead rule) did: ``{"rule": path in the
+        rule file, "test": the tier's expression, "tier": its index}``; the
+        index is None for the lead rule, and ``len(must)`` (with no test) when
+        no tier could be met and any card may be played. None at any other
+        decision. The engine's own tiers, not a guess made after the fact."""
+        return follow_rule_of(self.engine)
+
+    def why_illegal(self, move: Move) -> dict | None:
+        """None if ``move`` is legal now; else why not: ``{"move", "legal",
+        "rule", "test", "tier"}`` with the follow rule that refused it (see
+        ``follow_rule``; ``rule`` is None when no follow rule was at work).
+        ``UnknownAction`` for what is no move of the game."""
+        m = self.game._move(move)
+        legal = self.engine.legal_moves()
+        if m in legal:
+            return None
+        why = self.follow_rule() or {"rule": None, "test": None, "tier": None}
+        return {"move": _name(m), "legal": [_name(x) for x in legal], **why}
+
     # -- the end -----------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.engine.is_terminal()
@@ -339,6 +398,8 @@ class State:
         new._earlier = self._earlier[:]  # earlier hands' events: never changed once there
         new._earlier_views = self._earlier_views.copy()  # each view never changed once made
         new._seen = set(self._seen)
+        new._applying = 0
+        new._hand_mark = self._hand_mark
         new.engine = self.engine.copy(sink=new._on_event)
         return new
 
@@ -396,6 +457,7 @@ class State:
                 self._earlier.append(self._events)
                 self._events = []
             self._seen.clear()
+            self._hand_mark = (len(self._moves) + self._applying, len(self._earlier))
         key = _FACE_UP.get(t)
         if key is not None:
             v = ev[key]
@@ -412,6 +474,13 @@ class State:
             public = {"type": "deal", "hand_sizes": [len(h) for h in ev["hands"]]}
             public.update({k: len(v) for k, v in ev.items() if k not in ("type", "hands")})
             self._events.append((public, -1, ev))  # -1: each seat sees its own hand
+        elif t == "choose":  # a card chosen in secret: that a card was chosen, for all; which, for him
+            self._events.append(({"type": "choose", "seat": ev["seat"]}, ev["seat"], ev))
+        elif t == "deliver":  # chosen cards passed on: their number for all, the cards for both seats
+            public = {k: v for k, v in ev.items() if k != "cards"}
+            public["count"] = len(ev["cards"])
+            both = (ev["seat"],) if ev.get("to_seat") is None else (ev["seat"], ev["to_seat"])
+            self._events.append((public, both, ev))
         elif t == "draw_for_dealer":
             self._seen.update(ev["cards"].values())
             self._events.append((ev, None, None))
@@ -490,7 +559,8 @@ class State:
         return _dumps(obs).replace(_dumps(_SLOT), self._earlier_view(seat)[2], 1)
 
 
-_Entry = tuple[dict, Union[int, None], Union[dict, None]]  # (public event, who sees the full one, full)
+# (public event, who sees the full one: a seat, the seats of a tuple, -1 each his own hand of a deal; full)
+_Entry = tuple[dict, Union[int, tuple, None], Union[dict, None]]
 _SLOT = "\x00earlier hands\x00"  # no event holds a NUL: the place of a JSON kept aside
 
 
@@ -502,6 +572,8 @@ def _view(entries: list[_Entry], seat: int) -> list[dict]:
             out.append(dict(public))
         elif owner == -1:
             out.append({**public, "hand": list(full["hands"][seat])})  # type: ignore[index]
+        elif isinstance(owner, tuple):
+            out.append(dict(full if seat in owner else public))  # type: ignore[arg-type]
         else:
             out.append(dict(full if owner == seat else public))  # type: ignore[arg-type]
     return out

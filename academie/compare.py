@@ -23,7 +23,7 @@ from .describe import ASPECTS, Statement, describe
 from .dsl.errors import Pos, RuleError
 from .dsl.loader import resolve, split_ref
 from .dsl.model import GameDef, compile_doc
-from .measures import Collected, mean_ci, mean_diff, newcombe, run, wilson
+from .measures import Z, Design, newcombe
 from .words import rank_word
 
 
@@ -187,7 +187,10 @@ def _norm(text: str, side: Side) -> str:
 
 
 def missing_note(mark: str, key: tuple, side: Side) -> str:
-    n = key[-1] if key and isinstance(key[-1], int) else None
+    """Why a rule is missing from one side: a rule per number of players (the
+    pack, the deal) that this side's player count does not reach, or none."""
+    per_players = len(key) == 2 and key[0] == "pack" or len(key) == 3 and key[0] == "hand"  # (pack, n), (hand, deal, n)
+    n = key[-1] if per_players and isinstance(key[-1], int) else None
     if n is not None and not (side.game.min_players <= n <= side.game.max_players):
         return f"({mark} is not played by {n} players)"
     return f"(no such rule in {mark})"
@@ -289,134 +292,226 @@ def common_players(a: GameDef, b: GameDef, players: int | None) -> int:
     return players
 
 
-# (counter of a hand, label, the plain-words line of a difference: {r} the ratio, {g} the game)
-MEAN_MEASURES = [
+# (measure, label, the plain-words line of a difference: {r} the ratio, {g} the game)
+HAND_MEASURES = [
     ("plays", "plays per hand (length of a hand)", "hands are {r} times longer in {g}"),
     ("tricks", "tricks per hand", "there are {r} times more tricks per hand in {g}"),
     ("takes", "pick-ups per hand (renounce, take to hand)", "cards are picked up {r} times more often in {g}"),
     ("borrows", "cards borrowed per hand", "cards are borrowed {r} times more often in {g}"),
     ("draws", "cards drawn from a stock per hand", "cards are drawn {r} times more often in {g}"),
-    ("lead_changes", "lead changes per hand", "the lead changes {r} times more often in {g}"),
+    (
+        "lead_changes",
+        "changes of the player on lead, per hand",
+        "the lead passes to another player {r} times more often in {g}",
+    ),
 ]
-HANDS_PHRASE = "a game lasts {r} times more hands in {g}"
+GAME_MEASURES = [
+    ("hands_per_game", "hands per game (DurationTurns, in hands)", "a game lasts {r} times more hands in {g}"),
+    ("plays_per_game", "plays per game (DurationMoves)", "a game lasts {r} times more plays in {g}"),
+    (
+        "lead_change",
+        "LeadChange: share of hand ends where the leader changes",
+        "the lead changes {r} times more often in {g}",
+    ),
+    (
+        "drama",
+        "Drama: share of hand ends where the final winner trails",
+        "the final winner trails {r} times more often in {g}",
+    ),
+    (
+        "decisiveness",
+        "DecisivenessMoves: share of the game until it is decided",
+        "games are decided {r} times later in {g}",
+    ),
+]
+HANDS_PHRASE = GAME_MEASURES[0][2]
 
 
 def play_measures(
-    a: Side, b: Side, players: int, games: int, seed, agents=("random",), max_plays: int = 50_000
+    a: Side,
+    b: Side,
+    players: int,
+    games: int,
+    seed,
+    agents=("random",),
+    max_plays: int = 50_000,
+    workers: int | None = 1,
+    limits=None,
+    strong: str | None = None,
+    weak: str | None = None,
 ) -> dict:
-    ca = run(a.game, players, games, seed, agents, max_plays)
-    cb = run(b.game, players, games, seed, agents, max_plays)
-    return {
-        "players": players,
-        "games": games,
-        "seed": seed,
-        "agents": list(agents),
-        "max_plays": max_plays,
-        "a": ca,
-        "b": cb,
-        "report": report(ca, cb, players),
+    """N games of each on the same seeds (SEED/i), folded into ``Design``
+    totals; with ``strong`` and ``weak``, also a skill run of each (one strong
+    player among weak ones, its seat turning)."""
+    from .measures import measure
+
+    out: dict = {"players": players, "games": games, "seed": seed, "agents": list(agents), "max_plays": max_plays}
+    sides = {}
+    for tag, side in (("a", a), ("b", b)):
+        sides[tag] = measure(
+            "design",
+            split_ref(side.ref)[0],
+            tuple(side.options),
+            players,
+            games,
+            seed,
+            agents,
+            max_plays,
+            workers,
+            limits,
+            side.game,
+        )
+    out.update(sides)
+    if strong and weak:
+        out["strong"], out["weak"] = strong, weak
+        for tag, side in (("a", a), ("b", b)):
+            out["skill_" + tag] = measure(
+                "skill",
+                split_ref(side.ref)[0],
+                tuple(side.options),
+                players,
+                games,
+                seed,
+                (strong, weak),
+                max_plays,
+                workers,
+                limits,
+                side.game,
+            ).report()
+    out["report"] = report(sides["a"], sides["b"], players, out.get("skill_a"), out.get("skill_b"))
+    return out
+
+
+def _diff_means(x: dict, y: dict) -> tuple[float, float, float]:
+    d = y["mean"] - x["mean"]
+    h = Z * math.sqrt((x["se"] or 0.0) ** 2 + (y["se"] or 0.0) ** 2)
+    return d, d - h, d + h
+
+
+def _fixed(x: dict) -> bool:
+    """A measure every game gives alike (no spread at all): the rules fix it."""
+    return x["n"] > 1 and x["se"] == 0
+
+
+def report(da: Design, db: Design, n: int, skill_a: dict | None = None, skill_b: dict | None = None) -> dict:
+    ra, rb = da.report(), db.report()
+    rows, lines, fixed = [], [], []
+    means = [(k, lab, verb, ra["per_hand"][k], rb["per_hand"][k]) for k, lab, verb in HAND_MEASURES]
+    by_game = {
+        "hands_per_game": (ra["duration"]["hands_per_game"], rb["duration"]["hands_per_game"]),
+        "plays_per_game": (ra["duration"]["plays_per_game"], rb["duration"]["plays_per_game"]),
+        "lead_change": (ra["lead_change"], rb["lead_change"]),
+        "drama": (ra["drama"], rb["drama"]),
+        "decisiveness": (ra["decisiveness"], rb["decisiveness"]),
     }
-
-
-def _mean(xs):
-    m, lo, hi, _ = mean_ci(xs)
-    return {"mean": m, "low": lo, "high": hi, "n": len(xs)}
-
-
-def _prop(k, n):
-    p, lo, hi = wilson(k, n)
-    return {"p": p, "low": lo, "high": hi, "k": k, "n": n}
-
-
-def report(ca: Collected, cb: Collected, n: int) -> dict:
-    rows, lines = [], []
-    for key, label, verb in MEAN_MEASURES:
-        xa, xb = ca.per_hand[key], cb.per_hand[key]
-        if not any(xa) and not any(xb):
+    means += [(k, lab, verb, *by_game[k]) for k, lab, verb in GAME_MEASURES]
+    one_hand = all(_fixed(x) and x["mean"] == 1 for x in by_game["hands_per_game"])
+    for key, label, verb, ma, mb in means:
+        if one_hand and key == "plays_per_game":
+            continue  # a game is one hand in both: the same as the plays per hand
+        if not ma["n"] and not mb["n"]:
             continue
-        d, lo, hi = mean_diff(xa, xb)
-        ma, mb = _mean(xa), _mean(xb)
-        sig = not (lo <= 0 <= hi)
-        rows.append(
-            {
-                "measure": key,
-                "label": label,
-                "a": ma,
-                "b": mb,
-                "difference": {"d": d, "low": lo, "high": hi},
-                "significant": sig,
-            }
-        )
-        if sig:
-            lines.append(_ratio_line(verb, label, ma["mean"], mb["mean"], d, lo, hi))
-    rows.append(
-        {
-            "measure": "hands_per_game",
-            "label": "hands per game",
-            "a": _mean(ca.hands_per_game),
-            "b": _mean(cb.hands_per_game),
-        }
-    )
-    ha, hb = ca.hands_per_game, cb.hands_per_game
-    d, lo, hi = mean_diff(ha, hb)
-    rows[-1].update(difference={"d": d, "low": lo, "high": hi}, significant=not (lo <= 0 <= hi))
-    if rows[-1]["significant"]:
-        lines.append(
-            _ratio_line(HANDS_PHRASE, "hands per game", rows[-1]["a"]["mean"], rows[-1]["b"]["mean"], d, lo, hi)
-        )
+        if key in da.per_hand and not ma["mean"] and not mb["mean"]:
+            continue  # a counter neither game uses
+        row = {"measure": key, "label": label, "a": ma, "b": mb}
+        if ma["n"] and mb["n"]:
+            d, lo, hi = _diff_means(ma, mb)
+            row["difference"] = {"d": d, "low": lo, "high": hi}
+            if _fixed(ma) and _fixed(mb):
+                # the same in every game of each: a consequence of the rules, not a finding
+                row["significant"] = False
+                row["fixed_by_rules"] = True
+                if ma["mean"] != mb["mean"]:
+                    fixed.append(f"{label}: {ma['mean']:g} in every game of A, {mb['mean']:g} in every game of B")
+            else:
+                row["significant"] = not (lo <= 0 <= hi)
+                if row["significant"]:
+                    lines.append(_ratio_line(verb, label, ma["mean"], mb["mean"], d, lo, hi))
+        rows.append(row)
     props = []
-    # the first leader: the seat after the dealer, who leads first
-    ea, eb = _prop(ca.eldest_wins, ca.decided_hands), _prop(cb.eldest_wins, cb.decided_hands)
-    props.append(
-        {
-            "measure": "first_leader",
-            "label": "hands won by the first leader (the seat after the dealer)",
-            "a": ea,
-            "b": eb,
-            "expected": 1 / n,
-        }
-    )
-    for tag, e in (("A", ea), ("B", eb)):
-        if e["n"] and not (e["low"] <= 1 / n <= e["high"]):
-            more = e["p"] > 1 / n
-            lines.append(
-                f"in {tag} the first leader wins {e['p']:.1%} of the hands (95% CI {e['low']:.1%} to "
-                f"{e['high']:.1%}), {'more' if more else 'less'} than the 1/{n} = {1 / n:.1%} of an even "
-                f"game: leading first is {'an advantage' if more else 'a disadvantage'}"
-            )
-    ua, ub = _prop(ca.unfinished, ca.games), _prop(cb.unfinished, cb.games)
-    props.append({"measure": "unfinished", "label": "games stopped by the play limit", "a": ua, "b": ub})
-    for row in props:
-        x, y = row["a"], row["b"]
-        if x["n"] and y["n"]:
-            d, lo, hi = newcombe(x["k"], x["n"], y["k"], y["n"])
+    for key, label, xa, xb, even in (
+        (
+            "first_leader",
+            "hands won by the first leader (the seat after the dealer)",
+            ra["hands_won_by_first_leader"],
+            rb["hands_won_by_first_leader"],
+            1 / n,
+        ),
+        ("dealer", "hands won by the dealer", ra["hands_won_by_dealer"], rb["hands_won_by_dealer"], 1 / n),
+        (
+            "advantage_first_player",
+            "AdvantageP1: games won by the first leader",
+            ra["advantage_first_player"],
+            rb["advantage_first_player"],
+            1 / n,
+        ),
+        ("advantage_dealer", "games won by the first dealer", ra["advantage_dealer"], rb["advantage_dealer"], 1 / n),
+        ("timeouts", "Timeouts: games stopped by the play limit", ra["timeouts"], rb["timeouts"], None),
+    ):
+        if not xa["n"] and not xb["n"]:
+            continue
+        if one_hand and key in ("first_leader", "dealer"):
+            continue  # a game is one hand in both: the same as the games won
+        row = {"measure": key, "label": label, "a": xa, "b": xb}
+        if even is not None:
+            row["expected"] = even
+            for tag, e in (("A", xa), ("B", xb)):
+                if e["n"] and not (e["low"] <= even <= e["high"]):
+                    more = e["p"] > even
+                    lines.append(
+                        f"in {tag}, {label}: {e['p']:.1%} (95% CI {e['low']:.1%} to {e['high']:.1%}), "
+                        f"{'more' if more else 'less'} than the 1/{n} = {even:.1%} of an even game"
+                    )
+        if xa["n"] and xb["n"]:
+            na, nb = xa.get("effective_n", xa["n"]), xb.get("effective_n", xb["n"])
+            d, lo, hi = newcombe(xa["p"] * na, na, xb["p"] * nb, nb)
             row["difference"] = {"d": d, "low": lo, "high": hi}
             row["significant"] = not (lo <= 0 <= hi)
             if row["significant"]:
                 lines.append(
-                    f"{row['label']}: {x['p']:.1%} in A, {y['p']:.1%} in B (difference {d:+.1%}, "
+                    f"{label}: {xa['p']:.1%} in A, {xb['p']:.1%} in B (difference {d:+.1%}, "
                     f"95% CI {lo:+.1%} to {hi:+.1%})"
                 )
-    seats = []
-    for i in range(n):
-        x = _prop(ca.position_wins[i] if ca.position_wins else 0, ca.games - ca.unfinished)
-        y = _prop(cb.position_wins[i] if cb.position_wins else 0, cb.games - cb.unfinished)
-        seats.append({"position": i + 1, "a": x, "b": y})
-        for tag, e in (("A", x), ("B", y)):
-            if e["n"] and not (e["low"] <= 1 / n <= e["high"]):
-                who = " (the first leader)" if i == 0 else (" (the first dealer)" if i == n - 1 else "")
-                lines.append(
-                    f"in {tag}, seat +{i + 1} from the first dealer{who} wins {e['p']:.1%} of the games "
-                    f"(95% CI {e['low']:.1%} to {e['high']:.1%}), against 1/{n} = {1 / n:.1%}"
-                )
+        props.append(row)
+    seats = [
+        {"position": i + 1, "a": x, "b": y}
+        for i, (x, y) in enumerate(zip(ra["win_share_by_position"], rb["win_share_by_position"]))
+    ]
+    for tag, r in (("A", ra), ("B", rb)):
+        f = r["fairness"]
+        if f["p_value"] is not None and f["p_value"] < 0.05:
+            lines.append(
+                f"{tag} is not fair between the seats: the wins by position from the first dealer differ from an "
+                f"even share (χ² = {f['chi2']:.1f}, {f['df']} df, p = {f['p_value']:.2g}); Balance {r['balance']:.2f}"
+            )
+    skill = {}
+    for tag, sk in (("a", skill_a), ("b", skill_b)):
+        if sk is None:
+            continue
+        skill[tag] = sk
+        s = sk["strong_win_share"]
+        if s["n"]:
+            above = s["low"] > sk["even"]
+            below = s["high"] < sk["even"]
+            verdict = (
+                "skill pays" if above else "the strong player does worse" if below else "no clear reward for skill"
+            )
+            lines.append(
+                f"in {tag.upper()}, one {sk['strong']} among {sk['weak']} players wins {s['p']:.1%} of the games "
+                f"(95% CI {s['low']:.1%} to {s['high']:.1%}) against the {sk['even']:.1%} of an equal seat: {verdict}"
+            )
     return {
         "means": rows,
         "proportions": props,
         "win_share_by_position": seats,
+        "design": {"a": ra, "b": rb},
+        "skill": skill,
         "significant": lines,
-        "method": "proportions: Wilson score intervals; means: mean ± 1.96·SE (over hands); differences: "
-        "Newcombe's hybrid score interval for proportions, ± 1.96·sqrt(SE_a² + SE_b²) for means; "
-        "all 95%",
+        "fixed_by_rules": fixed,
+        "method": "proportions of games: Wilson score intervals; per-hand means and shares: ratios of per-game "
+        "totals with cluster-robust SEs (the hands of a game are one cluster; a share's Wilson interval on the "
+        "effective number of hands); means over games: mean ± 1.96·SE; differences: Newcombe's hybrid score "
+        "interval for proportions, ± 1.96·sqrt(SE_a² + SE_b²) for means; all 95%",
     }
 
 
@@ -437,16 +532,36 @@ def format_play(p: dict) -> str:
         f"  {r['method']}",
         "",
     ]
-    lines.append(f"  {'measure (95% CI)':<58} {'A':>24} {'B':>24}")
+    lines.append(f"  {'measure (95% CI)':<62} {'A':>24} {'B':>24}")
     for row in r["means"]:
-        lines.append(f"  {row['label']:<58} {mean_text(row['a']):>24} {mean_text(row['b']):>24}")
+        lines.append(f"  {row['label'][:62]:<62} {mean_text(row['a']):>24} {mean_text(row['b']):>24}")
     for row in r["proportions"]:
         extra = f"  (even: {row['expected']:.1%})" if "expected" in row else ""
-        lines.append(f"  {row['label'][:58]:<58} {share_text(row['a']):>24} {share_text(row['b']):>24}{extra}")
+        lines.append(f"  {row['label'][:62]:<62} {share_text(row['a']):>24} {share_text(row['b']):>24}{extra}")
     lines.append(f"  game wins by seat, counted from the first dealer (+1 = the first leader; even: {1 / n:.1%}):")
     for s in r["win_share_by_position"]:
-        lines.append(f"  {'seat +' + str(s['position']):<58} {share_text(s['a']):>24} {share_text(s['b']):>24}")
+        lines.append(f"  {'seat +' + str(s['position']):<62} {share_text(s['a']):>24} {share_text(s['b']):>24}")
+    da, db = r["design"]["a"], r["design"]["b"]
+    lines.append(
+        f"  {'Balance (1 - the largest gap between two seats’ win shares)':<62} "
+        f"{balance_text(da):>24} {balance_text(db):>24}"
+    )
+    lines.append(
+        f"  {'fairness: χ² test of an even share of wins, p-value':<62} "
+        f"{_num(da['fairness']['p_value'], '.3g'):>24} {_num(db['fairness']['p_value'], '.3g'):>24}"
+    )
+    for tag in ("a", "b"):
+        sk = r["skill"].get(tag)
+        if sk:
+            lines.append(
+                f"  skill ({tag.upper()}): one {sk['strong']} among {sk['weak']}: wins "
+                f"{share_text(sk['strong_win_share'])} (even {sk['even']:.1%}); score margin "
+                f"{mean_text(sk['score_margin'])}; luck {luck_text(sk)}"
+            )
     lines.append("")
+    if r["fixed_by_rules"]:
+        lines.append("Fixed by the rules (the same in every game: not a finding of play):")
+        lines += [f"  - {x}" for x in r["fixed_by_rules"]]
     if r["significant"]:
         lines.append(
             "Significant differences (95%; each test alone: about 1 in 20 tests of no real difference "
@@ -458,13 +573,33 @@ def format_play(p: dict) -> str:
     return "\n".join(lines)
 
 
+def _num(x, fmt: str = ".2f") -> str:
+    return "n/a" if x is None else format(x, fmt)
+
+
+def balance_text(d: dict) -> str:
+    """Balance with its bootstrap interval."""
+    b, ci = d.get("balance"), d.get("balance_interval")
+    if b is None:
+        return "n/a"
+    return f"{b:.2f} [{ci['low']:.2f}, {ci['high']:.2f}]" if ci else f"{b:.2f}"
+
+
+def luck_text(sk: dict) -> str:
+    """Luck with the interval its win share gives."""
+    if sk.get("luck") is None:
+        return "n/a"
+    ci = sk.get("luck_interval")
+    return f"{sk['luck']:.2f} [{ci['low']:.2f}, {ci['high']:.2f}]" if ci else f"{sk['luck']:.2f}"
+
+
 def mean_text(x) -> str:
-    if x["n"] == 0 or math.isnan(x["mean"]):
+    if not x["n"] or x["mean"] is None or math.isnan(x["mean"]):
         return "n/a"
     return f"{x['mean']:.2f} [{x['low']:.2f}, {x['high']:.2f}]"
 
 
 def share_text(x) -> str:
-    if not x["n"]:
+    if not x["n"] or x["p"] is None:
         return "n/a"
     return f"{x['p']:.1%} [{x['low']:.1%}, {x['high']:.1%}]"

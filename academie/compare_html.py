@@ -19,78 +19,211 @@ def _png(fig) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def plots(a_label: str, b_label: str, played: dict) -> list[tuple[str, str]]:
-    """(title, data URL) of each plot."""
+COLOURS = {"a": "#1f77b4", "b": "#d62728"}
+
+
+def _legend_below(ax, ncol: int = 2) -> None:
+    """The legend under the axes, outside them: it never hides a bar or a point."""
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=ncol, frameon=False)
+
+
+def _bins(values: list[int]) -> tuple[int, int]:
+    """(first, width) of bins centred on whole numbers: a count k is drawn in
+    [k - 0.5, k + 0.5), or in groups of ``width`` whole numbers when there are
+    too many to show one by one."""
+    lo, hi = min(values), max(values)
+    return lo, max(1, -(-(hi - lo + 1) // 40))
+
+
+def plain_text():
+    """Matplotlib with no math in text: a '$' in a name from a rule file or a
+    path is a dollar sign, never a formula to parse."""
     import matplotlib
 
     matplotlib.use("Agg")
+    return matplotlib.rc_context({"text.parse_math": False})
+
+
+def plots(a_label: str, b_label: str, played: dict) -> list[tuple[str, str, str]]:
+    """(alt text, data URL, caption) of each plot. The title is drawn in the
+    plot; the caption says how to read it."""
+    with plain_text():
+        return _plots(a_label, b_label, played)
+
+
+def _plots(a_label: str, b_label: str, played: dict) -> list[tuple[str, str, str]]:
     import matplotlib.pyplot as plt
 
-    ca, cb = played["a"], played["b"]
+    da, db = played["a"], played["b"]
+    labels = {"a": "A: " + a_label, "b": "B: " + b_label}
     out = []
-    for key, title in (("plays", "Length of a hand: plays per hand"), ("tricks", "Tricks per hand")):
-        xa, xb = ca.per_hand[key], cb.per_hand[key]
-        if not any(xa) and not any(xb):
+    for key, title, unit in (
+        ("plays", "Length of a hand", "plays in the hand"),
+        ("tricks", "Tricks per hand", "tricks in the hand"),
+    ):
+        ha, hb = da.histograms[key], db.histograms[key]
+        values = list(ha) + list(hb)
+        if not values or not any(values):
             continue
-        fig, ax = plt.subplots(figsize=(7.5, 3.4))
-        lo, hi = min(xa + xb), max(xa + xb)
-        width = max(1, (hi - lo + 1) // 40)
-        bins = list(range(lo, hi + width + 1, width))
-        for xs, lab, col in ((xa, "A: " + a_label, "#1f77b4"), (xb, "B: " + b_label, "#d62728")):
-            ax.hist(
-                xs,
-                bins=bins,
-                alpha=0.55,
-                label=f"{lab} (mean {sum(xs) / max(1, len(xs)):.1f})",
-                color=col,
-                density=True,
+        lo, width = _bins(values)
+        fig, ax = plt.subplots(figsize=(7.5, 3.6))
+        bar = 0.4 * width
+        for off, tag, hist in ((-0.2, "a", ha), (0.2, "b", hb)):
+            total = sum(hist.values())
+            grouped: dict[int, int] = {}
+            for v, c in hist.items():
+                k = lo + (v - lo) // width * width
+                grouped[k] = grouped.get(k, 0) + c
+            xs = sorted(grouped)
+            ax.bar(
+                [x + (width - 1) / 2 + off * width for x in xs],
+                [grouped[x] / total for x in xs],
+                width=bar,
+                color=COLOURS[tag],
+                label=labels[tag],
             )
-        ax.set_xlabel(title.split(": ")[-1])
+        ax.set_xlabel(unit + (f" (bars of {width} values)" if width > 1 else ""))
         ax.set_ylabel("share of hands")
         ax.set_title(title)
-        ax.legend(fontsize=8)
-        out.append((title, _png(fig)))
+        _legend_below(ax)
+        caption = (
+            f"Each bar is the share of the hands of A (blue) or B (red) that had that many {unit.split(' in ')[0]}"
+            + (f", {width} values to a bar" if width > 1 else "")
+            + "; the means with their intervals are in the table."
+        )
+        out.append((title, _png(fig), caption))
     r = played["report"]
     n = played["players"]
-    fig, ax = plt.subplots(figsize=(7.5, 3.4))
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
     xs = list(range(1, n + 1))
-    for off, side, lab, col in ((-0.12, "a", "A: " + a_label, "#1f77b4"), (0.12, "b", "B: " + b_label, "#d62728")):
-        ps = [s[side]["p"] for s in r["win_share_by_position"]]
-        err = [
-            [max(0, s[side]["p"] - s[side]["low"]) for s in r["win_share_by_position"]],
-            [max(0, s[side]["high"] - s[side]["p"]) for s in r["win_share_by_position"]],
-        ]
-        ax.errorbar([x + off for x in xs], ps, yerr=err, fmt="o", capsize=4, label=lab, color=col)
-    ax.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label=f"even: 1/{n}")
+    for off, tag in ((-0.12, "a"), (0.12, "b")):
+        rows = [s[tag] for s in r["win_share_by_position"]]
+        if not rows or rows[0]["p"] is None:
+            continue
+        ps = [x["p"] for x in rows]
+        err = [[max(0, x["p"] - x["low"]) for x in rows], [max(0, x["high"] - x["p"]) for x in rows]]
+        ax.errorbar([x + off for x in xs], ps, yerr=err, fmt="o", capsize=4, label=labels[tag], color=COLOURS[tag])
+    ax.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label=f"even share: 1/{n}")
     ax.set_xticks(xs)
     ax.set_xticklabels(
         [f"+{x}" + (" (leads first)" if x == 1 else " (deals)" if x == n else "") for x in xs], fontsize=8
     )
     ax.set_xlabel("seat, counted from the first dealer in the direction of play")
     ax.set_ylabel("share of games won")
-    ax.set_title("Win share by seat, with 95% Wilson intervals")
-    ax.legend(fontsize=8)
-    out.append(("Win share by seat", _png(fig)))
-    means = [m for m in r["means"] if m["measure"] != "plays" and (m["a"]["mean"] or m["b"]["mean"])]
-    if means:
-        fig, ax = plt.subplots(figsize=(7.5, 0.6 + 0.55 * len(means)))
-        for j, m in enumerate(means):
-            for off, side, col in ((-0.15, "a", "#1f77b4"), (0.15, "b", "#d62728")):
-                v = m[side]
+    ax.set_ylim(bottom=0)
+    ax.set_title("Games won by seat")
+    _legend_below(ax, 3)
+    out.append(
+        (
+            "Games won by seat",
+            _png(fig),
+            "A point is a seat's share of the games won (ties shared), its bar the 95% Wilson interval; "
+            "a seat whose bar misses the dashed line wins more or less than an even share.",
+        )
+    )
+    skill = r.get("skill") or {}
+    if skill:
+        fig, ax = plt.subplots(figsize=(7.5, 2.4))
+        ys = []
+        for j, tag in enumerate(("a", "b")):
+            sk = skill.get(tag)
+            if not sk or sk["strong_win_share"]["p"] is None:
+                continue
+            v = sk["strong_win_share"]
+            ax.errorbar(
+                [v["p"]],
+                [1 - j],
+                xerr=[[v["p"] - v["low"]], [v["high"] - v["p"]]],
+                fmt="o",
+                capsize=4,
+                color=COLOURS[tag],
+            )
+            ys.append((1 - j, labels[tag]))
+        first = next(iter(skill.values()))
+        ax.axvline(first["even"], color="grey", linestyle="--", linewidth=1, label=f"an equal seat: 1/{n}")
+        ax.set_yticks([y for y, _ in ys])
+        ax.set_yticklabels([lab for _, lab in ys], fontsize=8)
+        ax.set_ylim(-0.6, 1.6)
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("share of games won by the strong player")
+        ax.set_title(f"One {first['strong']} among {first['weak']} players")
+        _legend_below(ax, 1)
+        out.append(
+            (
+                "Reward for skill",
+                _png(fig),
+                "The share of the games the strong player wins, its seat turning with the game, with its 95% Wilson "
+                "interval: to the right of the dashed line, the game rewards the better player.",
+            )
+        )
+    shares = [m for m in r["means"] if m["measure"] in ("lead_change", "drama", "decisiveness")]
+    shares = [m for m in shares if m["a"]["n"] or m["b"]["n"]]
+    if shares:
+        fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.6 * len(shares)))
+        for j, m in enumerate(shares):
+            for off, tag in ((-0.15, "a"), (0.15, "b")):
+                v = m[tag]
+                if not v["n"]:
+                    continue
                 ax.errorbar(
                     [v["mean"]],
                     [j + off],
                     xerr=[[v["mean"] - v["low"]], [v["high"] - v["mean"]]],
                     fmt="o",
                     capsize=3,
-                    color=col,
-                    label=("A" if side == "a" else "B") if j == 0 else None,
+                    color=COLOURS[tag],
+                    label=labels[tag] if j == 0 else None,
                 )
-        ax.set_yticks(range(len(means)))
-        ax.set_yticklabels([m["label"] for m in means], fontsize=8)
-        ax.set_title("Other measures (mean ± 1.96·SE)")
-        ax.legend(fontsize=8)
-        out.append(("Other measures", _png(fig)))
+        ax.set_yticks(range(len(shares)))
+        ax.set_yticklabels([m["label"].split(":")[0] for m in shares], fontsize=8)
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("share (0 to 1)")
+        ax.set_title("The course of a game")
+        _legend_below(ax)
+        out.append(
+            (
+                "The course of a game",
+                _png(fig),
+                "LeadChange: how often the leader changes from one hand to the next; Drama: how often the final "
+                "winner trails; DecisivenessMoves: how much of the game is played before the winner leads for "
+                "good. Means over games with 95% intervals.",
+            )
+        )
+    counts = [
+        m
+        for m in r["means"]
+        if m["measure"] not in ("plays", "lead_change", "drama", "decisiveness")
+        and m["a"]["n"]
+        and m["b"]["n"]
+        and (m["a"]["mean"] or m["b"]["mean"])
+    ]
+    if counts:
+        fig, axes = plt.subplots(len(counts), 1, figsize=(7.5, 0.95 * len(counts) + 0.6), squeeze=False)
+        for ax, m in zip(axes[:, 0], counts):
+            for y, tag in ((1, "a"), (0, "b")):
+                v = m[tag]
+                ax.errorbar(
+                    [v["mean"]],
+                    [y],
+                    xerr=[[v["mean"] - v["low"]], [v["high"] - v["mean"]]],
+                    fmt="o",
+                    capsize=3,
+                    color=COLOURS[tag],
+                )
+            ax.set_yticks([1, 0])
+            ax.set_yticklabels(["A", "B"], fontsize=8)
+            ax.set_ylim(-0.6, 1.6)
+            ax.set_title(m["label"], fontsize=8, loc="left")
+            ax.tick_params(axis="x", labelsize=8)
+        fig.tight_layout()
+        out.append(
+            (
+                "Counts per hand and per game",
+                _png(fig),
+                "Each measure on its own axis, in its own unit: the mean for A (blue) and B (red) with its 95% "
+                "interval (per-hand measures with the hands of a game counted as one cluster).",
+            )
+        )
     return out
 
 
@@ -151,8 +284,12 @@ def rules_table(a, b, diff) -> str:
     return "\n".join(rows)
 
 
+def _num(x, fmt: str = ".2f") -> str:
+    return "n/a" if x is None else format(x, fmt)
+
+
 def play_html(a, b, played) -> str:
-    from .compare import mean_text, share_text
+    from .compare import balance_text, luck_text, mean_text, share_text
 
     r = played["report"]
     n = played["players"]
@@ -175,7 +312,43 @@ def play_html(a, b, played) -> str:
             f"<tr><td>games won by seat +{s['position']} from the first dealer</td><td>{share_text(s['a'])}</td>"
             f"<td>{share_text(s['b'])}</td></tr>"
         )
+    da, db = r["design"]["a"], r["design"]["b"]
+    out.append(
+        f"<tr><td>Balance (1 - the largest gap between two seats' win shares)</td><td>{balance_text(da)}</td>"
+        f"<td>{balance_text(db)}</td></tr>"
+    )
+    out.append(
+        f"<tr><td>fairness: χ² test of an even share of wins, p-value</td><td>{_num(da['fairness']['p_value'], '.3g')}"
+        f"</td><td>{_num(db['fairness']['p_value'], '.3g')}</td></tr>"
+    )
+    if r["skill"]:
+        sk = [r["skill"].get("a"), r["skill"].get("b")]
+        first = next(x for x in sk if x)
+        out.append(
+            f"<tr><th colspan='3'>skill: one {html.escape(first['strong'])} among {html.escape(first['weak'])} "
+            f"players, its seat turning (even share {first['even']:.1%})</th></tr>"
+        )
+        for key, label, fmt in (
+            ("strong_win_share", "games won by the strong player", share_text),
+            ("strong_loses", "games the strong player does not win", share_text),
+            ("score_margin", "its score less the weak players' mean score", mean_text),
+        ):
+            out.append(
+                f"<tr><td>{label}</td>" + "".join(f"<td>{fmt(x[key]) if x else 'n/a'}</td>" for x in sk) + "</tr>"
+            )
+        out.append(
+            "<tr><td>luck (1: the strong player wins no more than an equal one; 0: it always wins)</td>"
+            + "".join(f"<td>{luck_text(x) if x else 'n/a'}</td>" for x in sk)
+            + "</tr>"
+        )
     out.append("</table>")
+    if r["fixed_by_rules"]:
+        out.append(
+            "<h3>Fixed by the rules</h3><p class='small'>The same in every game of each: a consequence of the rules, "
+            "not a finding of play.</p><ul>"
+            + "".join(f"<li>{html.escape(x)}</li>" for x in r["fixed_by_rules"])
+            + "</ul>"
+        )
     if r["significant"]:
         out.append(
             "<h3>Significant differences</h3><ul>"
@@ -184,9 +357,9 @@ def play_html(a, b, played) -> str:
         )
     else:
         out.append("<p>No significant difference at 95%.</p>")
-    for title, url in plots(a.label, b.label, played):
+    for alt, url, caption in plots(a.label, b.label, played):
         out.append(
-            f'<figure><img alt="{html.escape(title)}" src="{url}"><figcaption>{html.escape(title)}</figcaption></figure>'
+            f'<figure><img alt="{html.escape(alt)}" src="{url}"><figcaption>{html.escape(caption)}</figcaption></figure>'
         )
     return "\n".join(out)
 

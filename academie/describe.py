@@ -39,6 +39,8 @@ ASPECT_TITLES = dict(ASPECTS)
 class Cite:
     source: str | None
     quote: str
+    translation: str | None = None  # an English translation of a quote in another language
+    translation_source: str | None = None  # the published translation's source id; none: the project's own
 
 
 @dataclass
@@ -65,7 +67,12 @@ class Statement:
 
     def citation_json(self) -> dict:
         return {
-            "cites": [{"source": c.source, "quote": c.quote} for c in self.cites],
+            "cites": [
+                {"source": c.source, "quote": c.quote}
+                | ({"translation": c.translation} if c.translation else {})
+                | ({"translation_source": c.translation_source} if c.translation_source else {})
+                for c in self.cites
+            ],
             "editorial": [{"reason": e.reason, "evidence": e.evidence} for e in self.editorial],
         }
 
@@ -134,7 +141,15 @@ def cites_of(doc: Doc, path: tuple, node: dict) -> list[Cite]:
         if isinstance(c, str):
             out.append(Cite(doc.defaults.get(doc.pos(cpath).file), c))
         elif isinstance(c, dict):
-            out.append(Cite(c.get("source"), str(c.get("quote", ""))))
+            tr, trs = c.get("translation"), c.get("translation_source")
+            out.append(
+                Cite(
+                    c.get("source"),
+                    str(c.get("quote", "")),
+                    str(tr) if tr else None,
+                    str(trs) if trs else None,
+                )
+            )
     return out
 
 
@@ -192,6 +207,7 @@ class Describer:
         self.pack()
         self.orders()
         self.direction()
+        self.teams()
         self.zones()
         self.money()
         self.vars()
@@ -287,6 +303,17 @@ class Describer:
         hint = {"clockwise": " (to the left)", "counterclockwise": " (to the right)"}.get(v, "")
         self.add("direction", ("direction",), f"Play and deal go {v}{hint}.", v, ("direction",))
 
+    def teams(self):
+        t = self.d.get("teams")
+        if not isinstance(t, dict):
+            return
+        if t.get("of") is not None:
+            text = f"The players form sides: partners are the seats for which {expr(t['of'])} is the same."
+        else:
+            sides = "; ".join(", ".join(_seat(x) for x in side) for side in t.get("sides") or [])
+            text = f"The players form sides: {sides}."
+        self.add("players", ("teams",), text, t.get("of") or t.get("sides"), ("teams",))
+
     def zones(self):
         for name, z in (self.d.get("zones") or {}).items():
             if not isinstance(z, dict):
@@ -324,7 +351,7 @@ class Describer:
     def vars(self):
         for name, v in (self.d.get("vars") or {}).items():
             v = v or {}
-            who = "for each player" if v.get("per_seat") else "for the table"
+            who = "for each player" if v.get("per_seat") else "for each side" if v.get("per_team") else "for the table"
             init = v.get("initial")
             text = f"A counter, the {name.replace('_', ' ')}, is kept {who}"
             text += f", starting at {expr(init)}" if init is not None else ", starting at 0"
@@ -404,6 +431,8 @@ class Describer:
         if per is None:
             return None, [], rest
         b = per if b is None else b
+        if isinstance(per, str):  # a size that is an expression: its batches as written
+            return per, [] if isinstance(b, str) else [b] if isinstance(b, int) else list(b), rest
         if isinstance(b, int):
             b = max(b, 1)  # a deal of no cards each has no batches (as the model reads it)
             batches = [b] * (per // b) + ([per % b] if per % b else [])
@@ -415,7 +444,7 @@ class Describer:
         per, batches, rest = self.deal_at(s, n)
         if per is None:
             return "no deal is given"
-        text = f"{_plural(per, 'card')} each"
+        text = f"as many cards to each seat as {per} gives" if isinstance(per, str) else f"{_plural(per, 'card')} each"
         if batches and all(x == 1 for x in batches):
             text += ", one at a time"
         elif batches:
@@ -473,6 +502,38 @@ class Describer:
             f"may announce {decls} or pass"
         )
         self.add("play", base, _cap(when) + text + ".", strip(s), base)
+
+    def _choosers(self, s) -> str:
+        who = f" for whom {cond(s['who'])}" if s.get("who") is not None else ""
+        return f"beginning with {_seat(s.get('first', 'dealer + 1'))}, each player{who} in turn"
+
+    @staticmethod
+    def _how_many(s, unit: str) -> str:
+        if s.get("count") is not None:
+            return f"{expr(s['count'])} {unit}"
+        lo = s.get("min")
+        if lo is None or lo == 0:
+            return f"up to {expr(s.get('max'))} {unit}"
+        return f"from {expr(lo)} to {expr(s.get('max'))} {unit}"
+
+    def step_choose_number(self, name, s, base, phase, when):
+        rng = f"from {expr(s.get('min', 0))} to {expr(s.get('max', s.get('count')))}"
+        text = f"{phase}, {when}{self._choosers(s)} chooses a number {rng}"
+        if s.get("allow") is not None:
+            text += f" such that {cond(s['allow'])}"
+        text += f"; it is kept as his {s.get('into')}"
+        self.add("play", base, text + ".", strip(s), base)
+
+    def step_choose_cards(self, name, s, base, phase, when):
+        which = f" ({card_test(s['cards'])})" if s.get("cards") is not None else ""
+        frm = _zone(s.get("from", "hand"), self.per_seat)
+        text = (
+            f"{phase}, {when}{self._choosers(s)} chooses {self._how_many(s, 'cards')}{which} of {frm}; "
+            f"when all have chosen, the cards go to {_zone(s.get('to'), self.per_seat)}"
+        )
+        if s.get("into") is not None:
+            text += f", and their number is kept as his {s['into']}"
+        self.add("play", base, text + ".", strip(s), base)
 
     def step_tricks(self, name, s, base, phase, when):
         self.add(
@@ -623,11 +684,17 @@ class Describer:
         if not isinstance(e, dict):
             return f"`{e}`"
         pre = f"if {cond(e['when'])}, " if e.get("when") is not None else ""
-        if e.get("at") is not None:
+        if e.get("at") == "each":
+            pre += "for each player, "
+        elif e.get("at") == "each_side":
+            pre += "for each side, "
+        elif e.get("at") is not None:
             pre += f"for {_seat(e['at'])}, "
         if "take" in e:
             t = e["take"]
             what = f"the {_plural_cards(card_test(t['cards']))} in" if t.get("cards") else "the cards in"
+            if t.get("count") is not None:  # N cards, from the top
+                what = f"{expr(t['count'])} of {what}"
             body = f"he takes {what} {_zone(t.get('from'), self.per_seat)} into {_zone(t.get('to'), self.per_seat)}"
         elif "end_trick" in e:
             ld = (e["end_trick"] or {}).get("leader")

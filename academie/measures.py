@@ -1,20 +1,31 @@
-"""Per-game measures of simulated play, and the statistics to compare them.
+"""Design measures of simulated play, and the statistics to compare them.
 
-A small serial runner of its own (``run``): ``State`` + ``make_agents`` +
-``play``, with an event sink that cuts the game's counters (``State.stats``)
-into hands. Game ``i`` uses the seed ``game_seed(seed, i)`` of
-``interpreter.simulate``, so two games compared are played on the same seeds.
+One game is played by ``game_measures`` (``State`` + ``make_agents`` + ``play``,
+with an event sink that cuts the game's counters, ``State.stats``, into hands
+and reads every seat's running score at each hand's end). ``Design`` folds
+games into exact totals (integers and fractions), so that totals of chunks
+played on other processes merge into the same numbers in any order: the same
+seed gives the same report for any number of workers. Game ``i`` uses the seed
+``game_seed(seed, i)`` of ``interpreter.simulate``: two games compared are
+played on the same seeds.
 
-Intervals: a proportion has a Wilson score interval; a mean is given as mean
-± 1.96·SE; a difference of two proportions has Newcombe's hybrid score
-interval, a difference of two means ± 1.96·sqrt(SE_a² + SE_b²). All at 95 %.
+The measures and their names (Ludii's and RECYCLE's where they are the same)
+are defined in docs/measures.md. Intervals, all at 95 %: a proportion of games
+has a Wilson score interval; a mean over games is mean ± 1.96·SE; a mean or a
+proportion over hands is a ratio of per-game totals, with the cluster-robust
+(linearised) SE of a ratio estimator, so that the hands of one game count as
+one cluster; a difference of two proportions has Newcombe's hybrid score
+interval, a difference of two means ± 1.96·sqrt(SE_a² + SE_b²).
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
+from fractions import Fraction
 
+from .dsl.errors import RuleError
 from .dsl.model import GameDef
 from .interpreter.agents import make_agents, play
 from .interpreter.simulate import game_seed
@@ -24,14 +35,26 @@ Z = 1.959964
 HAND_COUNTERS = ("plays", "tricks", "takes", "borrows", "draws", "lead_changes", "declarations")
 
 
-def game_measures(game: GameDef, players: int, seed, agents=("random",), max_plays: int = DEFAULT_MAX_PLAYS) -> dict:
+def game_measures(
+    game: GameDef,
+    players: int,
+    seed,
+    agents=("random",),
+    max_plays: int = DEFAULT_MAX_PLAYS,
+    agent_list=None,
+    keep_state: bool = False,
+) -> dict:
     """Play one game; return its measures: per hand (the counters of
-    ``State.stats`` within the hand, its dealer, its eldest hand — the seat
-    after the dealer, who leads first — and its winner), and per game (the
-    first dealer, the winners, whether the play limit stopped it)."""
+    ``State.stats`` within the hand, its dealer, its winner, every seat's
+    running score at its end), and per game (the first dealer, the winners,
+    the final scores, whether the play limit stopped it). ``agent_list``:
+    agents already made (else ``agents`` are made by name for the seed);
+    ``keep_state``: the finished State too, as "state"."""
     hands: list[dict] = []
     cur: dict = {}
     first_dealer: list[int] = []
+    st_ref: list[State] = []
+    score = game.standings.fn if game.standings is not None else None
 
     def sink(ev):
         t = ev["type"]
@@ -41,68 +64,569 @@ def game_measures(game: GameDef, players: int, seed, agents=("random",), max_pla
             cur.clear()
             cur.update(dealer=ev["dealer"], start=dict(st_ref[0].stats) if st_ref else {})
         elif t == "hand_end":
-            stats = st_ref[0].stats if st_ref else {}  # no decision yet: nothing counted
+            st = st_ref[0] if st_ref else None
+            stats = st.stats if st is not None else {}  # no decision yet: nothing counted
             start = cur.get("start", {})
             h = {k: stats.get(k, 0) - start.get(k, 0) for k in HAND_COUNTERS}
             h.update(dealer=cur.get("dealer"), winner=ev.get("winner"), unfinished=ev.get("reason") == "unfinished")
+            if st is not None and score is not None and not h["unfinished"]:
+                h["scores"] = [score(st, s, None) for s in range(players)]
             hands.append(h)
 
-    st_ref: list[State] = []
     # State runs the rules up to the first decision in its constructor: the sink
     # must find the state; stats start at zero, so an empty start is exact.
-    st = State(game, players, seed, max_plays=max_plays, keep_events=False, sink=sink)
+    st = State(game, players, seed, max_plays=max_plays, keep_events=False, sink=sink, check="hand")
     st_ref.append(st)
-    play(st, make_agents(list(agents), players, seed))
+    play(st, agent_list if agent_list is not None else make_agents(list(agents), players, seed))
     n = players
     top = [r["seat"] for r in st.standings if r["rank"] == 1]
     fd = first_dealer[0] if first_dealer else 0
-    return {
+    out = {
         "hands": hands,
         "first_dealer": fd,
         "winners": top,
+        "returns": st.returns(),
+        "plays": st.plays,
         "unfinished": st.unfinished,
         # winners as positions after the first dealer: 1 = eldest hand, n = the dealer
         "winner_positions": [((s - fd - 1) % n) + 1 for s in top],
     }
+    if keep_state:
+        out["state"] = st
+    return out
+
+
+def leaders(scores: list) -> frozenset:
+    best = max(scores)
+    return frozenset(s for s, v in enumerate(scores) if v == best)
+
+
+def game_curve(m: dict) -> list[frozenset]:
+    """The leaders (the seats with the highest running score) after each hand,
+    the final standings last in place of the last hand's."""
+    pts = [leaders(h["scores"]) for h in m["hands"] if "scores" in h]
+    if m["hands"] and not m["unfinished"]:
+        final = frozenset(m["winners"])
+        pts = pts[:-1] + [final] if pts else [final]
+    return pts
+
+
+def lead_change(curve: list[frozenset]) -> Fraction | None:
+    """Ludii's LeadChange over hands: the times the set of leaders changes from
+    one hand's end to the next, over the hand ends after the first."""
+    if len(curve) < 2:
+        return None
+    return Fraction(sum(a != b for a, b in zip(curve, curve[1:])), len(curve) - 1)
+
+
+def drama(curve: list[frozenset], winner: int) -> Fraction | None:
+    """Ludii's Drama (counted in hands): the share of the hand ends before the
+    last at which the final winner is not among the leaders."""
+    if len(curve) < 2:
+        return None
+    before = curve[:-1]
+    return Fraction(sum(winner not in c for c in before), len(before))
+
+
+def decisiveness(curve: list[frozenset], winner: int) -> Fraction | None:
+    """Ludii's DecisivenessMoves (counted in hands): the share of the game's
+    hands played when the final winner becomes the sole leader for good
+    (1: only the last hand decided it). Games of one hand have none."""
+    if len(curve) < 2:
+        return None
+    k = len(curve)
+    while k > 0 and curve[k - 1] == frozenset((winner,)):
+        k -= 1
+    return Fraction(min(k + 1, len(curve)), len(curve))
+
+
+# -- exact running totals -------------------------------------------------------------------
+class Sums:
+    """Σx, Σx² (and n) of a per-game quantity, exact."""
+
+    __slots__ = ("n", "s", "ss")
+
+    def __init__(self):
+        self.n, self.s, self.ss = 0, Fraction(0), Fraction(0)
+
+    def add(self, x) -> None:
+        self.n += 1
+        self.s += x
+        self.ss += x * x
+
+    def merge(self, o: "Sums") -> None:
+        self.n += o.n
+        self.s += o.s
+        self.ss += o.ss
+
+    def ci(self) -> dict:
+        """mean ± 1.96·SE over the games."""
+        n = self.n
+        if n == 0:
+            return {"mean": None, "low": None, "high": None, "se": None, "n": 0}
+        m = self.s / n
+        var = (self.ss - n * m * m) / (n - 1) if n > 1 else Fraction(0)
+        se = math.sqrt(max(0.0, float(var)) / n)
+        return {"mean": float(m), "low": float(m) - Z * se, "high": float(m) + Z * se, "se": se, "n": n}
+
+
+class Ratio:
+    """A per-hand mean or share as a ratio of per-game totals Σx_g / Σh_g, its
+    SE cluster-robust: each game is one cluster of hands (the linearised
+    variance of a ratio estimator). Exact integer totals."""
+
+    __slots__ = ("g", "x", "h", "xx", "hh", "xh")
+
+    def __init__(self):
+        self.g = self.x = self.h = self.xx = self.hh = self.xh = 0
+
+    def add(self, x: int, h: int) -> None:
+        self.g += 1
+        self.x += x
+        self.h += h
+        self.xx += x * x
+        self.hh += h * h
+        self.xh += x * h
+
+    def merge(self, o: "Ratio") -> None:
+        for k in self.__slots__:
+            setattr(self, k, getattr(self, k) + getattr(o, k))
+
+    def value(self):
+        if not self.h:
+            return None, None
+        r = Fraction(self.x, self.h)
+        g = self.g
+        if g < 2:
+            return r, 0.0
+        # Σ (x_g - r h_g)² = Σx² - 2rΣxh + r²Σh²
+        resid = self.xx - 2 * r * self.xh + r * r * self.hh
+        var = Fraction(g, g - 1) * resid / (self.h * self.h)
+        return r, math.sqrt(max(0.0, float(var)))
+
+    def ci(self) -> dict:
+        r, se = self.value()
+        if r is None:
+            return {"mean": None, "low": None, "high": None, "se": None, "n": 0, "games": self.g}
+        m = float(r)
+        return {"mean": m, "low": m - Z * se, "high": m + Z * se, "se": se, "n": self.h, "games": self.g}
+
+    def share(self) -> dict:
+        """As a proportion: Wilson's interval on the effective number of hands
+        (the hands divided by the design effect of their clustering)."""
+        r, se = self.value()
+        if r is None:
+            return {"p": None, "low": None, "high": None, "n": 0, "games": self.g}
+        p = float(r)
+        neff = self.h
+        if se and 0 < p < 1:
+            neff = min(self.h, max(1.0, p * (1 - p) / (se * se)))
+        _, lo, hi = wilson(p * neff, neff)
+        return {"p": p, "low": lo, "high": hi, "n": self.h, "effective_n": round(neff, 1), "games": self.g}
 
 
 @dataclass
-class Collected:
+class Design:
+    """The design measures of many games of one rule file at ``players``
+    seats, as exact totals that merge in any order. ``agents``: the agent's
+    name at each seat (for the shares won by each kind of player)."""
+
     players: int
+    agents: tuple = ()
     games: int = 0
     unfinished: int = 0
-    per_hand: dict = field(default_factory=lambda: {k: [] for k in HAND_COUNTERS})
-    hands_per_game: list = field(default_factory=list)
-    eldest_wins: int = 0  # hands won by the seat after the dealer
-    decided_hands: int = 0  # hands with a winner
-    position_wins: list = field(default_factory=list)  # game wins by position, ties shared
+    seat_wins: list = field(default_factory=list)  # games won by seat, ties shared (Fractions)
+    position_wins: list = field(default_factory=list)  # by position from the first dealer
+    agent_share: dict = field(default_factory=dict)  # agent name -> Sums of its per-seat share of a game
+    scores: list = field(default_factory=list)  # Sums of the final score, by seat
+    per_game: dict = field(default_factory=dict)  # name -> Sums (plays, hands, lead_change, drama, decisiveness)
+    per_hand: dict = field(default_factory=dict)  # counter -> Ratio over hands
+    hand_shares: dict = field(default_factory=dict)  # eldest / dealer -> Ratio of hands won
+    histograms: dict = field(default_factory=dict)  # plays / tricks -> Counter of the hands' values
+    outcomes: Counter = field(default_factory=Counter)  # the winners' positions of a finished game -> games
+
+    def __post_init__(self):
+        n = self.players
+        self.seat_wins = self.seat_wins or [Fraction(0)] * n
+        self.position_wins = self.position_wins or [Fraction(0)] * n
+        self.scores = self.scores or [Sums() for _ in range(n)]
+        for k in ("plays", "hands", "lead_change", "drama", "decisiveness"):
+            self.per_game.setdefault(k, Sums())
+        for k in HAND_COUNTERS:
+            self.per_hand.setdefault(k, Ratio())
+        for k in ("eldest", "dealer"):
+            self.hand_shares.setdefault(k, Ratio())
+        for k in ("plays", "tricks"):
+            self.histograms.setdefault(k, Counter())
 
     def add(self, m: dict) -> None:
-        if not self.position_wins:
-            self.position_wins = [0.0] * self.players
+        n = self.players
         self.games += 1
         self.unfinished += bool(m["unfinished"])
-        self.hands_per_game.append(len(m["hands"]))
-        for h in m["hands"]:
-            if h["unfinished"]:
-                continue
-            for k in HAND_COUNTERS:
-                self.per_hand[k].append(h[k])
-            if h["winner"] is not None:
-                self.decided_hands += 1
-                self.eldest_wins += h["winner"] == (h["dealer"] + 1) % self.players
-        if not m["unfinished"]:
-            for p in m["winner_positions"]:
-                self.position_wins[p - 1] += 1 / len(m["winner_positions"])
+        self.per_game["plays"].add(m["plays"])
+        self.per_game["hands"].add(len(m["hands"]))
+        done = [h for h in m["hands"] if not h["unfinished"]]
+        for k in HAND_COUNTERS:
+            self.per_hand[k].add(sum(h[k] for h in done), len(done))
+        for k, hist in self.histograms.items():
+            hist.update(h[k] for h in done)
+        decided = [h for h in done if h["winner"] is not None]
+        self.hand_shares["eldest"].add(sum(h["winner"] == (h["dealer"] + 1) % n for h in decided), len(decided))
+        self.hand_shares["dealer"].add(sum(h["winner"] == h["dealer"] for h in decided), len(decided))
+        if m["unfinished"]:
+            return
+        for s, v in enumerate(m["returns"]):
+            self.scores[s].add(v)
+        w = Fraction(1, len(m["winners"]))
+        for s in m["winners"]:
+            self.seat_wins[s] += w
+        for p in m["winner_positions"]:
+            self.position_wins[p - 1] += w
+        self.outcomes[tuple(sorted(m["winner_positions"]))] += 1
+        if self.agents:
+            names = self.agents if len(self.agents) == n else self.agents * n
+            for name in sorted(set(names)):
+                seats = [s for s in range(n) if names[s] == name]
+                self.agent_share.setdefault(name, Sums()).add(sum(w for s in m["winners"] if s in seats) / len(seats))
+        curve = game_curve(m)
+        lc = lead_change(curve)
+        if lc is not None:
+            self.per_game["lead_change"].add(lc)
+        if len(m["winners"]) == 1:
+            for k, f in (("drama", drama), ("decisiveness", decisiveness)):
+                v = f(curve, m["winners"][0])
+                if v is not None:
+                    self.per_game[k].add(v)
+
+    def merge(self, o: "Design") -> None:
+        self.games += o.games
+        self.unfinished += o.unfinished
+        self.seat_wins = [a + b for a, b in zip(self.seat_wins, o.seat_wins)]
+        self.position_wins = [a + b for a, b in zip(self.position_wins, o.position_wins)]
+        for a, b in zip(self.scores, o.scores):
+            a.merge(b)
+        for name, s in o.agent_share.items():
+            self.agent_share.setdefault(name, Sums()).merge(s)
+        for k, hist in o.histograms.items():
+            self.histograms[k].update(hist)
+        self.outcomes.update(o.outcomes)
+        for d, od in ((self.per_game, o.per_game), (self.per_hand, o.per_hand), (self.hand_shares, o.hand_shares)):
+            for k, v in od.items():
+                d[k].merge(v)
+
+    # -- the report ------------------------------------------------------------------------
+    def report(self) -> dict:
+        n = self.players
+        finished = self.games - self.unfinished
+        seats = [_prop(w, finished) for w in self.seat_wins]
+        positions = [_prop(w, finished) for w in self.position_wins]
+        chi2, df, pval = fairness_test(self.position_wins, finished)
+        rates = [float(w / finished) for w in self.position_wins] if finished else []
+        out = {
+            "games": self.games,
+            "players": n,
+            "completion": _prop(finished, self.games),
+            "timeouts": _prop(self.unfinished, self.games),
+            "win_share_by_seat": seats,
+            "win_share_by_position": positions,
+            "balance": (1 - (max(rates) - min(rates))) if rates else None,
+            "balance_interval": balance_interval(self.outcomes, n),
+            "fairness": {"chi2": chi2, "df": df, "p_value": pval},
+            "advantage_first_player": positions[0] if positions else None,
+            "advantage_dealer": positions[-1] if positions else None,
+            "hands_won_by_first_leader": self.hand_shares["eldest"].share(),
+            "hands_won_by_dealer": self.hand_shares["dealer"].share(),
+            "duration": {
+                "plays_per_game": self.per_game["plays"].ci(),
+                "hands_per_game": self.per_game["hands"].ci(),
+                "plays_per_hand": self.per_hand["plays"].ci(),
+            },
+            "lead_change": self.per_game["lead_change"].ci(),
+            "drama": self.per_game["drama"].ci(),
+            "decisiveness": self.per_game["decisiveness"].ci(),
+            "per_hand": {k: self.per_hand[k].ci() for k in HAND_COUNTERS},
+            "mean_score_by_seat": [s.ci() for s in self.scores],
+        }
+        if self.agent_share:
+            out["win_share_by_agent"] = {
+                k: {**v.ci(), "even": 1 / n, "seats": self._seats_of(k)} for k, v in sorted(self.agent_share.items())
+            }
+        return out
+
+    def _seats_of(self, name: str) -> list[int]:
+        names = self.agents if len(self.agents) == self.players else self.agents * self.players
+        return [s for s in range(self.players) if names[s] == name]
 
 
-def run(
-    game: GameDef, players: int, games: int, seed, agents=("random",), max_plays: int = DEFAULT_MAX_PLAYS
-) -> Collected:
-    c = Collected(players)
-    for i in range(games):
-        c.add(game_measures(game, players, game_seed(seed, i), agents, max_plays))
-    return c
+BOOTSTRAP = 2000  # resamplings of the games for the interval of Balance
+
+
+def balance_interval(outcomes: Counter, n: int) -> dict | None:
+    """A 95% interval for Balance: the percentile interval of a bootstrap
+    over the finished games (their outcomes drawn again, as many, with
+    replacement), from a fixed generator: the same totals give the same
+    interval, however they were gathered."""
+    import numpy as np
+
+    games = sum(outcomes.values())
+    if games < 2:
+        return None
+    keys = sorted(outcomes)
+    w = np.zeros((len(keys), n))
+    for i, k in enumerate(keys):
+        for pos in k:
+            w[i, pos - 1] += 1 / len(k)
+    probs = np.array([outcomes[k] for k in keys], dtype=float) / games
+    draws = np.random.default_rng(20261130).multinomial(games, probs, size=BOOTSTRAP)
+    shares = draws @ w / games
+    bal = 1 - (shares.max(axis=1) - shares.min(axis=1))
+    lo, hi = np.percentile(bal, [2.5, 97.5])
+    return {"low": float(lo), "high": float(hi), "resamples": BOOTSTRAP}
+
+
+def _prop(k, n) -> dict:
+    p, lo, hi = wilson(float(k), n)
+    return {
+        "p": None if n <= 0 else p,
+        "low": None if n <= 0 else lo,
+        "high": None if n <= 0 else hi,
+        "k": float(k),
+        "n": n,
+    }
+
+
+def fairness_test(wins: list, games: int) -> tuple:
+    """Pearson's χ² of the wins by position against an even share
+    (df = positions - 1) and its p-value; ties shared, so approximate."""
+    n = len(wins)
+    if games <= 0 or n < 2:
+        return None, None, None
+    e = games / n
+    chi2 = sum((float(w) - e) ** 2 / e for w in wins)
+    return chi2, n - 1, chi2_sf(chi2, n - 1)
+
+
+def chi2_sf(x: float, k: int) -> float:
+    """P(χ²_k ≥ x) for a whole number of degrees of freedom k (closed forms)."""
+    if x <= 0:
+        return 1.0
+    h = x / 2
+    if k % 2 == 0:
+        term, total = 1.0, 1.0
+        for i in range(1, k // 2):
+            term *= h / i
+            total += term
+        return min(1.0, math.exp(-h) * total)
+    total = math.erfc(math.sqrt(h))
+    term = math.sqrt(h) / math.gamma(1.5)  # i = 1: h^(1/2) / Γ(3/2)
+    for i in range(1, (k + 1) // 2):
+        total += math.exp(-h) * term
+        term *= h / (i + 0.5)
+    return min(1.0, total)
+
+
+# -- skill ------------------------------------------------------------------------------------
+@dataclass
+class Skill:
+    """One strong player among weak ones, its seat turning with the game
+    index (game i: seat i mod n): its share of the games won (ties shared)
+    and its score less the weak players' mean score, per game."""
+
+    players: int
+    strong: str = ""
+    weak: str = ""
+    games: int = 0
+    unfinished: int = 0
+    won: Fraction = Fraction(0)
+    margin: Sums = field(default_factory=Sums)
+
+    def add(self, strong_seat: int, m: dict) -> None:
+        self.games += 1
+        if m["unfinished"]:
+            self.unfinished += 1
+            return
+        if strong_seat in m["winners"]:
+            self.won += Fraction(1, len(m["winners"]))
+        r = m["returns"]
+        weak = [v for s, v in enumerate(r) if s != strong_seat]
+        self.margin.add(Fraction(r[strong_seat]) - Fraction(sum(weak), len(weak)))
+
+    def merge(self, o: "Skill") -> None:
+        self.games += o.games
+        self.unfinished += o.unfinished
+        self.won += o.won
+        self.margin.merge(o.margin)
+
+    def report(self) -> dict:
+        n = self.players
+        finished = self.games - self.unfinished
+        share = _prop(self.won, finished)
+        luck = luck_interval = None
+        if share["p"] is not None:
+            # 1: the strong player wins no more than an equal one would (pure luck); 0: it always wins
+            luck = (1 - share["p"]) / (1 - 1 / n)
+            luck_interval = {"low": (1 - share["high"]) / (1 - 1 / n), "high": (1 - share["low"]) / (1 - 1 / n)}
+        return {
+            "strong": self.strong,
+            "weak": self.weak,
+            "games": self.games,
+            "unfinished": self.unfinished,
+            "even": 1 / n,
+            "strong_win_share": share,
+            "strong_loses": _prop(finished - self.won, finished),
+            "luck": luck,
+            "luck_interval": luck_interval,
+            "score_margin": self.margin.ci(),
+        }
+
+
+class DesignCollector:
+    """The design measures of a simulation (``interpreter.simulate.Job.collector``):
+    plays each game with ``game_measures`` and folds it into a ``Design``."""
+
+    def __init__(self, job):
+        self.job = job
+        self.design = Design(job.players, tuple(_seat_names(job.agents, job.players)))
+
+    def play(self, game: GameDef, seed, i: int) -> State:
+        j = self.job
+        m = game_measures(game, j.players, seed, list(j.agents), j.max_plays, keep_state=True)
+        self.design.add(m)
+        return m["state"]
+
+    def merge(self, other: "DesignCollector") -> None:
+        self.design.merge(other.design)
+
+
+def check_agent_specs(specs: list[str], players: int | None = None) -> None:
+    """Raise ValueError, said plainly, unless ``specs`` name agents the engine
+    can make (each alone; with ``players``, also one for all seats or one per
+    seat) and none of them is a human."""
+    if "human" in specs:
+        raise ValueError("measures are played without a human")
+    for spec in specs:
+        make_agents([spec], 1, "check")
+    if players is not None and len(specs) not in (1, players):
+        raise ValueError(f"{len(specs)} agents for {players} players: give one, or one per seat")
+
+
+# -- running ----------------------------------------------------------------------------------
+def _seat_names(agents, players: int) -> list[str]:
+    names = list(agents)
+    return names * players if len(names) == 1 else names
+
+
+def run_design(game: GameDef, players: int, start: int, stop: int, seed, agents, max_plays: int) -> Design:
+    d = Design(players, tuple(_seat_names(agents, players)))
+    for i in range(start, stop):
+        d.add(game_measures(game, players, game_seed(seed, i), agents, max_plays))
+    return d
+
+
+def skill_agents(strong: str, weak: str, players: int, i: int) -> list[str]:
+    """The seats of game i of a skill run: the strong player at seat i mod n."""
+    names = [weak] * players
+    names[i % players] = strong
+    return names
+
+
+def run_skill(game: GameDef, players: int, start: int, stop: int, seed, strong: str, weak: str, max_plays: int):
+    k = Skill(players, strong, weak)
+    for i in range(start, stop):
+        s = game_seed(seed, i)
+        m = game_measures(game, players, s, skill_agents(strong, weak, players, i), max_plays)
+        k.add(i % players, m)
+    return k
+
+
+_LOADED: dict = {}
+
+
+def _load(ref: str, options: tuple, limits=None) -> GameDef:
+    key = (ref, options, limits)
+    if key not in _LOADED:
+        from .dsl.model import load_game
+
+        _LOADED[key] = load_game(ref, list(options), limits)
+    return _LOADED[key]
+
+
+def _chunk(task: tuple) -> tuple:
+    """Games a … b-1 of a task: (a, totals), or (a, diagnostics) of a rule
+    error (they pickle; the exception would lose its position)."""
+    kind, ref, options, limits, players, a, b, seed, agents, max_plays = task
+    try:
+        g = _load(ref, options, limits)
+        if kind == "design":
+            return a, run_design(g, players, a, b, seed, agents, max_plays)
+        strong, weak = agents
+        return a, run_skill(g, players, a, b, seed, strong, weak, max_plays)
+    except RuleError as e:
+        return a, e.diagnostics
+
+
+def _merge(total, part) -> None:
+    if isinstance(part, (Design, Skill)):
+        total.merge(part)
+    else:
+        raise RuleError(part)
+
+
+def measure(
+    kind: str,
+    ref: str,
+    options: tuple,
+    players: int,
+    games: int,
+    seed,
+    agents,
+    max_plays: int = DEFAULT_MAX_PLAYS,
+    workers: int | None = 1,
+    limits=None,
+    game: GameDef | None = None,
+    chunk: int | None = None,
+):
+    """Play games 0 … games-1 and fold them: ``kind`` "design" (a ``Design``,
+    ``agents`` by seat) or "skill" (a ``Skill``, ``agents`` = (strong, weak)).
+    On ``workers`` processes, each loading the rules by ``ref`` and
+    ``options``; the totals are exact, so any ``workers`` gives the same."""
+    if game is not None:
+        _LOADED[(ref, tuple(options), limits)] = game
+    if workers is None:
+        import os
+
+        workers = os.cpu_count() or 1
+    # about 16 chunks per worker (balance), at most 10,000 games each: the chunks are made as they are sent
+    size = chunk or max(1, min(10_000, games // (max(1, workers) * 16)))
+    count = -(-games // size)
+    tasks = (
+        (kind, ref, tuple(options), limits, players, a, min(a + size, games), seed, tuple(agents), max_plays)
+        for a in range(0, games, size)
+    )
+    total: Design | Skill
+    if kind == "design":
+        total = Design(players, tuple(_seat_names(agents, players)))
+    else:
+        total = Skill(players, agents[0], agents[1])
+    if workers <= 1 or count <= 1:
+        for _, part in map(_chunk, tasks):
+            _merge(total, part)
+        return total
+    from multiprocessing import Pool
+
+    # the workers ignore Ctrl-C: this process gets it, and leaving the block terminates them
+    with Pool(min(workers, count), initializer=_ignore_interrupts) as pool:
+        for _, part in pool.imap(_chunk, tasks):
+            _merge(total, part)
+        pool.close()
+        pool.join()
+    return total
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # -- statistics ---------------------------------------------------------------------------

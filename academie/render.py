@@ -38,6 +38,21 @@ def source_title(sid: str | None) -> str:
     return str(source_meta(sid).get("title") or sid)
 
 
+def short_cite(sid: str | None) -> str:
+    """A note's citation of a source: "Author year, p. N" (academie/bibliography.py)."""
+    from .bibliography import short
+
+    return short(sid)
+
+
+def full_entry(sid: str, url: bool = True) -> str:
+    """A source's full bibliography entry, given once under Sources (``url``: with
+    its address; a self-contained page leaves it out)."""
+    from .bibliography import full
+
+    return full(sid, url)
+
+
 @lru_cache(maxsize=1)
 def env() -> jinja2.Environment:
     e = jinja2.Environment(
@@ -51,6 +66,8 @@ def env() -> jinja2.Environment:
     e.filters["md"] = md_escape
     e.filters["codehtml"] = code_html
     e.filters["source_title"] = source_title
+    e.filters["short_cite"] = short_cite
+    e.filters["full_entry"] = full_entry
     e.filters["oneline"] = lambda s: " ".join(str(s).split())
     return e
 

@@ -7,14 +7,27 @@ the file system (every link relative, every page self-contained, no script).
 * ``source-ID.html``: a source text, the passages the rule files cite
   highlighted (spans of ``citations``), the sentences nobody cites marked
   (``coverage``);
-* ``compare-ID-ID.html``: the variants of each game (rule files with the
-  same first path part) compared, in the rules only.
+* ``compare-ID-ID.html``: every pair of variants of each game compared, in
+  the rules only: the rule files with the same first path part, each alone
+  and with each of its options (``hearts/foster`` and
+  ``hearts/foster+sweepstakes``);
+* ``replay-ID.html``: one hand of each game played by random players, step
+  by step (a section per trick, reached by links), every rule that acted
+  opening on its source's words;
+* ``variants-GAME.html``: the variants of each game beside every statement of
+  their sources (``academie.variants``);
+* ``bibliography.html``: every source as a bibliography entry.
+
+Nothing on a page says where the corpus is installed: a rule file is named
+by its path in the corpus (``polignac/boussac.yaml:14:8``). The index gives
+each source's date, and the pages fit a phone's screen (390 px).
 """
 
 from __future__ import annotations
 
 import html
 import itertools
+import re
 from pathlib import Path
 
 from markupsafe import Markup
@@ -22,21 +35,50 @@ from markupsafe import Markup
 from .compare import load_side, rules_diff
 from .compare_html import body as compare_body
 from .coverage import corpus_quotes, coverage
-from .dsl.loader import corpus_ids, resolve, source_ids
+from .dsl.loader import corpus_ids, corpus_root, resolve, source_ids
+from .dsl.model import compile_doc
+from .interpreter.agents import make_agents
+from .interpreter.state import State
+from .serve.replay import html_body as replay_body
+from .validate import source_meta
 from .dsl.text import safe
 from .outputs import atomic_folder
 from .citations import sentences
 from .render import CSS, context, env, rules_html, source_title
 from .validate import source_text
+from .variants import body as variants_body
 
 
 def page_name(kind: str, ident: str) -> str:
     return f"{kind}-{ident.replace('/', '--')}.html"
 
 
+# what the site adds to the pages' style: wide tables scroll inside the page, long names break
+SITE_CSS = """
+@media (max-width:700px){table{display:block;max-width:100%;overflow-x:auto}}
+body{overflow-wrap:break-word}
+td:first-child{white-space:nowrap}
+nav.toc ol{columns:2 14em}
+section.step{border-top:1px solid #ddd;margin-top:1em}
+.stepnav a{margin-right:1em}
+details.rule{display:inline} details.rule summary{display:inline;cursor:pointer;color:#8a4b00;font-weight:bold}
+cite{display:block;margin-left:1em;font-size:85%;color:#555}
+@media (max-width:480px){
+body{margin:.5em auto;padding:0 .5em}
+table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;border:0}
+table.cards tr:first-child{display:none}
+table.cards tr{border:1px solid #ccc;margin:.4em 0;padding:.2em}
+table.cards td{padding:.1em .3em}
+table.cards td::before{content:attr(data-label) ": ";color:#555;font-size:85%}
+}
+"""
+
+
 def _write(out: Path, name: str, title: str, body: str) -> None:
     nav = [("index.html", "All games and sources")]
-    text = env().get_template("page.html.j2").render(title=title, css=CSS, nav=nav, body=Markup(body))
+    text = (
+        env().get_template("page.html.j2").render(title=title, css=Markup(CSS + SITE_CSS), nav=nav, body=Markup(body))
+    )
     (out / name).write_text(safe(text), encoding="utf-8")
 
 
@@ -61,10 +103,11 @@ def _build(out: Path) -> list[str]:
         _write(out, name, ctx["title"], str(rules_html(ctx, links)))
         pages.append(name)
         games.append((cid, ctx["title"], doc.data.get("players") or {}, doc.sources(), name))
-    # comparisons: the variants of each game
+    # comparisons: every pair of the variants of each game (its rule files, each with each option)
     by_game: dict[str, list[str]] = {}
     for cid in ids:
-        by_game.setdefault(cid.split("/")[0], []).append(cid)
+        opts = sorted((resolve(cid).data.get("options") or {}))
+        by_game.setdefault(cid.split("/")[0], []).extend([cid] + [f"{cid}+{o}" for o in opts])
     comparisons = []
     for game, variants in sorted(by_game.items()):
         for a, b in itertools.combinations(variants, 2):
@@ -73,46 +116,139 @@ def _build(out: Path) -> list[str]:
             _write(out, name, f"{a} and {b}", compare_body(sa, sb, rules_diff(sa, sb)))
             pages.append(name)
             comparisons.append((a, b, name))
+    files_by_game: dict[str, list[str]] = {}
+    for cid in ids:
+        files_by_game.setdefault(cid.split("/")[0], []).append(cid)
+    for game, variants in sorted(files_by_game.items()):
+        name = page_name("variants", game)
+        rule_links = {v: page_name("rules", v) for v in variants}
+        _write(out, name, f"{game}: the sources side by side", variants_body(game, variants, links, rule_links))
+        pages.append(name)
+    _write(out, "bibliography.html", "Bibliography", _bibliography(sids, links))
+    pages.append("bibliography.html")
+    # a hand of each game, step by step
+    replays = []
+    for cid in ids:
+        name = page_name("replay", cid)
+        got = _replay(cid)
+        if got is None:
+            continue
+        title, body = got
+        _write(out, name, title, body)
+        pages.append(name)
+        replays.append((cid, name))
     # sources
-    cited = corpus_quotes()
+    cited = {sid: [(_corpus_where(w), span) for w, span in quotes] for sid, quotes in corpus_quotes().items()}
     reports = {r["source"]: r for r in coverage(sids)}
     for sid in sids:
         name = links[sid]
         _write(out, name, source_title(sid), _source_body(sid, cited.get(sid, []), reports.get(sid, {}), games))
         pages.append(name)
-    _write(out, "index.html", "academie: the corpus", _index(games, sids, comparisons, reports))
+    _write(
+        out,
+        "index.html",
+        "academie: the corpus",
+        _index(games, sids, comparisons, reports, sorted(files_by_game), replays),
+    )
     pages.append("index.html")
     return pages
 
 
-def _index(games, sids, comparisons, reports) -> str:
+def _corpus_where(where: str) -> str:
+    """``FILE:LINE:COL`` with FILE as its path in the corpus (``polignac/boussac.yaml``),
+    wherever the corpus is installed and whatever the working folder."""
+    m = re.fullmatch(r"(.*?)((?::\d+){2})?", where, re.S)
+    file, at = (m.group(1), m.group(2) or "") if m else (where, "")
+    try:
+        rel = Path(file).resolve().relative_to(corpus_root().resolve()).as_posix()
+    except (ValueError, OSError):
+        rel = Path(file).name
+    return rel + at
+
+
+def _replay(cid: str) -> tuple[str, str] | None:
+    """One hand of ``cid`` by random players (the fewest the rules allow, seed 1), as a replay page."""
+    doc = resolve(cid)
+    if doc.data.get("abstract"):
+        return None
+    game = compile_doc(doc)
+    n = game.min_players
+    st = State(game, n, 1, hands=1, keep_events=True, check="hand")
+    st.run_with(make_agents(["random"], n, 1))
+    title = f"{game.title} ({cid}): a hand, step by step"
+    note = (
+        f"{n} random players, seed 1, one hand (academie play {cid} -p {n} -s 1 --hands 1 --log LOG, "
+        f"then academie replay LOG {cid}). § opens the rule that acted, in its source's words."
+    )
+    return title, replay_body(title, st.events or [], doc, note)
+
+
+def _date(sid: str) -> str:
+    m = source_meta(sid)
+    return str(m.get("date_text") or m.get("date") or "")
+
+
+def _bibliography(sids, links) -> str:
+    from .bibliography import KIND_WORDS, KINDS, full, short
+    from .validate import source_meta
+
+    e = html.escape
+    rows = ["<h1>Bibliography</h1>", "<p>Every text the rule files cite, by kind of text.</p>"]
+    for kind in KINDS:
+        group = [s for s in sids if source_meta(s).get("kind") == kind]
+        if group:
+            rows.append(f"<h2>{e(KIND_WORDS[kind].capitalize())}s</h2><ul>")
+            rows += [
+                f'<li id="{e(s)}"><a href="{links[s]}"><b>{e(short(s))}</b></a>. {e(full(s, url=False))}</li>'
+                for s in group
+            ]
+            rows.append("</ul>")
+    return "\n".join(rows)
+
+
+def _index(games, sids, comparisons, reports, game_names=(), replays=()) -> str:
     e = html.escape
     rows = [
         "<h1>academie: the corpus</h1>",
         "<p>Historical card-game rules as cited, executable data. Each game below is written back as rules, "
         "every statement footnoted with its source passage.</p>",
         "<h2>Games and variants</h2>",
-        "<table><tr><th>rule file</th><th>title</th><th>players</th><th>sources</th></tr>",
+        "<table class='cards'><tr><th>rule file</th><th>title</th><th>players</th><th>sources (date)</th></tr>",
     ]
     for cid, title, players, srcs, name in games:
         rows.append(
-            f'<tr><td><a href="{name}">{e(cid)}</a></td><td>{e(title)}</td>'
-            f"<td>{players.get('min')}–{players.get('max')}</td><td>"
-            + ", ".join(f'<a href="{page_name("source", s)}">{e(s)}</a>' for s in srcs)
+            f'<tr><td data-label="rule file"><a href="{name}">{e(cid)}</a></td><td data-label="title">{e(title)}</td>'
+            f"<td data-label='players'>{players.get('min')}–{players.get('max')}</td><td data-label='sources'>"
+            + ", ".join(
+                f'<a href="{page_name("source", s)}">{e(s)}</a>' + (f" ({e(_date(s))})" if _date(s) else "")
+                for s in srcs
+            )
             + "</td></tr>"
         )
     rows.append("</table>")
+    if replays:
+        rows.append("<h2>A hand of each game, step by step</h2><ul>")
+        rows += [f'<li><a href="{n}">{e(cid)}</a></li>' for cid, n in replays]
+        rows.append("</ul>")
     if comparisons:
         rows.append("<h2>Variants compared</h2><ul>")
         rows += [f'<li><a href="{n}">{e(a)} and {e(b)}</a></li>' for a, b, n in comparisons]
         rows.append("</ul>")
-    rows.append("<h2>Sources</h2><table><tr><th>source</th><th>title</th><th>sentences cited</th></tr>")
+    if game_names:
+        rows.append("<h2>Sources side by side</h2><ul>")
+        rows += [f'<li><a href="{page_name("variants", g)}">{e(g)}</a></li>' for g in game_names]
+        rows.append("</ul>")
+    rows.append('<p><a href="bibliography.html">Bibliography</a></p>')
+    rows.append(
+        "<h2>Sources</h2><table class='cards'><tr><th>source</th><th>title</th><th>date</th><th>sentences cited</th></tr>"
+    )
     for sid in sids:
         r = reports.get(sid, {})
         share = f"{r['covered']} of {r['sentences']}" if "sentences" in r else "n/a"
         rows.append(
-            f'<tr><td><a href="{page_name("source", sid)}">{e(sid)}</a></td><td>{e(source_title(sid))}</td>'
-            f"<td>{share}</td></tr>"
+            f'<tr><td data-label="source"><a href="{page_name("source", sid)}">{e(sid)}</a></td>'
+            f'<td data-label="title">{e(source_title(sid))}</td>'
+            f'<td data-label="date">{e(_date(sid))}</td><td data-label="sentences cited">{share}</td></tr>'
         )
     rows.append("</table>")
     return "\n".join(rows)

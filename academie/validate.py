@@ -189,14 +189,16 @@ def validate_file(path: Path, report: Report, playouts: int, limits: Limits | No
     except RuleError as e:
         report.extend(e.diagnostics)
         return
+    told: set = set()  # the plain file's errors, not told again for each option
     try:
         game = compile_doc(doc)
     except RuleError as e:
         report.extend(e.diagnostics)
+        told = {(d.pos, d.message) for d in e.diagnostics}
         game = None
     options = doc.data.get("options") or {}
     variants: list[tuple[tuple, GameDef]] = [((), game)] if game is not None else []
-    variants += check_options(file, options, doc, limits, report)
+    variants += check_options(file, options, doc, limits, report, told)
     if game is not None:
         check_source_says(doc, game, report)
     # 5. playouts
@@ -234,10 +236,14 @@ def _short(s: str, n: int = 120) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
-def check_options(file: str, options: dict, doc, limits, report: Report) -> list[tuple[tuple, GameDef]]:
+def check_options(
+    file: str, options: dict, doc, limits, report: Report, told: set | None = None
+) -> list[tuple[tuple, GameDef]]:
     """Each declared option alone, then each two that may be used together (both
     good alone, neither declaring a conflict with the other); each declared
-    conflict must be refused."""
+    conflict must be refused. An error already ``told`` (the plain file's, as
+    (position, message)) is not repeated for each option."""
+    told = set(told or ())
     out: list[tuple[tuple[str, ...], Any]] = []
     if not isinstance(options, dict):
         return out
@@ -257,7 +263,7 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
                 resolve(Path(file), (name, other), limits)
             except RuleError as e:
                 if not any(d.code == "option" for d in e.diagnostics):
-                    report.extend(e.diagnostics)
+                    report.extend(d for d in e.diagnostics if (d.pos, d.message) not in told)
             else:
                 report.add(
                     _err(
@@ -273,7 +279,8 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
             out.append(((name,), compile_doc(odoc)))
         except RuleError as e:
             for d in e.diagnostics:
-                report.add(Diagnostic(d.pos, f"with option '{name}': {d.message}", d.severity, d.code))
+                if (d.pos, d.message) not in told:
+                    report.add(Diagnostic(d.pos, f"with option '{name}': {d.message}", d.severity, d.code))
     good = [names[0] for names, _ in out]
 
     def clash(a, b):
@@ -289,9 +296,10 @@ def check_options(file: str, options: dict, doc, limits, report: Report) -> list
                 out.append(((a, b), compile_doc(resolve(Path(file), (a, b), limits))))
             except RuleError as e:
                 for d in e.diagnostics:
-                    report.add(
-                        Diagnostic(d.pos, f"with options '{a}' and '{b}' together: {d.message}", d.severity, d.code)
-                    )
+                    if (d.pos, d.message) not in told:
+                        report.add(
+                            Diagnostic(d.pos, f"with options '{a}' and '{b}' together: {d.message}", d.severity, d.code)
+                        )
     return out
 
 

@@ -49,6 +49,7 @@ StateView = (
     "declared",
     "mover",
     "other",
+    "g",  # the GameDef: its sides (``team_of``)
 )
 
 
@@ -100,6 +101,7 @@ BOUND = {
     "game": frozenset(),
     "seat": frozenset({"seat"}),
     "card": frozenset({"card", "seat"}),
+    "value": frozenset({"value", "seat"}),  # a number a seat may choose (choose_number's ``allow``)
 }
 
 _SEAT_VALUES = {"dealer": "dealer", "leader": "leader", "winner": "winner", "mover": "mover", "other": "other"}
@@ -107,8 +109,9 @@ _PLAIN_VALUES = {"players": "n", "led": "led", "trump": "trump", "hand_no": "han
 
 
 class _Compiler:
-    def __init__(self, text: str, pos: Pos, scope: Scope, bound: frozenset):
+    def __init__(self, text: str, pos: Pos, scope: Scope, bound: frozenset, locals_: dict | None = None):
         self.text, self.pos, self.scope, self.bound = text, pos, scope, bound
+        self.locals: dict[str, list] = locals_ or {}  # names given to a zone's card: any(trick, x, …)
 
     # -- errors ---------------------------------------------------------
     def where(self, node) -> Pos:
@@ -156,7 +159,13 @@ class _Compiler:
             if node.data == "name":
                 n = str(node.children[0])
                 sc = self.scope
-                if n in self.bound or n in _SEAT_VALUES or n in _PLAIN_VALUES or n in ("seat", "card"):
+                if (
+                    n in self.bound
+                    or n in _SEAT_VALUES
+                    or n in _PLAIN_VALUES
+                    or n in ("seat", "card", "value")
+                    or n in self.locals
+                ):
                     return False
                 if n in sc.zones or n in sc.vars or n in sc.pools or n in sc.seat_zones or n in sc.seat_vars:
                     return False
@@ -180,6 +189,9 @@ class _Compiler:
     def c_name(self, node):
         name = str(node.children[0])
         sc = self.scope
+        cell = self.locals.get(name)
+        if cell is not None:
+            return (lambda st, s, c: cell[0]), "card"
         if name in ("seat", "card"):
             if name not in self.bound:
                 what = "a card test" if name == "card" else "an expression about a seat"
@@ -187,6 +199,10 @@ class _Compiler:
             if name == "seat":
                 return (lambda st, s, c: s), "seat"
             return (lambda st, s, c: c), "card"
+        if name == "value":  # the number under test (in the third place, as a card)
+            if "value" not in self.bound:
+                self.fail(node, "'value' is not defined here: it can only be used in a choose_number step's allow")
+            return (lambda st, s, c: c), "num"
         if name in ("true", "false"):
             v = name == "true"
             return (lambda st, s, c: v), "bool"
@@ -195,6 +211,8 @@ class _Compiler:
         if name in _SEAT_VALUES:
             a = _SEAT_VALUES[name]
             return _getter(a), "seat"
+        if name == "led_card":  # the first card of the trick in progress (none before the lead)
+            return (lambda st, s, c: st.zones["trick"][0] if st.zones["trick"] else None), "card"
         if name in _PLAIN_VALUES:
             a = _PLAIN_VALUES[name]
             return _getter(a), ("suit" if name in ("led", "trump") else "num")
@@ -218,8 +236,10 @@ class _Compiler:
         sc = self.scope
         return (
             set(self.bound)
+            | set(self.locals)
             | set(_SEAT_VALUES)
             | set(_PLAIN_VALUES)
+            | {"led_card"}
             | sc.zones
             | sc.seat_zones
             | sc.vars
@@ -531,8 +551,7 @@ class _Compiler:
         if name in sc.seat_zones or name in sc.seat_vars:
             if len(args) != 1:
                 self.fail(node, f"{name}(SEAT) takes one seat")
-            f, k = self.c(args[0])
-            self._need(args[0], k, "seat")
+            f, k = self.seat_arg(args[0])
             bound_seat = isinstance(args[0], Tree) and args[0].data == "name" and str(args[0].children[0]) == "seat"
             if name in sc.seat_zones:
                 if bound_seat:
@@ -552,10 +571,49 @@ class _Compiler:
             self.fail(node, f"{name}() takes {want} argument{'s' if hi != 1 else ''}, not {len(args)}")
         return build(self, node, args)
 
-    def lazy(self, node, kind: str, *wanted) -> Fn:
+    def seat_arg(self, node) -> tuple[Fn, str]:
+        """A seat argument: a seat, or a number (a literal seat, ``hand(0)``),
+        taken round the table. A seat that is none is a located error."""
+        f, k = self.c(node)
+        self._need(node, k, "seat", "num")
+        if k == "seat":
+            return f, k
+        where, text = self.where(node), _text(self.text, node)
+
+        def seat_of(st, s, c):
+            v = f(st, s, c)
+            if type(v) is not int:
+                raise RuleError(Diagnostic(where, f"{text!r} names no seat here (it is {v!r})", code="runtime"))
+            return v % st.n
+
+        return seat_of, "seat"
+
+    def named(self, node, kind: str) -> tuple[list, Any]:
+        """``any(ZONE, NAME, TEST)``: NAME is each card of the zone in turn
+        (a cell the loop fills), while ``card`` keeps its own meaning."""
+        name = str(node.children[0]) if isinstance(node, Tree) and node.data == "name" else None
+        if name is None:
+            self.fail(node, "expected a name for the card of the zone here (any(trick, x, rank(x) > rank(card)))")
+        if (
+            name in self._known() - set(self.locals)
+            or name in ("seat", "card", "true", "false", "none")
+            or name in SUITS
+            or name in RANKS
+        ):
+            self.fail(node, f"'{name}' already means something: give the card of the zone another name")
+        return [None], node
+
+    def lazy(self, node, kind: str, *wanted, local: tuple | None = None) -> Fn:
         """Compile an argument that is evaluated once per card or per seat
-        (its value one of the types ``wanted``, if given)."""
-        sub = _Compiler(self.text, self.pos, self.scope, self.bound | BOUND[kind])
+        (its value one of the types ``wanted``, if given). ``local``: (name,
+        cell) of a card named by the expression itself, bound beside ``card``."""
+        if local is not None:
+            sub = _Compiler(self.text, self.pos, self.scope, self.bound, {**self.locals, local[0]: local[1]})
+            f, k = sub.c(node)
+            if wanted:
+                self._need(node, k, *wanted)
+            return f
+        sub = _Compiler(self.text, self.pos, self.scope, self.bound | BOUND[kind], self.locals)
         f, k = sub.c(node)
         if wanted:
             self._need(node, k, *wanted)
@@ -633,27 +691,44 @@ def suggest(name, known) -> str:
 
 
 # -- built-in functions ----------------------------------------------------
+def _zone_test(cp: _Compiler, args):
+    """The zone and the card test of count/any/all: ``(ZONE, TEST)``, ``card``
+    bound to each card of the zone; or ``(ZONE, NAME, TEST)``, NAME bound to
+    each card of the zone and ``card`` keeping its meaning (the card under
+    test, compared with the cards of the trick). Gives (zone, test of one
+    card of the zone as (st, s, c, x))."""
+    z, k = cp.c(args[0])
+    cp._need(args[0], k, "zone")
+    if len(args) == 2:
+        t = cp.lazy(args[1], "card")
+        return z, (lambda st, s, c, x: t(st, s, x))
+    cell, name_node = cp.named(args[1], "card")
+    t = cp.lazy(args[2], "card", local=(str(name_node.children[0]), cell))
+
+    def test(st, s, c, x):
+        cell[0] = x
+        return t(st, s, c)
+
+    return z, test
+
+
 def _f_count(cp: _Compiler, node, args):
     z, k = cp.c(args[0])
     cp._need(args[0], k, "zone")
     if len(args) == 1:
         return (lambda st, s, c: len(z(st, s, c))), "num"
-    t = cp.lazy(args[1], "card")
-    return (lambda st, s, c: sum(1 for x in z(st, s, c) if t(st, s, x))), "num"
+    z, t = _zone_test(cp, args)
+    return (lambda st, s, c: sum(1 for x in z(st, s, c) if t(st, s, c, x))), "num"
 
 
 def _f_any(cp, node, args):
-    z, k = cp.c(args[0])
-    cp._need(args[0], k, "zone")
-    t = cp.lazy(args[1], "card")
-    return (lambda st, s, c: any(t(st, s, x) for x in z(st, s, c))), "bool"
+    z, t = _zone_test(cp, args)
+    return (lambda st, s, c: any(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
 def _f_all(cp, node, args):
-    z, k = cp.c(args[0])
-    cp._need(args[0], k, "zone")
-    t = cp.lazy(args[1], "card")
-    return (lambda st, s, c: all(t(st, s, x) for x in z(st, s, c))), "bool"
+    z, t = _zone_test(cp, args)
+    return (lambda st, s, c: all(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
 def _f_rank(cp, node, args):
@@ -673,15 +748,40 @@ def _f_rank(cp, node, args):
 
 def _f_balance(cp, node, args):
     h, k = cp.c(args[0])
-    cp._need(args[0], k, "seat", "holder")
+    cp._need(args[0], k, "seat", "holder", "num")
+    if k == "num":
+        h, k = cp.seat_arg(args[0])
     cur = cp.symbol(args[1], "a currency", cp.scope.currencies)
     return (lambda st, s, c: st.bal[h(st, s, c)][cur]), "num"
 
 
 def _f_tricks_won(cp, node, args):
-    f, k = cp.c(args[0])
-    cp._need(args[0], k, "seat")
+    f, k = cp.seat_arg(args[0])
     return (lambda st, s, c: st.won[f(st, s, c)]), "num"
+
+
+def _f_team(cp, node, args):
+    f, k = cp.seat_arg(args[0])
+    return (lambda st, s, c: st.g.team_of(st.n)[f(st, s, c)]), "num"
+
+
+def _f_team_sum(cp, node, args):
+    """The sum of EXPR over the seats of the side of ``seat`` (``seat``
+    rebound to each of them)."""
+    if "seat" not in cp.bound:
+        cp.fail(node, "team_sum(…) sums over the side of the seat in hand: it needs an expression about a seat")
+    e = cp.lazy(args[0], "seat", *_NUMERIC)
+
+    def team_sum(st, s, c):
+        side = st.g.team_of(st.n)
+        mine = side[s]
+        return sum(e(st, x, c) for x in range(st.n) if side[x] == mine)
+
+    return team_sum, "num"
+
+
+def _f_teams(cp, node, args):
+    return (lambda st, s, c: max(st.g.team_of(st.n)) + 1), "num"
 
 
 def _seat_order(st):
@@ -767,12 +867,15 @@ def _f_holder(cp, node, args):
 
 # name -> (min args, max args, builder)
 FUNCTIONS = {
-    "count": (1, 2, _f_count),
-    "any": (2, 2, _f_any),
-    "all": (2, 2, _f_all),
+    "count": (1, 3, _f_count),
+    "any": (2, 3, _f_any),
+    "all": (2, 3, _f_all),
     "rank": (1, 2, _f_rank),
     "balance": (2, 2, _f_balance),
     "tricks_won": (1, 1, _f_tricks_won),
+    "team": (1, 1, _f_team),
+    "team_sum": (1, 1, _f_team_sum),
+    "teams": (0, 0, _f_teams),
     "top_seat": (1, 1, _f_top_seat),
     "count_seats": (1, 1, _f_count_seats),
     "sum_seats": (1, 1, _f_sum_seats),
@@ -791,7 +894,8 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game", limits=N
     """Parse and compile ``text`` (found at ``pos``) into an ``Expr``.
 
     ``kind`` says what is bound: ``game`` (nothing), ``seat`` (``seat``),
-    ``card`` (``card`` and ``seat``). ``limits`` (the loader's ``Limits``)
+    ``card`` (``card`` and ``seat``), ``value`` (``value``, a number a seat
+    may choose, and ``seat``). ``limits`` (the loader's ``Limits``)
     bound the length, the nesting and the integers of the expression: each is
     checked on the text before it is parsed, and the nesting again on the tree."""
     from .loader import Limits

@@ -588,8 +588,8 @@ def _merge(b, p, path, ppath, ppos, pos):
                 out[k] = _merge(out[k], v, path + (k,), ppath + (k,), ppos, pos)
                 if (ppath + (k, "@key")) in ppos:
                     pos[path + (k, "@key")] = ppos[ppath + (k, "@key")]
-            else:
-                out[k] = strip_nulls(v)  # a null deletes; where there is nothing to delete it vanishes
+            else:  # a null deletes; where there is nothing to delete it vanishes
+                out[k] = strip_nulls(v, path + (k,))
                 _copy(pos, ppos, path + (k,), ppath + (k,))
         if ppath in ppos:
             pos[path] = ppos[ppath]
@@ -599,13 +599,17 @@ def _merge(b, p, path, ppath, ppos, pos):
     return p
 
 
-def strip_nulls(v):
+def strip_nulls(v, path: Path_ = ()):
     """A document without the null entries of its named mappings (a null deletes an
-    inherited entry; with nothing to delete it means nothing)."""
+    inherited entry; with nothing to delete it means nothing). An option's ``set``
+    (at ``options.NAME.set``) keeps its nulls: they delete what the option is laid
+    over when it is switched on."""
+    if len(path) == 3 and path[0] == "options" and path[2] == "set":
+        return v
     if isinstance(v, dict):
-        return {k: strip_nulls(x) for k, x in v.items() if x is not None}
+        return {k: strip_nulls(x, path + (k,)) for k, x in v.items() if x is not None}
     if isinstance(v, list):
-        return [strip_nulls(x) for x in v]
+        return [strip_nulls(x, path + (i,)) for i, x in enumerate(v)]
     return v
 
 

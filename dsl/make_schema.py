@@ -91,7 +91,20 @@ kinds["deal"] = el(
         **step_common,
         "source_says": source_says,
         "first": expr,
-        "hand": by_players({"type": "integer", "minimum": 0}),
+        "hand": {
+            "description": "cards dealt to each seat: a number, a table by number of players, "
+            "or an expression of seat, players, hand_no, dealer (in quotes)",
+            "oneOf": [
+                {"type": "string"},
+                {"type": "integer", "minimum": 0},
+                {
+                    "type": "object",
+                    "patternProperties": {"^[0-9]+$": {"type": "integer", "minimum": 0}},
+                    "additionalProperties": False,
+                    "minProperties": 1,
+                },
+            ],
+        },
         "batches": by_players({"oneOf": [{"type": "integer", "minimum": 1}, intlist]}),
         "rest": {"type": "string"},
         "rest_count": by_players({"type": "integer", "minimum": 0}),
@@ -104,6 +117,41 @@ kinds["turnup"] = el(
 kinds["announce"] = el(
     {**step_common, "first": expr, "declarations": {"type": "array", "minItems": 1, "items": {"type": "string"}}},
     ["declarations"],
+)
+chooser = {
+    "first": {
+        **expr,
+        "description": "the first seat to choose (default: the dealer's next); the others follow in play order",
+    },
+    "who": {**expr, "description": "which seats choose, a condition on seat (default: every seat)"},
+    "min": {**expr, "description": "the least a seat may choose (default 0)"},
+    "max": {**expr, "description": "the greatest a seat may choose"},
+    "count": {**expr, "description": "exactly so many (instead of min and max)"},
+    "into": {
+        "type": "string",
+        "description": "a per-seat counter that keeps each seat's choice (the number, or how many cards)",
+    },
+}
+kinds["choose_number"] = el(
+    {
+        **step_common,
+        **chooser,
+        "allow": {**expr, "description": "the numbers allowed: a condition on value (and seat)"},
+    },
+    ["into"],
+)
+kinds["choose_cards"] = el(
+    {
+        **step_common,
+        **chooser,
+        "from": {"type": "string", "description": "the zone the cards are chosen from (default: hand, the chooser's)"},
+        "to": {
+            "type": "string",
+            "description": "where the chosen cards go, once every seat has chosen: a zone, or a seat's zone as an expression of seat (the chooser): hand(seat + 1)",
+        },
+        "cards": {**expr, "description": "which cards may be chosen, a card test"},
+    },
+    ["to"],
 )
 kinds["effects"] = el({**step_common, "do": {"$ref": "#/$defs/effects"}}, ["do"])
 del kinds["effects"]["anyOf"]  # each effect inside cites for itself
@@ -147,7 +195,12 @@ step = {
 effect_props = {
     "take": {
         "type": "object",
-        "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "cards": expr},
+        "properties": {
+            "from": {"type": "string"},
+            "to": {"type": "string"},
+            "cards": expr,
+            "count": {**expr, "description": "how many cards, from the top of the zone (default: all)"},
+        },
         "required": ["from", "to"],
         "additionalProperties": False,
     },
@@ -246,9 +299,27 @@ document = {
         "vars": {
             "type": "object",
             "additionalProperties": deletable(
-                el({"per_seat": {"type": "boolean"}, "initial": expr, "reset": {"enum": ["game", "hand"]}})
+                el(
+                    {
+                        "per_seat": {"type": "boolean"},
+                        "per_team": {"type": "boolean"},
+                        "initial": expr,
+                        "reset": {"enum": ["game", "hand"]},
+                    }
+                )
             ),
         },
+        "teams": el(
+            {
+                "of": {**expr, "description": "a seat's side, as an expression of seat and players (seat % 2)"},
+                "sides": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {"type": "array", "minItems": 1, "items": expr},
+                    "description": "the seats of each side, as expressions of players ([[0, 2], [1, 3]])",
+                },
+            }
+        ),
         "declarations": {
             "type": "object",
             "additionalProperties": deletable(el({"max": {"type": "integer", "minimum": 1}})),
@@ -311,7 +382,19 @@ schema = {
         },
         "quote": {
             "type": "object",
-            "properties": {"source": {"type": "string"}, "quote": {"type": "string", "minLength": 1}},
+            "properties": {
+                "source": {"type": "string"},
+                "quote": {"type": "string", "minLength": 1},
+                "translation": {
+                    "description": "an English translation of a quote in another language (the project's own)",
+                    "type": "string",
+                    "minLength": 1,
+                },
+                "translation_source": {
+                    "description": "the source id of the published translation given, if it is not the project's own",
+                    "type": "string",
+                },
+            },
             "required": ["source", "quote"],
             "additionalProperties": False,
         },

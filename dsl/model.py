@@ -32,7 +32,18 @@ _KIND_WORDS = {
 
 BUILTIN_SEAT_ZONES = ("hand",)
 BUILTIN_ZONES = ("trick",)
-STEP_KINDS = ("pay", "shuffle", "deal", "turnup", "announce", "tricks", "sequence", "effects")
+STEP_KINDS = (
+    "pay",
+    "shuffle",
+    "deal",
+    "turnup",
+    "announce",
+    "choose_number",
+    "choose_cards",
+    "tricks",
+    "sequence",
+    "effects",
+)
 
 
 # -- compiled pieces ------------------------------------------------------------
@@ -43,6 +54,9 @@ class Effect:
     when: Expr | None
     pos: Pos
     at: Expr | None = None  # the seat the effect is about, if not the one in hand
+    each: str | None = None  # at: each (every seat) or each_side (the first seat of every side)
+    team_vars: frozenset = frozenset()  # the counters it sets that are kept by team
+    path: tuple = ()  # where it is in the resolved document (the events name it as "rule")
 
 
 @dataclass
@@ -54,6 +68,7 @@ class Payment:
     where: Expr | None
     exclude: Expr | None
     pos: Pos
+    path: tuple = ()  # where it is in the resolved document (the events name it as "rule")
 
 
 @dataclass
@@ -63,6 +78,7 @@ class EndRule:
     winner: Expr | None
     pos: Pos
     zone_only: bool = False  # reads only the seat's own card zones
+    path: tuple = ()  # where it is in the resolved document (the events name it as "rule")
 
 
 @dataclass
@@ -82,11 +98,23 @@ class Step:
     batches: dict[int, list[int] | int] = field(default_factory=dict)
     rest: str | None = None
     rest_count: dict[int, int] = field(default_factory=dict)
+    hand_expr: Expr | None = None  # the cards each seat is dealt, as an expression (seat bound)
     # turnup
     to: str | None = None
+    to_expr: Expr | None = None  # a zone that is not a shared one (the dealer's hand)
     sets_trump: bool = True
     # announce
     declarations: list[str] = field(default_factory=list)
+    # choose_number / choose_cards: each seat from ``first`` that ``who`` admits chooses
+    who: Expr | None = None  # which seats choose (seat bound); default every seat
+    low: Expr | None = None  # the least number (of cards) a seat may choose (seat bound)
+    high: Expr | None = None  # the greatest
+    high_literal: int | None = None  # ``max`` when written as a number
+    allow: Expr | None = None  # choose_number: the numbers allowed (``value``, ``seat`` bound)
+    into: str | None = None  # the per-seat counter that keeps the number (of cards) chosen
+    src: Expr | None = None  # choose_cards: the zone the cards are chosen from (seat bound)
+    dest: Expr | None = None  # choose_cards: the zone they go to (seat bound: the chooser)
+    card_test: Expr | None = None  # choose_cards: which cards may be chosen
     # tricks / sequence
     leader: Expr | None = None
     must: list[Expr] = field(default_factory=list)
@@ -135,6 +163,11 @@ class GameDef:
     standings: Expr | None
     options: list[str]
     abstract: bool = False
+    teams: tuple | None = None  # ("of", Expr) | ("sides", [[Expr, …], …]); None: each seat a side
+    team_vars: frozenset = frozenset()  # per-seat counters kept by team
+    # the greatest number a choose_number step may offer (each number has an action id up to it)
+    number_bound: int = 0
+    _teams: dict = field(default_factory=dict, repr=False)
     _packs: dict = field(default_factory=dict, repr=False)
     _pack_sets: dict = field(default_factory=dict, repr=False)
 
@@ -157,10 +190,47 @@ class GameDef:
             ps = self._pack_sets[players] = frozenset(self.pack(players))
         return ps
 
+    def team_of(self, players: int) -> list[int]:
+        """The side of each seat for ``players`` players (0, 1, …): from
+        ``teams:``, or each seat a side of its own."""
+        t = self._teams.get(players)
+        if t is None:
+            t = self._teams[players] = team_table(self.teams, players)
+        return t
+
     def deal_counts(self, players: int) -> list[tuple[Step, int | None, list[int], int | None]]:
         """For each deal step: (step, cards per hand or None if the table has
         no entry for this many players, batches, expected rest)."""
         return [(st, *deal_plan(st, players)) for st in self.steps if st.kind == "deal"]
+
+
+def team_table(teams: tuple | None, players: int) -> list[int]:
+    """Each seat's side, numbered 0, 1, … in the order the sides are first met
+    (by ``sides`` as written, or by seat for ``of``). A seat named by two sides,
+    or by none, is a located error."""
+    ctx = PackContext(players)
+    if teams is None:
+        return list(range(players))
+    kind, spec = teams
+    if kind == "of":
+        raw = [spec.fn(ctx, s, None) for s in range(players)]
+        names: dict = {}
+        return [names.setdefault(v, len(names)) for v in raw]
+    side: list[int | None] = [None] * players
+    for i, exprs in enumerate(spec):
+        for e in exprs:
+            v = e.fn(ctx, None, None)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise RuleError(f"'{e.text}' names no seat (it gives {v!r})", e.pos, code="teams")
+            v %= players
+            if side[v] is not None and side[v] != i:
+                raise RuleError(f"for {players} players seat {v} is on two sides", e.pos, code="teams")
+            side[v] = i
+    missing = [str(x) for x, t in enumerate(side) if t is None]
+    if missing:
+        at = spec[0][0].pos
+        raise RuleError(f"for {players} players seat {', '.join(missing)} is on no side", at, code="teams")
+    return [t for t in side if t is not None]
 
 
 def deal_plan(st: Step, players: int) -> tuple[int | None, list[int], int | None]:
@@ -273,16 +343,17 @@ class _Model:
             strength = {r: len(ranks) - i for i, r in enumerate(ranks)}  # highest first
             orders[name] = {_card(r + s): strength[r] for s in SUITS for r in ranks}
         self.scope = Scope(
-            zones=set(shared),
+            zones=set(shared) | {"pack"},  # the cards not yet dealt: a zone an effect may take from or to
             seat_zones=set(seat_zones),
             vars={k for k, v in vars_.items() if not v.get("per_seat")},
-            seat_vars={k for k, v in vars_.items() if v.get("per_seat")},
+            seat_vars={k for k, v in vars_.items() if v.get("per_seat") or v.get("per_team")},
             pools=set(pools),
             currencies=set(currencies),
             orders=orders,
             declarations=set(decls),
         )
         self.seat_zones, self.shared, self.pools = seat_zones, shared, pools
+        self.team_var_names = frozenset(k for k, v in vars_.items() if v.get("per_team"))
 
         players = d.get("players")
         if players is None and not d.get("abstract"):
@@ -356,9 +427,14 @@ class _Model:
                 steps.append(st)
         if not steps and not d.get("abstract"):
             self.err((), "the game has no hand: add hand: with its steps (deal, tricks, …)")
+        teams = self.teams(d.get("teams"))
+        team_vars = frozenset(k for k, v in vars_.items() if v.get("per_team"))
+        for k in team_vars:
+            if vars_[k].get("per_seat"):
+                self.err(("vars", k), f"counter '{k}' is kept per_seat or per_team, not both")
         vars_c = {
             k: (
-                bool(v.get("per_seat")),
+                bool(v.get("per_seat") or v.get("per_team")),
                 self.bounded(self.expr(("vars", k, "initial"), want=_NUMBER), f"the counter '{k}'"),
                 v.get("reset", "game"),
             )
@@ -393,12 +469,69 @@ class _Model:
             standings=self.expr(("game", "standings", "score"), "seat", want=_NUMBER),
             options=list(self.doc.options),
             abstract=bool(d.get("abstract")),
+            teams=teams,
+            team_vars=team_vars,
         )
+        numbers = [st for st in steps if st.kind == "choose_number"]
+        if numbers and not gd.abstract and not self.errors:
+            # a max written as a number bounds the step; any other, the size of the pack (a count of
+            # cards or of tricks never exceeds it)
+            biggest = max(len(gd.pack(n)) for n in range(max(gd.min_players, 1), gd.max_players + 1))
+            gd.number_bound = max(st.high_literal if st.high_literal is not None else biggest for st in numbers)
+        if teams is not None and not gd.abstract:
+            for n in range(max(gd.min_players, 1), gd.max_players + 1):
+                try:
+                    gd.team_of(n)
+                except RuleError as e:
+                    self.errors.extend(x for x in e.diagnostics if x not in self.errors)
+                    break
         if not gd.abstract and not any(e.code == "limit" for e in self.errors):
             self.check_counts(gd)
         if self.errors:
             raise RuleError(self.errors)
         return gd
+
+    def teams(self, t) -> tuple | None:
+        """``teams:``: ``of: EXPR`` (a seat's side, by a pattern of ``seat`` and
+        ``players``) or ``sides: [[SEAT, …], …]`` (seat expressions of
+        ``players``). Sides are fixed for the game: known from the number of
+        players alone."""
+        if not t:
+            return None
+        static = {"players", "seat", "true", "false", "none", "min", "max", "abs"}
+        if ("of" in t) == ("sides" in t):
+            self.err(("teams",), "teams: gives either of: (a seat's side) or sides: (the seats of each side)")
+            return None
+        if "of" in t:
+            e = self.expr(("teams", "of"), "seat", want=_NUMBER)
+            if e is None:
+                return None
+            if not e.names <= static:
+                self.err(
+                    ("teams", "of"),
+                    "the sides are fixed for the game: teams can only depend on the seat and the number "
+                    f"of players, not on {', '.join(sorted(e.names - static))}",
+                )
+                return None
+            return ("of", e)
+        sides = []
+        for i, side in enumerate(t["sides"]):
+            exprs = []
+            for j, _ in enumerate(side):
+                e = self.expr(("teams", "sides", i, j), want=_SEAT)
+                if e is None:
+                    continue
+                if not e.names <= static - {"seat"}:
+                    self.err(
+                        ("teams", "sides", i, j),
+                        "the sides are fixed for the game: a seat of a side can only depend on the number "
+                        f"of players, not on {', '.join(sorted(e.names - static))}",
+                    )
+                    continue
+                exprs.append(e)
+            if exprs:
+                sides.append(exprs)
+        return ("sides", sides) if sides else None
 
     def check_cites(self):
         known = source_ids()
@@ -426,33 +559,79 @@ class _Model:
                 self.err(where, f"unknown source '{src}'" + suggest(src, known), "cite")
 
     def check_counts(self, gd: GameDef):
+        """For every number of players: each deal's table has an entry, its
+        batches add up to a hand, and the cards dealt (by the deal steps before
+        it too) and left over make the pack. A step whose ``when:`` reads only
+        the number of players is checked where it holds; one whose ``when:``
+        reads more (the hand number …) is checked as an alternative, on top of
+        the steps that always run, and adds nothing to them. A deal whose
+        size is an expression of the seat and the players is counted too; one
+        that reads more is checked in play."""
+        static = {"players", "seat", "true", "false", "none", "min", "max", "abs"}
         for n in range(gd.min_players, gd.max_players + 1):
             try:
                 size = len(gd.pack(n))
             except RuleError as e:  # a removal that fails for this many players
                 self.errors.extend(d for d in e.diagnostics if d not in self.errors)
                 return
-            used = 0
-            for st, per, batches, rest in gd.deal_counts(n):
-                if per is None:
-                    self.err(("hand", st.name, "hand"), f"the deal says nothing for {n} players")
+            ctx = PackContext(n)
+            used: int | None = 0  # cards dealt by the steps that always run (None: not known)
+            for st in (x for x in gd.steps if x.kind == "deal"):
+                where = ("hand", st.name)
+                always = st.when is None
+                if st.when is not None and st.when.names <= static - {"seat"}:
+                    if not st.when.fn(ctx, None, None):
+                        continue
+                    always = True
+                if st.hand_expr is None and isinstance(_get(self.d, where + ("hand",)), str):
+                    used = None  # an expression already reported
                     continue
-                if sum(batches) != per:
+                if st.hand_expr is not None:
+                    if not st.hand_expr.names <= static:
+                        used = None
+                        continue
+                    try:
+                        sizes = [st.hand_expr.fn(ctx, x, None) for x in range(n)]
+                    except RuleError as e:
+                        self.errors.extend(d for d in e.diagnostics if d not in self.errors)
+                        continue
+                    bad = [v for v in sizes if not isinstance(v, int) or v < 0]
+                    if bad:
+                        self.err(where + ("hand",), f"for {n} players a seat is dealt {bad[0]} cards")
+                        continue
+                    dealt, shown = sum(sizes), "hands of " + "/".join(map(str, sizes))
+                    rest = deal_plan(st, n)[2]
+                else:
+                    per, batches, rest = deal_plan(st, n)
+                    if per is None:
+                        self.err(where + ("hand",), f"the deal says nothing for {n} players")
+                        continue
+                    if sum(batches) != per:
+                        self.err(
+                            where + ("batches",),
+                            f"for {n} players the batches {'-'.join(map(str, batches))} deal "
+                            f"{sum(batches)} cards, but a hand is {per}",
+                        )
+                    dealt, shown = per * n, f"{n} hands of {per}"
+                if used is None:
+                    continue
+                before = f"{used} cards dealt by the steps before, " if used else ""
+                if rest is not None and used + dealt + rest != size:
                     self.err(
-                        ("hand", st.name, "batches"),
-                        f"for {n} players the batches {'-'.join(map(str, batches))} deal "
-                        f"{sum(batches)} cards, but a hand is {per}",
-                    )
-                used += per * n
-                if rest is not None and used + rest != size:
-                    self.err(
-                        ("hand", st.name, "rest_count"),
-                        f"for {n} players: {n} hands of {per} and {rest} left over make "
-                        f"{per * n + rest} cards, but the pack has {size}",
+                        where + ("rest_count",),
+                        f"for {n} players: {before}{shown} and {rest} left over make "
+                        f"{used + dealt + rest} cards, but the pack has {size}",
                         "arithmetic",
                     )
-            if used > size:
-                self.err(("hand",), f"for {n} players the deal needs {used} cards, the pack has {size}", "arithmetic")
+                elif used + dealt > size:
+                    self.err(
+                        where,
+                        f"for {n} players the deal needs {used + dealt} cards, the pack has {size}"
+                        + (f" ({used} of them dealt by the steps before)" if used else ""),
+                        "arithmetic",
+                    )
+                if always:
+                    used += dealt
 
     def bounded(self, e: Expr | None, what: str) -> Expr | None:
         """``e``, refusing at run time (a located error) an integer of more than
@@ -478,7 +657,7 @@ class _Model:
             t = f"{t}(seat)"
         e = self.expr(path, seat_kind, value=t)
         if e is not None and e.kind != "zone":
-            self.err(path, f"'{text}' is not a zone (zones: {', '.join(self.shared + self.seat_zones)})")
+            self.err(path, f"'{text}' is not a zone (zones: {', '.join(self.shared + ['pack'] + self.seat_zones)})")
         return e
 
     def holder(self, path, v) -> Expr | None:
@@ -513,6 +692,7 @@ class _Model:
             where=self.expr(path + ("where",), "seat"),
             exclude=self.expr(path + ("except",), "seat"),
             pos=self.doc.pos(path),
+            path=tuple(path),
         )
 
     def effects(self, path, end_trick: bool = False, seat_bound: bool = True) -> list[Effect]:
@@ -524,10 +704,13 @@ class _Model:
         out = []
         for i, e in enumerate(_get(self.d, path) or []):
             p = path + (i,)
-            at = self.expr(p + ("at",), "seat" if seat_bound else "game")
+            each = e.get("at") if e.get("at") in ("each", "each_side") else None
+            at = None if each else self.expr(p + ("at",), "seat" if seat_bound else "game")
+            # when: is tested before at: rebinds the seat (about the seat in hand), so that it
+            # guards at:; with at: each it is tested for every seat
             sk = "seat" if seat_bound or e.get("at") is not None else "game"
-            when = self.expr(p + ("when",), sk)
-            if at is not None and at.kind not in ("seat", "any"):
+            when = self.expr(p + ("when",), "seat" if seat_bound or each else "game")
+            if at is not None and at.kind not in ("seat", "num", "any"):
                 self.err(p + ("at",), f"at: expects a seat, not a {at.kind}")
             ops = [k for k in e if k in ("take", "end_trick", "pay", "set", "add")]
             if len(ops) != 1:
@@ -539,6 +722,7 @@ class _Model:
                 self.err(p + (op,), "end_trick can only be used in cannot_follow, where a trick is in play")
             if op == "take":
                 frm, to = str(a["from"]).strip(), str(a["to"]).strip()
+                count = self.expr(p + ("take", "count"), sk, want=_NUMBER)
                 own = re.fullmatch(r"(\w+)(?:\(\s*seat\s*\))?", to)
                 args = {
                     "from": self.zone_ref(p + ("take", "from"), a["from"], sk),
@@ -549,6 +733,7 @@ class _Model:
                     # the interpreter moves those without evaluating anything
                     "from_shared": frm if frm in self.shared else None,
                     "to_own": own.group(1) if own and own.group(1) in self.seat_zones else None,
+                    "count": count,
                 }
             elif op == "end_trick":
                 args = {"leader": self.expr(p + ("end_trick", "leader"), "seat", want=_SEAT)}
@@ -568,7 +753,8 @@ class _Model:
                         k in self.scope.seat_vars,
                         self.bounded(self.expr(p + (op, k), sk, want=_NUMBER), f"the counter '{k}'"),
                     )
-            out.append(Effect(op, args, when, self.doc.pos(p), at))
+            team = frozenset(k for k in args if k in self.team_var_names) if op in ("set", "add") else frozenset()
+            out.append(Effect(op, args, when, self.doc.pos(p), at, each, team, tuple(p)))
         return out
 
     def by_players(self, path) -> dict:
@@ -631,26 +817,35 @@ class _Model:
             st.min_cut = s.get("min_cut", 1)
         elif kind == "deal":
             st.first = self.expr(base + ("first",), want=_SEAT)
-            st.hand = self.by_players(base + ("hand",))
+            h = s.get("hand")
+            if isinstance(h, str):  # an expression of the seat, the players, the hand number …
+                st.hand_expr = self.expr(base + ("hand",), "seat", want=_NUMBER)
+            else:
+                st.hand = self.by_players(base + ("hand",))
             st.batches = self.by_players(base + ("batches",))
             st.rest_count = self.by_players(base + ("rest_count",))
             st.rest = s.get("rest")
             if st.rest is not None and st.rest not in self.shared:
                 self.err(base + ("rest",), f"'{st.rest}' is not a shared zone (zones: {', '.join(self.shared)})")
         elif kind == "turnup":
-            st.to = s["to"]
+            to = str(s["to"]).strip()
             st.sets_trump = s.get("sets_trump", True)
             st.rest = s.get("rest")
-            for key in ("to", "rest"):
-                z = s.get(key)
-                if z is not None and z not in self.shared:
-                    self.err(base + (key,), f"'{z}' is not a shared zone (zones: {', '.join(self.shared)})")
+            if to in self.shared:
+                st.to = to
+            else:  # a seat's zone: hand(dealer)
+                st.to_expr = self.zone_ref(base + ("to",), to, "game")
+            z = s.get("rest")
+            if z is not None and z not in self.shared:
+                self.err(base + ("rest",), f"'{z}' is not a shared zone (zones: {', '.join(self.shared)})")
         elif kind == "announce":
             st.first = self.expr(base + ("first",), want=_SEAT)
             st.declarations = list(s["declarations"])
             for i, dname in enumerate(st.declarations):
                 if dname not in self.scope.declarations:
                     self.err(base + ("declarations", i), f"'{dname}' is not declared under declarations:")
+        elif kind in ("choose_number", "choose_cards"):
+            self.choose_step(st, base, s)
         elif kind == "tricks":
             st.leader = self.expr(base + ("leader",), want=_SEAT)
             f = s.get("follow") or {}
@@ -701,6 +896,47 @@ class _Model:
             st.effects = self.effects(base + ("do",), seat_bound=False)
         return st
 
+    def choose_step(self, st: Step, base: tuple, s: dict) -> None:
+        """A step where players choose: a number (``choose_number``) or cards
+        (``choose_cards``)."""
+        st.first = self.expr(base + ("first",), want=_SEAT)
+        st.who = self.expr(base + ("who",), "seat")
+        if "count" in s:  # exactly so many: min and max alike
+            for k in ("min", "max"):
+                if k in s:
+                    self.err(base + (k,), "count: says how many exactly; leave out min: and max:")
+            st.low = st.high = self.bounded(self.expr(base + ("count",), "seat", want=_NUMBER), "a count")
+            raw = s.get("count")
+        else:
+            st.low = self.expr(base + ("min",), "seat", want=_NUMBER)
+            st.high = self.expr(base + ("max",), "seat", want=_NUMBER)
+            raw = s.get("max")
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            st.high_literal = raw
+        into = s.get("into")
+        if into is not None:
+            if into not in self.scope.seat_vars or (self.d.get("vars") or {}).get(into, {}).get("per_team"):
+                self.err(
+                    base + ("into",),
+                    f"'{into}' is not a counter kept per seat (declare it under vars:, per_seat: true)",
+                )
+            else:
+                st.into = into
+        if st.kind == "choose_number":
+            if st.high is None:
+                self.err(base, "a choose_number step says the greatest number a seat may choose (max: or count:)")
+            if into is None:
+                self.err(
+                    base, "a choose_number step keeps each seat's number in a counter (into: NAME, per_seat: true)"
+                )
+            st.allow = self.expr(base + ("allow",), "value")
+        else:
+            st.src = self.zone_ref(base + ("from",), s.get("from", "hand"))
+            st.dest = self.zone_ref(base + ("to",), s["to"])
+            st.card_test = self.expr(base + ("cards",), "card")
+            if st.high is None:
+                self.err(base, "a choose_cards step says how many cards a seat chooses (count:, or min: and max:)")
+
     def end_rules(self, path) -> list[EndRule]:
         out = []
         for i, e in enumerate(_get(self.d, path) or []):
@@ -721,6 +957,7 @@ class _Model:
                     self.expr(p + ("winner",), "seat", want=_SEAT_OR_NONE),
                     self.doc.pos(p),
                     zone_only,
+                    tuple(p),
                 )
             )
         return out

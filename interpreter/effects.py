@@ -35,10 +35,11 @@ class Effects(StateParts):
             run = runners[id(effects)] = build_runner(effects)
         return run
 
-    def _move_cards(self, cards: list, dst: list, seat, to_name: str, src: list | None = None):
+    def _move_cards(self, cards: list, dst: list, seat, to_name: str, src: list | None = None, rule: tuple = ()):
         """Move ``cards`` into zone ``dst``. ``src`` is the zone they all come
         from when known (a whole zone moves when ``cards is src``); otherwise
-        each card is looked for in every zone."""
+        each card is looked for in every zone. ``rule``: the path of the effect
+        that moves them, for the event."""
         if not cards:
             return
         if src is not None and cards is src and src is not dst:
@@ -69,7 +70,10 @@ class Effects(StateParts):
                 dst.sort(key=canon_key)
         self._counts["takes"] += 1
         if self._logging and moved is not None:
-            self.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
+            ev = {"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name}
+            if rule:
+                ev["rule"] = list(rule)
+            self.emit(ev)
 
     def _money_totals(self) -> dict[str, int]:
         holders = self.bal.values()
@@ -88,7 +92,11 @@ class Effects(StateParts):
         if p.payer is not None and p.payee is not None and not bank:  # one payment
             if p.where is None or p.where.fn(self, seat, None):
                 self._transfer(
-                    p.payer.fn(self, seat, None), p.payee.fn(self, seat, None), amount(self, seat, None), p.unit
+                    p.payer.fn(self, seat, None),
+                    p.payee.fn(self, seat, None),
+                    amount(self, seat, None),
+                    p.unit,
+                    p.path,
                 )
             return
         first = self.dealer + 1
@@ -98,7 +106,7 @@ class Effects(StateParts):
                 amt = amount(self, t, None)
                 self.bal[self._holder(t)][p.unit] += amt
                 if self._logging:
-                    self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": p.unit})
+                    self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": p.unit, **_rule(p.path)})
             return
         payer = p.payer.fn if p.payer is not None else None
         payee = p.payee.fn if p.payee is not None else None
@@ -126,7 +134,9 @@ class Effects(StateParts):
                         bal[s][unit] -= amt
                         bal[to][unit] += amt
                         if self._logging:
-                            self.emit({"type": "pay", "from": s, "to": to, "amount": amt, "unit": unit})
+                            self.emit(
+                                {"type": "pay", "from": s, "to": to, "amount": amt, "unit": unit, **_rule(p.path)}
+                            )
             return
         for s in order:
             if where is not None and not where(self, s, None):
@@ -138,9 +148,10 @@ class Effects(StateParts):
                 s if payee is None else payee(self, s, None),
                 amount(self, s, None),
                 unit,
+                p.path,
             )
 
-    def _transfer(self, frm, to, amount: int, unit: str) -> None:
+    def _transfer(self, frm, to, amount: int, unit: str, rule: tuple = ()) -> None:
         if frm is None or to is None or amount <= 0:
             return
         bal = self.bal
@@ -151,7 +162,7 @@ class Effects(StateParts):
         bal[frm][unit] -= amount
         bal[to][unit] += amount
         if self._logging:
-            self.emit({"type": "pay", "from": frm, "to": to, "amount": amount, "unit": unit})
+            self.emit({"type": "pay", "from": frm, "to": to, "amount": amount, "unit": unit, **_rule(rule)})
 
     def _holder(self, h):
         if isinstance(h, int):
@@ -159,6 +170,11 @@ class Effects(StateParts):
         if h in self.bal:
             return h
         raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
+
+
+def _rule(path: tuple) -> dict:
+    """The ``rule`` key of an event: the path of the rule element that acted (none if unknown)."""
+    return {"rule": list(path)} if path else {}
 
 
 def build_runner(effects: list[Effect]) -> Callable[[State, Any], int | None]:
@@ -210,11 +226,14 @@ def build_runner(effects: list[Effect]) -> Callable[[State, Any], int | None]:
 
 
 def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
-    op, a = e.op, e.args
+    op, a, path = e.op, e.args, e.path
     if op == "take":
         fsrc, fdst, test, to_name = a["from"].fn, a["to"].fn, a["cards"], a["to_name"]
         src_name, own = a["from_shared"], a["to_own"]
-        if test is None and src_name is not None and own is not None:
+        count = a.get("count")
+        if count is not None:
+            f = _take_count(fsrc, fdst, test, count, to_name, a["from"].text)
+        elif test is None and src_name is not None and own is not None:
             # the whole of a shared zone to a zone of the seat's own: no expression to evaluate
             def f(st, seat):
                 src = st.zones[src_name]
@@ -229,7 +248,9 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
                     dst.sort(key=canon_key)
                 st._counts["takes"] += 1
                 if moved is not None:
-                    st.emit({"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name})
+                    st.emit(
+                        {"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name, **_rule(path)}
+                    )
                 return None
 
             setattr(f, "whole", (src_name, own))  # for a loop that does this move itself
@@ -237,13 +258,13 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
 
             def f(st, seat):
                 src = fsrc(st, seat, None)
-                st._move_cards(src, fdst(st, seat, None), seat, to_name, src)
+                st._move_cards(src, fdst(st, seat, None), seat, to_name, src, path)
         else:
             filt = test.filter
 
             def f(st, seat):
                 src = fsrc(st, seat, None)
-                st._move_cards(filt(st, seat, src), fdst(st, seat, None), seat, to_name, src)
+                st._move_cards(filt(st, seat, src), fdst(st, seat, None), seat, to_name, src, path)
     elif op == "end_trick":
         ld = a["leader"]
         if ld is None:
@@ -262,20 +283,63 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
             st._pay(payment, seat)
     else:
         items = list(a.items())
+        team = e.team_vars
+        if team:  # a counter kept by team: every seat of the side holds the side's value
+
+            def f(st, seat):
+                side = st.g.team_of(st.n)
+                for name, (per_seat, expr) in items:
+                    v = expr(st, seat)
+                    if per_seat:
+                        target = st.pvars[name]
+                        mates = [x for x in range(st.n) if side[x] == side[seat]] if name in team else [seat]
+                        for x in mates:
+                            target[x] = v if op == "set" else target[x] + v
+                    else:
+                        st.vars[name] = v if op == "set" else st.vars[name] + v
+
+        else:
+
+            def f(st, seat):
+                for name, (per_seat, expr) in items:
+                    v = expr(st, seat)
+                    if per_seat:
+                        target = st.pvars[name]
+                        if op == "set":
+                            target[seat] = v
+                        else:
+                            target[seat] += v
+                    else:
+                        st.vars[name] = v if op == "set" else st.vars[name] + v
+
+    if e.each:  # at: each: for every seat from the dealer's next, when: tested for each
+        inner0, when0, sides = f, e.when, e.each == "each_side"
 
         def f(st, seat):
-            for name, (per_seat, expr) in items:
-                v = expr(st, seat)
-                if per_seat:
-                    target = st.pvars[name]
-                    if op == "set":
-                        target[seat] = v
-                    else:
-                        target[seat] += v
-                else:
-                    st.vars[name] = v if op == "set" else st.vars[name] + v
+            n, first = st.n, st.dealer + 1
+            side, met = (st.g.team_of(n) if sides else None), set()
+            for k in range(n):
+                s = (first + k) % n
+                if side is not None:  # each_side: the first seat of each side met
+                    if side[s] in met:
+                        continue
+                    met.add(side[s])
+                if when0 is None or when0(st, s):
+                    inner0(st, s)
+            return None
 
-    if e.when is not None:
+        return f
+
+    if e.at is not None:
+        inner2, at = f, e.at
+
+        def f(st, seat):
+            seat = at(st, seat)
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos, code="runtime")
+            return inner2(st, seat % st.n)
+
+    if e.when is not None:  # tested first, about the seat in hand: it guards at:
         inner, when = f, e.when
 
         def f(st, seat):
@@ -283,13 +347,26 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
                 return inner(st, seat)
             return None
 
-    if e.at is not None:
-        inner2, at = f, e.at
+    return f
 
-        def f(st, seat):
-            seat = at(st, seat)
-            if not isinstance(seat, int):
-                raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos, code="runtime")
-            return inner2(st, seat)
+
+def _take_count(fsrc, fdst, test, count, to_name: str, src_text: str):
+    """``take`` with ``count:``: the first N cards of the zone (of those
+    passing ``cards``), from its top; fewer there is a located error."""
+    fcount = count.fn
+
+    def f(st, seat):
+        src = fsrc(st, seat, None)
+        pool = src if test is None else test.filter(st, seat, src)
+        k = fcount(st, seat, None)
+        if not isinstance(k, int) or k < 0:
+            raise RuleError(f"count: {count.text} is {k!r}, not a number of cards", count.pos, code="runtime")
+        if k > len(pool):
+            raise RuleError(
+                f"count: {count.text} is {k} cards, but {src_text} holds only {len(pool)}", count.pos, code="runtime"
+            )
+        if k:
+            st._move_cards(pool[:k], fdst(st, seat, None), seat, to_name, src)
+        return None
 
     return f

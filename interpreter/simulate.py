@@ -16,7 +16,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..dsl.errors import RuleError
 from ..dsl.loader import Limits
@@ -64,6 +64,7 @@ class Tally:
         self.unfinished = 0
         self.hand_plays: Counter = Counter()
         self.stats: Counter = Counter()
+        self.extra: Any = None  # the totals of the job's collector, if it has one
 
     @property
     def wins(self) -> list[Fraction]:
@@ -97,6 +98,11 @@ class Tally:
         self.shared.update(other.shared)
         self.hand_plays.update(other.hand_plays)
         self.stats.update(other.stats)
+        if other.extra is not None:
+            if self.extra is None:
+                self.extra = other.extra
+            else:
+                self.extra.merge(other.extra)
 
     def report(self) -> dict:
         hands = sum(self.hand_plays.values())
@@ -154,6 +160,9 @@ class Job:
     max_plays: int
     rows: bool = False
     limits: Limits | None = None  # the size limits to load the rule file with (None: the defaults)
+    # a class made once per chunk as collector(job): its play(game, seed, i) plays game i and returns the
+    # finished State, keeping totals of its own; merge(other) adds another chunk's (in any order)
+    collector: Any = None
 
 
 _GAMES: dict = {}
@@ -179,9 +188,10 @@ def run_chunk(job: Job, start: int, stop: int, game: GameDef | None = None):
         tally = Tally(job.players)
         rows: list | None = [] if job.rows else None
         agents = list(job.agents)
+        extra = tally.extra = job.collector(job) if job.collector is not None else None
         for i in range(start, stop):
             s = game_seed(job.seed, i)
-            st = play_one(g, job.players, s, agents, job.max_plays)
+            st = extra.play(g, s, i) if extra is not None else play_one(g, job.players, s, agents, job.max_plays)
             tally.add(st)
             if rows is not None:
                 rows.append(game_row(i, s, st))

@@ -36,12 +36,13 @@ from typing import Any, Callable
 
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
-from ..dsl.model import GameDef
+from ..dsl.model import GameDef, Step
 from .base import DEFAULT_MAX_PLAYS, PASS, Abandoned, Decision, InvariantError, Unfinished, move_name, runtime_message
 from .checks import InputChecks
+from .choices import Choices
 from .compiled import for_game
 from .effects import Effects
-from .procedure import Procedure
+from .procedure import Procedure, Snapshot
 from .sequence import Sequence
 from .short_loop import ShortLoop
 from .steps import Steps
@@ -50,7 +51,7 @@ from .tricks import Tricks
 __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError", "State", "move_name"]
 
 
-class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks):
+class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, InputChecks):
     """One game of ``game`` for ``players`` players.
 
     ``deck``: a stacked pack (top card first) used, unshuffled and uncut, for
@@ -59,6 +60,11 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
     ``hands``: stop after this many hands (else the rules say when).
     ``agents``: one per seat; the whole game is then played here, the agents
     asked inside the rules' loop from the first move on (as ``run_with``).
+    ``snapshots``: keep in ``snapshot`` the game as it was at the top of the
+    hand in progress (off by default: a simulation pays nothing for it).
+    ``resume``: such a snapshot (of a state of the same rules and players):
+    this state starts at that hand, with no set-up (``dealer``, ``deck`` and
+    ``deal`` are then not used); the same moves from there give the same game.
     ``copy()`` gives an independent copy paused at the same decision.
     """
 
@@ -81,6 +87,8 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         deal_file: str = "--deal",
         check: str = "move",
         agents=None,
+        snapshots: bool = False,
+        resume: Snapshot | None = None,
     ):
         if game.abstract:
             raise RuleError(
@@ -128,8 +136,9 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self._touched: set[int] = set()
         self._short_cfg: dict[int, tuple] = {}  # id(tricks step) -> what _short_setup() gives
         self._inline: tuple | None = None  # (the agents, what _agents_inline() gives)
-        self._deck = self._check_deck(deck) if deck is not None else None
-        self._deal = self._check_deal(deal, deal_file) if deal is not None else None
+        if resume is None:
+            self._deck = self._check_deck(deck) if deck is not None else None
+            self._deal = self._check_deal(deal, deal_file) if deal is not None else None
         # money
         zero = dict.fromkeys(game.currencies, 0)
         self.bal: dict[Any, dict[str, int]] = {h: zero.copy() for h in [*range(players), *game.pools]}
@@ -153,6 +162,8 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self.plays = 0
         self._plays_at_hand = 0
         self._hand_over = False
+        self._end_rule: tuple = ()
+        self._cur_step: Step | None = None
         self.unfinished = False
         self.truncated = False
         self.finished = False
@@ -171,9 +182,16 @@ class State(Procedure, Steps, Tricks, ShortLoop, Sequence, Effects, InputChecks)
         self._auto = agents  # agents asked inline (run_with(), or given here: the game is played now)
         self._at: tuple = (0, False, False)  # the step in progress: (index, stacked, dealt), for copy()
         self._frame: tuple = ()  # what the step paused in saved at its decision, for copy()
+        self._snapshots = snapshots
+        self.snapshot: Snapshot | None = None  # the top of the hand in progress (with snapshots on)
+        self._resume = resume
+        if resume is not None:
+            self._restore(resume)
         self._gen = self._run()
-        self._step_pos: Pos | None = None
+        if resume is None:
+            self._step_pos: Pos | None = None
         self._advance(None)
+        self._resume = None
 
     @property
     def rng(self) -> random.Random:

@@ -49,12 +49,25 @@ class Steps(StateParts):
 
     def _step_deal(self, st: Step):
         n = self.n
-        plans = self._compiled.deal_plans.setdefault(id(st), {})
-        plan = plans.get(n)
-        if plan is None:
-            plan = plans[n] = self._deal_plan(st)
-        need, take = plan
         first = st.first.fn(self, None, None) % n if st.first is not None else (self.dealer + 1) % n
+        plans: dict = self._compiled.deal_plans.setdefault(id(st), {})
+        if st.hand_expr is not None:  # sizes computed at every hand, for every seat
+            sizes = tuple(self._deal_size(st, (first + k) % n) for k in range(n))
+            if sum(sizes) > len(self.zones["pack"]):  # told before any plan is made for it
+                raise RuleError(
+                    f"the deal needs {sum(sizes)} cards for {n} players but {len(self.zones['pack'])} are left",
+                    st.pos,
+                    code="deal",
+                )
+            key: object = (n, sizes)
+        else:
+            sizes, key = None, n
+        plan = plans.get(key)
+        if plan is None:
+            if len(plans) > 256:  # sizes that change at every hand: the table stays small
+                plans.clear()
+            plan = plans[key] = self._deal_plan(st) if sizes is None else self._sized_plan(st, sizes)
+        need, take = plan
         pack = self.zones["pack"]
         if len(pack) < need:
             raise RuleError(
@@ -98,6 +111,49 @@ class Steps(StateParts):
         ]
         return i, take
 
+    def _deal_size(self, st: Step, seat: int) -> int:
+        e = st.hand_expr
+        assert e is not None, "only a deal whose size is an expression"
+        v = e.fn(self, seat, None)
+        if type(v) is not int or v < 0:
+            raise RuleError(f"the deal gives seat {seat} {v!r} cards ({e.text})", e.pos, code="deal")
+        return v
+
+    def _sized_plan(self, st: Step, sizes: tuple):
+        """The plan of a deal whose hands are ``sizes`` (the k-th seat from the
+        first): round after round, each seat is dealt the round's batch, or
+        what it still lacks; without batches, each hand at once."""
+        n = self.n
+        b = st.batches.get(n, st.batches.get(0))
+        if b is None:
+            rounds: list[int] | None = [max(sizes, default=0)] if sizes else []
+        elif isinstance(b, int):
+            rounds = None  # b each round until every hand is full
+        else:
+            rounds = list(b)
+        places: list[list[int]] = [[] for _ in range(n)]
+        left, i, r = list(sizes), 0, 0
+        while any(left):
+            if rounds is not None and r >= len(rounds):
+                raise RuleError(
+                    f"the batches {'-'.join(map(str, rounds))} deal fewer cards than the hands of "
+                    f"{'/'.join(map(str, sizes))}",
+                    st.pos,
+                    code="deal",
+                )
+            size = max(b, 1) if isinstance(b, int) else rounds[r]  # type: ignore[index]
+            for k in range(n):
+                m = min(size, left[k])
+                places[k].extend(range(i, i + m))
+                i += m
+                left[k] -= m
+            r += 1
+        take = [
+            itemgetter(*pl) if len(pl) > 1 else itemgetter(slice(pl[0], pl[0] + 1) if pl else slice(0, 0))
+            for pl in places
+        ]
+        return i, take
+
     def _place_deal(self, st: Step):
         deal = self._deal
         assert deal is not None, "placed only when a deal was given"
@@ -117,19 +173,30 @@ class Steps(StateParts):
 
     def _step_turnup(self, st: Step):
         to = st.to
-        assert to is not None, "a turn-up step names its zone (the model requires one)"
-        zone = self.zones[to]
-        if zone:  # a given deal already placed the turn-up
+        if to is not None and self.hand_no == 1 and self._deal is not None and self._deal.get(to):
+            zone = self.zones[to]  # a given deal already placed the turn-up
             if st.sets_trump:
                 self.trump = zone[-1].suit
             self.emit({"type": "turnup", "card": zone[-1].name, "trump": self.trump})
             return
+        if to is not None:
+            zone = self.zones[to]
+        else:
+            assert st.to_expr is not None, "a turn-up step names its zone (the model requires one)"
+            zone = st.to_expr.fn(self, None, None)
         pack = self.zones["pack"]
         src = pack if pack else self.zones.get(self._rest_zone() or "", [])
         if not src:
             raise RuleError("no card left to turn up", st.pos, code="deal")
+        if src is zone:
+            raise RuleError(f"the turn-up is taken from {to} itself: turn it up into another zone", st.pos, code="deal")
         c = src.pop(0)
-        zone.append(c)
+        zone.append(c)  # on top of what the zone holds
+        owner = self._zone_owner.get(id(zone))
+        if owner is not None:  # a seat's zone: the dealer's hand
+            self._touched.add(owner)
+            if id(zone) in self._hand_ids:
+                zone.sort(key=canon_key)
         if st.sets_trump:
             self.trump = c.suit
         if st.rest is not None and pack:

@@ -36,6 +36,23 @@ class Tricks(StateParts):
                 return ok, i == 0
         return list(hand), not st.must
 
+    def follow_tier(self, seat: int) -> tuple[Step, int | None] | None:
+        """At a decision to play a card in a trick: the step, and which tier
+        of its follow rule gave ``seat``'s legal cards (None: no card is led,
+        the lead rule or any card; ``len(st.must)``: no tier could be met, any
+        card). None elsewhere. The same tiers as ``_legal``, for whoever asks
+        why a card is refused; never called in play."""
+        st = self._cur_step
+        if st is None or st.kind != "tricks":
+            return None
+        if self.led is None:
+            return st, None
+        hand = self.hand[seat]
+        for i, tier in enumerate(st.must):
+            if tier.filter(self, seat, hand):
+                return st, i
+        return st, len(st.must)
+
     def _agents_inline(self):
         """How the agents of run_with() are asked inside the loop: (choose
         methods, the uniform draws of agents that pick uniformly with their own
@@ -162,7 +179,14 @@ class Tricks(StateParts):
                         else:
                             if not follows and renounce is not None:
                                 if logging:
-                                    self.emit({"type": "renounce", "seat": seat, "led": led})
+                                    self.emit(
+                                        {
+                                            "type": "renounce",
+                                            "seat": seat,
+                                            "led": led,
+                                            "rule": ["hand", st.name, "cannot_follow"],
+                                        }
+                                    )
                                 self.plays = played
                                 new = renounce(self, seat)
                                 if new is not None:  # the trick is over; he (or another) leads
@@ -307,6 +331,7 @@ class Tricks(StateParts):
                     w = rule.winner(self, s) if rule.winner is not None else None
                     self.winner = w % n if isinstance(w, int) else w
                     self._hand_over = True
+                    self._end_rule = rule.path
                     self.led = None
                     touched.clear()
                     return True

@@ -159,3 +159,24 @@ def test_a_state_played_by_agents_inside_the_loops_is_not_copied():
 
     eng.run_with([Peek(0) for _ in range(4)])
     assert seen and eng.is_terminal()
+
+
+def test_engine_snapshots_off_by_default_and_resume():
+    game = academie.load_game("polignac/boussac")
+    eng = EngineState(game.gamedef, 4, 7)
+    assert eng.snapshot is None
+    eng = EngineState(game.gamedef, 4, 7, snapshots=True)
+    rng = random.Random(0)
+    while eng.hand_no < 3:
+        eng.apply(rng.choice(eng.legal_moves()))
+    snap = eng.snapshot  # the top of hand 3, no move made in it yet
+    again = EngineState(game.gamedef, 4, 7, resume=snap)
+    assert again.hand_no == eng.hand_no == 3 and again.events == eng.events
+    while not eng.is_terminal():
+        assert again.legal_moves() == eng.legal_moves() and again.current_player() == eng.current_player()
+        m = rng.choice(eng.legal_moves())
+        eng.apply(m)
+        again.apply(m)
+    assert again.is_terminal() and again.returns() == eng.returns() and again.events == eng.events
+    with pytest.raises(ValueError):  # a snapshot of another game
+        EngineState(academie.load_game("hearts/foster").gamedef, 4, 7, resume=snap)

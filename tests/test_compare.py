@@ -135,3 +135,148 @@ def test_a_step_named_otherwise_is_compared_with_its_counterpart(tmp_path):
     assert all(not x["differences"] for x in d)
     play = next(x for x in d if x["aspect"] == "play")
     assert "step 'play': follow (B: 'trickplay')" in play["same"]
+
+
+def test_a_missing_opening_endowment_is_no_player_count(run):
+    # money.start's rules are numbered from 0: that number is no count of players
+    code, out, err = run("compare", "enfle/academie", "polignac/boussac")
+    assert code == 0, err
+    assert "not played by 0 players" not in out
+    i = out.index("  money: start 1\n")
+    assert "B: (no such rule in B)" in out[i : i + 400]
+    # a pack for a count one side does not reach still says so
+    code, out, _ = run("compare", "enfle/academie", "enfle/foster")
+    assert "(B is not played by 7 players)" in out
+
+
+def test_what_the_rules_fix_is_not_a_finding(run):
+    code, out, err = run("compare", "enfle/academie", "enfle/foster", "--games", "30")
+    assert code == 0, err
+    assert "times more hands" not in out  # 4 hands against 1: that is the rule
+    fixed = out[out.index("Fixed by the rules") :]
+    assert "hands per game (DurationTurns, in hands): 4 in every game of A, 1 in every game of B" in fixed
+
+
+def test_compare_reports_the_design_measures_with_intervals(run):
+    code, out, err = run(
+        "compare", "emprunt/lacombe", "emprunt/lacombe+runs-to-king", "--games", "120", "--json",
+        "--strong", "first", "--weak", "random",
+    )  # fmt: skip
+    assert code == 0, err
+    play = json.loads(out)["play"]
+    assert play["strong"] == "first" and play["weak"] == "random"
+    for side in ("a", "b"):
+        d = play["design"][side]
+        assert d["completion"]["p"] == 1 and d["balance"] is not None and d["fairness"]["p_value"] is not None
+        assert d["advantage_first_player"]["low"] <= d["advantage_first_player"]["p"]
+        sk = play["skill"][side]
+        assert sk["strong_win_share"]["n"] == 120 and sk["luck"] is not None
+    rows = {r["measure"]: r for r in play["means"]}
+    assert rows["plays"]["a"]["games"] == 120  # per-hand: clustered by game
+    assert "plays_per_game" not in rows  # a game is one hand in both: not said twice
+    assert any("first leader" in x and "more than the 1/3" in x for x in play["significant"])
+    one = json.loads(run("compare", "enfle/academie", "enfle/foster", "--games", "12", "--json", "-w", "1")[1])
+    two = json.loads(run("compare", "enfle/academie", "enfle/foster", "--games", "12", "--json", "-w", "2")[1])
+    for x in (one, two):
+        del x["play"]["seconds"]
+    assert one == two
+
+
+def test_the_plots_of_the_report(run, tmp_path):
+    import re
+
+    page = tmp_path / "c.html"
+    code, _, err = run("compare", "enfle/academie", "enfle/foster", "--games", "20", "--html", page)
+    assert code == 0, err
+    text = page.read_text()
+    figures = re.findall(r'<figure><img alt="([^"]*)" src="data:image/png;base64,[^"]+"><figcaption>([^<]*)<', text)
+    assert len(figures) >= 4
+    for alt, caption in figures:
+        assert caption != alt and len(caption) > len(alt)  # a caption says how to read the plot
+    assert "Fixed by the rules" in text and "Balance" in text
+
+
+def test_whole_numbers_are_binned_on_whole_numbers():
+    from academie.compare_html import _bins
+
+    assert _bins([3, 5, 9]) == (3, 1)  # one bar per count, centred on it
+    assert _bins(list(range(0, 200))) == (0, 5)
+
+
+def test_a_dollar_in_a_name_is_no_formula_in_the_plots(run, tmp_path):
+    from academie.dsl.loader import corpus_root
+
+    f = tmp_path / "t$\\frac{1$.yaml"
+    f.write_text((corpus_root() / "enfle" / "academie.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    code, _, err = run("compare", f, "enfle/foster", "--games", "3", "--html", tmp_path / "c.html")
+    assert code == 0, err
+
+
+def test_a_fault_found_in_play_on_a_worker_is_located(run):
+    from pathlib import Path
+
+    bad = Path(__file__).parent / "broken" / "fault-modulo-by-zero.yaml"
+    code, _, err = run("compare", bad, "enfle/academie", "--games", "4", "--workers", "2")
+    assert code == 2 and "fault-modulo-by-zero.yaml:6:22: remainder by zero" in err and "Traceback" not in err
+
+
+def test_ctrl_c_stops_a_run_on_workers_plainly():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = "import sys\nfrom academie.cli import main\nmain(sys.argv[1:], prog_name='academie')\n"
+    args = ["compare", "enfle/academie", "enfle/foster", "--games", "200000", "--workers", "2"]
+    p = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(4)  # playing on both workers
+        os.killpg(p.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
+        _, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 130 and "interrupted" in err and "Traceback" not in err
+
+
+def test_legends_hide_nothing_and_each_unit_has_its_axis(monkeypatch):
+    from academie import compare_html
+    from academie.compare import play_measures
+
+    figs = []
+    monkeypatch.setattr(compare_html, "_png", lambda fig: figs.append(fig) or "data:image/png;base64,")
+    a, b = load_side("enfle/academie"), load_side("enfle/foster")
+    played = play_measures(a, b, 4, 30, "p", ("random",), workers=1, strong="first", weak="random")
+    compare_html.plots(a.label, b.label, played)
+    assert len(figs) >= 5
+    for fig in figs:
+        fig.canvas.draw()
+        r = fig.canvas.get_renderer()
+        for ax in fig.axes:
+            leg = ax.get_legend()
+            if leg is not None:  # drawn outside the axes: it covers no bar and no point
+                assert not leg.get_window_extent(r).overlaps(ax.get_window_extent(r))
+    lengths = figs[0].axes[0]
+    xs = sorted(p.get_x() + p.get_width() / 2 for p in lengths.patches)
+    blue = [p for p in lengths.patches if p.get_facecolor()[:3] == lengths.patches[0].get_facecolor()[:3]]
+    assert blue and len(xs) == len(lengths.patches)
+    # the two bars of a value sit either side of it: their midpoint is a whole number times the bin width
+    width = 1 if "bars of" not in lengths.get_xlabel() else int(lengths.get_xlabel().split("bars of ")[1].split()[0])
+    for p in blue:  # A's bar stands just left of its value (B's just right): the value is a whole number
+        value = p.get_x() + p.get_width() / 2 + 0.2 * width - (width - 1) / 2
+        assert abs(value - round(value)) < 1e-9
+    counts = figs[-1]  # per-hand and per-game counts: one axis per measure, in its own unit
+    rows = [
+        m for m in played["report"]["means"] if m["measure"] not in ("plays", "lead_change", "drama", "decisiveness")
+    ]
+    assert len(counts.axes) == len(
+        [m for m in rows if m["a"]["n"] and m["b"]["n"] and (m["a"]["mean"] or m["b"]["mean"])]
+    )

@@ -200,7 +200,7 @@ def test_an_unknown_name_is_located_at_the_name_and_a_near_name_is_suggested():
         ("if round > 1 then dealer else trump", "game", "the two branches give a seat and a suit"),
         ("abs(1, 2)", "game", "abs() takes 1 argument, not 2"),
         ("rank(AS, cut)", "game", "expected the name of an order here (one of: play)"),
-        ("points(1)", "game", "expected a seat here, found a number"),  # a seat is reached from dealer, leader …
+        ("points(AS)", "game", "expected a seat or a number here, found a card"),  # points(0) is a literal seat
         ("3 in round", "game", "'in' needs a zone or a list"),
         ("card.rank in [A, K, 3 + 1]", "card", "a list of ranks must hold ranks only"),
     ],

@@ -88,8 +88,15 @@ def test_cannot_follow_trigger_pays_then_the_player_plays():
     st.apply("10S")  # seat 1 leads a spade; seat 2 has none
     ev = st.events[-3:]
     assert ev[0] == {"type": "play", "seat": 1, "card": "10S"}
-    assert ev[1] == {"type": "renounce", "seat": 2, "led": "S"}
-    assert ev[2] == {"type": "pay", "from": 2, "to": "kitty", "amount": 1, "unit": "mark"}
+    assert ev[1] == {"type": "renounce", "seat": 2, "led": "S", "rule": ["hand", "play", "cannot_follow"]}
+    assert ev[2] == {
+        "type": "pay",
+        "from": 2,
+        "to": "kitty",
+        "amount": 1,
+        "unit": "mark",
+        "rule": ["hand", "play", "cannot_follow", 0, "pay"],
+    }
     assert st.current_player() == 2  # ... and then he plays as usual
     assert names(st.legal_moves()) == ["QD", "10C", "JC", "QC", "KC", "AC"]
 
@@ -173,7 +180,7 @@ def test_a_renouncer_takes_the_whole_stock_and_leads():
     assert st.current_player() == 1
     st.apply("9H")  # seat 2 holds no heart
     renounce, take, back = st.events[-3:]
-    assert renounce == {"type": "renounce", "seat": 2, "led": "H"}
+    assert renounce == {"type": "renounce", "seat": 2, "led": "H", "rule": ["hand", "play", "cannot_follow"]}
     assert take["type"] == "take" and take["seat"] == 2 and take["to"] == "hand"
     assert sorted(take["cards"]) == sorted(DRAW_DEAL["stock"])
     assert back == {"type": "take", "seat": None, "cards": ["9H"], "to": "pack"}
@@ -210,5 +217,33 @@ def test_an_end_after_the_trick_as_an_option():
         st = State(game("drawpile", *opts), 3, 0, dealer=0, deal=RACE_DEAL, hands=1)
         first_agents_until_end(st)
         ends[opts] = [e for e in st.events if e["type"] == "hand_end"][0]
-    assert ends[("race",)] == {"type": "hand_end", "hand": 1, "winner": 1, "plays": 6, "tricks": 2}
+    assert ends[("race",)] == {
+        "type": "hand_end",
+        "hand": 1,
+        "winner": 1,
+        "plays": 6,
+        "tricks": 2,
+        "rule": ["hand", "play", "end", 1],  # the end condition the option adds
+    }
     assert ends[()]["plays"] > 6  # without it the hand goes on
+
+
+# -- the card led -----------------------------------------------------------------
+LEDCARD_DEAL = {
+    "hands": [["9S", "QH", "10D", "QD"], ["AS", "KH", "10S", "JH"]],
+    "turnup": ["9H"],
+    "talon": ["JS", "QS", "KS", "10H", "AH", "9D", "JD", "KD", "AD"],
+}
+
+
+def test_the_card_led_calls_for_trumps():
+    st = State(game("ledcard"), 2, 0, dealer=0, deal=LEDCARD_DEAL, hands=1)
+    st.apply("AS")  # seat 1 leads the ace of spades: trumps (hearts) are called for
+    assert names(st.legal_moves()) == ["QH"]
+
+
+def test_a_card_that_stands_apart_does_not_bind_its_holder_to_follow():
+    deal = dict(LEDCARD_DEAL, hands=[["AS", "QH", "10D", "QD"], ["9S", "KH", "10S", "JH"]])
+    st = State(game("ledcard"), 2, 0, dealer=0, deal=deal, hands=1)
+    st.apply("9S")  # a spade led; seat 0's only spade is the ace, which stands apart
+    assert names(st.legal_moves()) == ["AS", "QH", "10D", "QD"]

@@ -43,11 +43,12 @@ def test_worked_hand_from_a_given_deal(run, data, tmp_path):
     events = read_log(log)
     assert moves(events) == WORKED
     takes = [e for e in events if e["type"] == "take" and e["to"] == "hand"]
-    assert takes[0] == {"type": "take", "seat": 2, "cards": ["5S"], "to": "hand"}
-    assert takes[2] == {"type": "take", "seat": 0, "cards": ["7H", "5H"], "to": "hand"}
+    rule = ["hand", "play", "cannot_follow", 0]  # each pick-up names the rule that made it
+    assert takes[0] == {"type": "take", "seat": 2, "cards": ["5S"], "to": "hand", "rule": rule}
+    assert takes[2] == {"type": "take", "seat": 0, "cards": ["7H", "5H"], "to": "hand", "rule": rule}
     # the pot of four chips goes to the winner of the hand
     pays = [e for e in events if e["type"] == "pay" and e["from"] == "pot"]
-    assert pays == [{"type": "pay", "from": "pot", "to": 1, "amount": 4, "unit": "chip"}]
+    assert pays == [{"type": "pay", "from": "pot", "to": 1, "amount": 4, "unit": "chip", "rule": ["hand", "collect"]}]
 
 
 def test_stacked_deck_is_dealt_three_at_a_time_from_the_dealers_right(run, data, tmp_path):

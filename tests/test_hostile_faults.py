@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from academie.dsl.errors import RuleError
-from academie.interpreter.agents import HumanAgent
+from academie.cli.play import TerminalHuman
 
 BROKEN = Path(__file__).parent / "broken"
 
@@ -103,12 +103,12 @@ def test_ctrl_c_for_a_human_player(run, monkeypatch):
         def readline(self, *a):
             raise KeyboardInterrupt
 
-    orig = HumanAgent.__init__
+    orig = TerminalHuman.__init__
 
-    def init(self, inp=None, out=None):
-        orig(self, Interrupting(), out)
+    def init(self, seats, inp=None, out=None):
+        orig(self, seats, Interrupting(), out)
 
-    monkeypatch.setattr(HumanAgent, "__init__", init)
+    monkeypatch.setattr(TerminalHuman, "__init__", init)
     code, out, err = run("play", "enfle/academie", "-p", "4", "--agents", "random,human,random,random")
     text = _clean(code, out, err)
     assert code == 130, text

@@ -339,6 +339,19 @@ def test_dask_scheduler_port_closed():
 
 
 @pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups")
+def sigint_ignored(pid: int) -> bool:
+    """Whether process ``pid`` ignores SIGINT now (Linux: its SigIgn mask).
+    The command ignores it while the local cluster starts, so that the
+    workers it spawns inherit that (a Ctrl-C pressed then is lost, as
+    documented), and listens again once the cluster is up."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            mask = next(int(line.split()[1], 16) for line in f if line.startswith("SigIgn:"))
+    except (OSError, StopIteration):
+        return False
+    return bool(mask & (1 << (signal.SIGINT - 1)))
+
+
 def test_ctrl_c_under_dask_shows_no_worker_traceback():
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it)
     while a local Dask cluster plays: 'interrupted', status 130, and no
@@ -370,10 +383,11 @@ def test_ctrl_c_under_dask_shows_no_worker_traceback():
         deadline = time.monotonic() + HANG_GUARD  # wait for the workers to be up (hang guard)
         while time.monotonic() < deadline and p.poll() is None:
             kids = psutil.Process(p.pid).children(recursive=True)
-            if sum("spawn_main" in " ".join(k.cmdline()) for k in kids if k.is_running()) >= 2:
+            up = sum("spawn_main" in " ".join(k.cmdline()) for k in kids if k.is_running()) >= 2
+            if up and not sigint_ignored(p.pid):  # the cluster has started: the command listens again
                 break
             time.sleep(0.2)
-        time.sleep(2)  # and playing
+        time.sleep(1)  # and plays
         os.killpg(p.pid, signal.SIGINT)
         out, err = p.communicate(timeout=HANG_GUARD)
     finally:

@@ -93,7 +93,9 @@ def test_every_statement_has_its_footnote(ref, options):
 
 def test_footnote_names_source_title_and_marks_editorial():
     md = render("enfle/academie")
-    assert "L'Enflé (`enfle-jeux-oublies`): “L'Enflé is played by four to eight players" in md
+    assert (
+        "Académie des jeux oubliés 2026 (English translation) (`enfle-jeux-oublies`): “L'Enflé is played by four" in md
+    )
     # the rank list is restored editorially from the French page: marked in the text and the note
     line = next(ln for ln in md.splitlines() if ln.startswith("- In the play order"))
     assert "**[editorial]**" in line

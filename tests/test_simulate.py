@@ -102,8 +102,59 @@ def test_options_after_a_plus_as_compare_takes_them(run):
     code, plus, err = run("simulate", "hearts/foster+sweepstakes", *args)
     assert code == 0, err
     code, flag, err = run("simulate", "hearts/foster", "-o", "sweepstakes", *args)
-    assert plus == flag and json.loads(plus)["hands"] == 6 * 4  # the option's game: a deal each
+    assert plus == flag and json.loads(plus)["hands"] > 6 * 4  # the option's game: until a player is out
     code, out, err = run("play", "polignac/boussac+capot", "--seed", 2, "--json")
     assert code == 0 and json.loads(out)["options"] == ["capot"]
     code, out, err = run("simulate", "hearts/foster+nope", "-n", 2)
     assert code == 2 and "unknown option 'nope'" in err
+
+
+def test_wins_are_percentages_with_intervals(run):
+    code, out, err = run("simulate", "enfle/academie", "-n", 40, "-s", 3, "-w", 1)
+    assert code == 0, err
+    assert "95% Wilson intervals" in out and "an even share is 25.0%" in out
+    line = next(x for x in out.splitlines() if x.strip().startswith("seat 0:"))
+    pct, low, high = [float(t.strip("[],%")) for t in line.split()[2:5]]
+    assert low <= pct <= high and "of 40 games" in line
+    assert "unfinished games (play limit 50000): 0 (0.0% [0.0%," in out
+    data = _sim(run, "--workers", 1)
+    shares = data["win_share_by_seat"]
+    assert len(shares) == 5 and all(x["low"] <= x["p"] <= x["high"] for x in shares)
+    assert sum(x["wins"] for x in shares) == 24
+
+
+def test_design_measures_in_the_report_the_same_for_any_workers(run):
+    one, two = _sim(run, "--workers", 1), _sim(run, "--workers", 2, "--chunk", 3)
+    m = one["measures"]
+    assert m == two["measures"]
+    for k in ("balance", "fairness", "advantage_first_player", "advantage_dealer", "lead_change", "drama"):
+        assert k in m
+    assert m["duration"]["hands_per_game"]["mean"] == 5
+    assert m["per_hand"]["plays"]["games"] == 24  # the hands' interval counts games as clusters
+    code, out, _ = run("simulate", "enfle/academie", "-n", 10, "--json", "--no-measures", "-w", 1)
+    assert code == 0 and "measures" not in json.loads(out)
+
+
+def test_the_measures_do_not_change_the_games(run):
+    with_m, without = _sim(run, "--workers", 1), _sim(run, "--workers", 1, "--no-measures")
+    del with_m["measures"]
+    assert with_m == without
+
+
+def test_mixed_agents_get_their_own_share(run):
+    code, out, err = run("simulate", "emprunt/lacombe+runs-to-king", "-n", 60, "-a", "first,random,random", "-w", 1)
+    assert code == 0, err
+    assert "by kind of player" in out and "first" in out and "(seats 1, 2; even 33.3%)" in out
+    code, _, err = run("simulate", "enfle/academie", "-a", "nobody")
+    assert code == 2 and "unknown agent 'nobody'" in err
+
+
+def test_the_time_left_leaves_out_the_start_of_the_workers():
+    from academie.cli.simulate import Eta
+
+    t = iter([30.0, 31.0, 32.0, 33.0])  # the first chunk after 30 s of start, then one a second
+    eta = Eta(1000, clock=lambda: next(t))
+    assert eta.done(100) is None  # one chunk tells no rate
+    assert eta.done(100) == "about 0:08 left"  # 800 games at 100 a second, not at 200 in 31 s
+    assert eta.done(100) == "about 0:07 left"
+    assert eta.done(700) is None  # finished

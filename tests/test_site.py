@@ -104,6 +104,15 @@ def test_source_page_highlights_and_marks(site):
     assert 'href="rules-enfle--academie.html"' in page
 
 
+def test_bibliography_and_side_by_side_pages(site):
+    bib = (site / "bibliography.html").read_text()
+    assert "Boussac 1896, pp. 184–186" in bib and 'href="source-boussac-1896.html"' in bib
+    side = (site / page_name("variants", "enfle")).read_text()
+    assert 'href="rules-enfle--academie.html"' in side and 'href="rules-enfle--foster.html"' in side
+    assert "<code>orders.play</code>" in side
+    assert 'href="bibliography.html"' in (site / "index.html").read_text()
+
+
 def test_rule_page_footnotes_link_to_sources(site):
     page = (site / page_name("rules", "enfle/foster")).read_text()
     assert 'href="source-foster-hoyle.html"' in page and 'href="#n1"' in page

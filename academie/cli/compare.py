@@ -9,9 +9,19 @@ import click
 from ..dsl.loader import Limits
 from ..dsl.text import safe, safe_json
 from ..outputs import check_targets, write_text
-from .args import SEED, SEED_HELP, check_agents
+from .args import SEED, SEED_HELP
 from .common import input_files
 from .paths import allow_path_option, allowed_paths
+
+
+def check_play_agents(specs: list[str], players: int | None, hint: str = "--agents") -> None:
+    """The agents of a measuring run, checked before any work: a usage error if not."""
+    from ..measures import check_agent_specs
+
+    try:
+        check_agent_specs(specs, players)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint=hint) from None
 
 
 @click.command()
@@ -25,7 +35,7 @@ from .paths import allow_path_option, allowed_paths
 @click.option(
     "--games",
     "-n",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, 10**9),
     default=0,
     show_default=True,
     help="Also play this many games of each, on the same seeds, and compare the play.",
@@ -40,7 +50,25 @@ from .paths import allow_path_option, allowed_paths
     help="Base seed; game i of each uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".",
 )
 @click.option(
-    "--agents", "-a", default="random", show_default=True, metavar="A1,A2,…", help="Agents by seat (first, random)."
+    "--agents",
+    "-a",
+    default="random",
+    show_default=True,
+    metavar="A1,A2,…",
+    help="Agents by seat (first, random, and any other the engine knows, with its parameters: NAME:K=V:…).",
+)
+@click.option(
+    "--strong",
+    metavar="AGENT",
+    help="With --weak: also play each game with one STRONG player among WEAK ones (its seat turning with the "
+    "game) and report the skill gap.",
+)
+@click.option("--weak", metavar="AGENT", help="The other players of the skill run (with --strong).")
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(1, 64),
+    help="Worker processes (default: all cores); the report is the same for any number.",
 )
 @click.option("--max-plays", type=click.IntRange(min=1), default=50_000, show_default=True, help="Play limit per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
@@ -52,7 +80,22 @@ from .paths import allow_path_option, allowed_paths
 )
 @allow_path_option
 def compare(
-    a, b, options, options_a, options_b, games, players, seed, agents, max_plays, as_json, html_file, allow_path
+    a,
+    b,
+    options,
+    options_a,
+    options_b,
+    games,
+    players,
+    seed,
+    agents,
+    strong,
+    weak,
+    workers,
+    max_plays,
+    as_json,
+    html_file,
+    allow_path,
 ):
     """Compare two games A and B (corpus ids, or paths: ending in .yaml or
     .yml, or starting with ./, ../, / or ~) aspect by aspect:
@@ -69,9 +112,12 @@ def compare(
     from ..compare import common_players, format_play, format_rules, load_side, play_measures, rules_diff, rules_json
 
     ags = agents.split(",")
-    if "human" in ags:
-        raise click.BadParameter("compare plays without a human", param_hint="--agents")
-    check_agents(agents, len(ags), agents=("first", "random"))  # the names, before any work
+    check_play_agents(ags, None)  # the names, before any work
+    if bool(strong) != bool(weak):
+        raise click.BadParameter("give both --strong and --weak", param_hint="--strong" if weak else "--weak")
+    for spec, hint in ((strong, "--strong"), (weak, "--weak")):
+        if spec:
+            check_play_agents([spec], None, hint)
     check_targets([("--html", html_file)], inputs=input_files(("A", a), ("B", b)))
     limits = Limits(allow=allowed_paths(allow_path))
     sa = load_side(a, tuple(options) + tuple(options_a), limits)
@@ -81,10 +127,9 @@ def compare(
     seconds = None
     if games:
         n = common_players(sa.game, sb.game, players)
-        check_agents(agents, n, agents=("first", "random"))  # one, or one per seat
-        seed_v = seed
+        check_play_agents(ags, n)  # one, or one per seat
         t0 = time.perf_counter()
-        played = play_measures(sa, sb, n, games, seed_v, ags, max_plays)
+        played = play_measures(sa, sb, n, games, seed, ags, max_plays, workers, limits, strong, weak)
         seconds = time.perf_counter() - t0
     if html_file:
         from ..compare_html import page
@@ -97,7 +142,9 @@ def compare(
             "rules": rules_json(diff),
         }
         if played:
-            out["play"] = {k: played[k] for k in ("players", "games", "seed", "agents", "max_plays")}
+            out["play"] = {k: played[k] for k in ("players", "games", "seed", "agents", "max_plays") if k in played}
+            if strong:
+                out["play"].update(strong=strong, weak=weak)
             out["play"].update(played["report"], seconds=round(seconds, 2))
         click.echo(safe_json(json.dumps(out, ensure_ascii=False, indent=1, default=str)))
         return

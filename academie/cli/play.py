@@ -11,7 +11,9 @@ import click
 from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe, safe_json
 from ..interpreter.agents import AGENTS, play as play_out
-from ..interpreter.state import DEFAULT_MAX_PLAYS, State
+from ..interpreter.state import DEFAULT_MAX_PLAYS, Abandoned, State, move_name
+from ..api import follow_rule_of
+from ..serve.explain import explain
 from ..outputs import atomic_write, check_targets
 from .args import SEED, SEED_HELP, check_dealer
 from .common import (
@@ -79,6 +81,15 @@ def narrate(ev: dict, n: int, hidden: AbstractSet[int] = frozenset(), draw_lowes
         return f"  seat {ev['seat']} cannot follow {ev['led']}"
     if t == "take":
         return f"  seat {ev['seat']} takes {' '.join(_p(c) for c in ev['cards'])} into {ev['to']}"
+    if t == "number":
+        return f"  seat {ev['seat']} chooses {ev['value']} ({ev['into']})"
+    if t == "choose":
+        return f"  seat {ev['seat']} chooses " + ("a card" if ev["seat"] in hidden else _p(ev["card"]))
+    if t == "deliver":
+        dest = f"seat {ev['to_seat']}'s {ev['to']}" if ev.get("to_seat") is not None else f"the {ev['to']}"
+        shown = ev["seat"] not in hidden or (ev.get("to_seat") is not None and ev["to_seat"] not in hidden)
+        cards = " ".join(_p(c) for c in ev["cards"]) if shown else f"{len(ev['cards'])} cards"
+        return f"  seat {ev['seat']} gives {cards or 'no card'} to {dest}"
     if t == "trick":
         return f"  -> seat {ev['winner']} wins the trick"
     if t == "borrow":
@@ -103,9 +114,129 @@ def narrate(ev: dict, n: int, hidden: AbstractSet[int] = frozenset(), draw_lowes
     return None
 
 
+def _utf() -> bool:
+    return bool(sys.stdout.encoding and sys.stdout.encoding.lower().startswith("utf"))
+
+
 def _p(name: str) -> str:
     c = parse_card(name)
-    return pretty(c) if c and sys.stdout.encoding and sys.stdout.encoding.lower().startswith("utf") else name
+    return pretty(c) if c and _utf() else name
+
+
+class TerminalHuman:
+    """A person at the terminal: before each move, the table (each seat's
+    hand size, tricks, money and counters, the pools and counters, who played
+    which card in the trick), the hand and the numbered moves, cards written
+    the same way throughout. A move is its number or its name (``QS``,
+    ``pass``); an entry that is no legal move is answered with why (a card
+    refused by the follow rule: that rule, in its source's words) and the
+    moves again. End of input (Ctrl-D) abandons the game (``Abandoned``)."""
+
+    name = "human"
+
+    def __init__(self, seats: int, inp=None, out=None):
+        self.inp, self.out = inp or sys.stdin, out or sys.stdout
+        self.n = seats
+        self.trick: list[tuple[int, str]] = []  # (seat, card) of the trick in progress, from the events
+
+    def see(self, ev: dict) -> None:
+        """Follow the events: who played which card in the trick in progress."""
+        t = ev["type"]
+        if t == "play":
+            self.trick.append((ev["seat"], ev["card"]))
+        elif t in ("trick", "hand_start") or (t == "take" and ev.get("to") in ("hand", "pack")):
+            self.trick = []
+
+    def _w(self, text: str) -> None:  # names come from the rule file: control characters escaped
+        self.out.write(safe(text))
+
+    def _seat(self, s: int, seat: int) -> str:
+        return f"seat {s}" + (" (you)" if s == seat else "")
+
+    def table(self, state: State, seat: int) -> None:
+        w = self._w
+        head = f"\n— your move, seat {seat}: hand {state.hand_no}, dealer seat {state.dealer}"
+        w(head + (f", trumps {_suit(state.trump)}" if state.trump else "") + "\n")
+        units = sorted({u for b in state.bal.values() for u in b})
+        for s in range(state.n):
+            parts = [f"{len(state.hand[s])} card{'s' if len(state.hand[s]) != 1 else ''} in hand"]
+            parts.append(f"{state.won[s]} trick{'s' if state.won[s] != 1 else ''}")
+            parts += [_amount(state.bal[s].get(u, 0), u) for u in units if s in state.bal]
+            parts += [f"{k} {v[s]}" for k, v in state.pvars.items()]
+            w(f"  {self._seat(s, seat):<14} " + ", ".join(parts) + "\n")
+        pools = [
+            f"the {h}: " + ", ".join(_amount(a, u) for u, a in b.items())
+            for h, b in state.bal.items()
+            if isinstance(h, str)
+        ]
+        counters = [f"{k} {v}" for k, v in state.vars.items()]
+        if pools or counters:
+            w("  " + "; ".join(pools + counters) + "\n")
+        if self.trick:
+            w("  trick:        " + ", ".join(f"{self._seat(s, seat)} {_p(c)}" for s, c in self.trick) + "\n")
+        elif state.zones.get("trick"):
+            w(f"  trick:        {' '.join(_p(c.name) for c in state.zones['trick'])}\n")
+        w(f"  your hand:    {' '.join(_p(c.name) for c in state.hand[seat])}\n")
+
+    def moves(self, moves: list) -> None:
+        self._w("  moves:        " + "  ".join(f"[{i + 1}] {_move(m)}" for i, m in enumerate(moves)) + "\n")
+
+    def why(self, state: State, seat: int, t: str, moves: list) -> str:
+        """Why the entry ``t`` is no legal move."""
+        if t.isdigit():
+            return f"{t} is not the number of a move: choose 1 to {len(moves)}"
+        c = parse_card(t)
+        if c is None:
+            return f"'{t}' is neither the number of a move nor a card or declaration (write 1, or a card: QS, 10H)"
+        if c not in state.hand[seat]:
+            return f"{_p(c.name)} is not in your hand"
+        rule = follow_rule_of(state, seat)
+        legal = " ".join(_move(m) for m in moves)
+        if rule is None or rule["rule"] is None:
+            return f"{_p(c.name)} cannot be played now: play one of {legal}"
+        said = explain(state.g.doc, rule["rule"])
+        lines = [
+            f"{_p(c.name)} is refused by the "
+            + ("lead rule" if rule["tier"] is None else "follow rule")
+            + (f" ({rule['test']})" if rule["test"] else "")
+            + f": play one of {legal}"
+        ]
+        if said:
+            lines += [f'    § "{q["quote"]}" ({q["title"] or q["source"] or "no source"})' for q in said["cites"]]
+            lines += [f"    § editorial: {e['reason']}" for e in said["editorial"]]
+        return "\n".join(lines)
+
+    def choose(self, state: State, seat: int, moves: list):
+        self.table(state, seat)
+        self.moves(moves)
+        while True:
+            self._w("  your move: ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self._w("\n")
+                raise Abandoned(f"standard input ended before seat {seat} chose a move: the game is abandoned", seat)
+            t = line.strip()
+            if t.isdigit() and 1 <= int(t) <= len(moves):
+                return moves[int(t) - 1]
+            c = parse_card(t)
+            for m in moves:
+                if (c is not None and m is c) or move_name(m).lower() == t.lower():
+                    return m
+            self._w("  " + self.why(state, seat, t, moves) + "\n")
+            self.moves(moves)
+
+
+def _amount(a: int, unit: str) -> str:
+    return f"{a} {unit}" + ("" if a == 1 else "s")
+
+
+def _move(m) -> str:
+    return _p(m.name) if hasattr(m, "suit") else str(m)
+
+
+def _suit(s: str) -> str:
+    return {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(s, s) if _utf() else s
 
 
 def _h(h) -> str:
@@ -181,13 +312,21 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
     ags = seat_agents(agents, n, seed_v)
     names = (agents or "random").split(",")
     humans = {i for i, name in enumerate(names * n if len(names) == 1 else names) if name == "human"}
+    people = [TerminalHuman(n) for _ in humans]
+    for seat, person in zip(sorted(humans), people):
+        ags[seat] = person
     sink = None
-    if not as_json:  # narrate as the game goes, so that a human sees the table
-        click.echo(safe(f"{game.title} ({game.id}), {n} players, seed {seed}"))
+    if not as_json or people:  # narrate as the game goes, so that a human sees the table
+        if not as_json:
+            click.echo(safe(f"{game.title} ({game.id}), {n} players, seed {seed}"))
         hidden = set(range(n)) - humans if humans else set()
         draw_lowest = bool((game.dealer_draw or {}).get("lowest", True))  # as the interpreter reads it
 
         def sink(ev):
+            for person in people:
+                person.see(ev)
+            if as_json:
+                return
             line = narrate(ev, n, hidden, draw_lowest)
             if line is not None:
                 click.echo(safe(line))

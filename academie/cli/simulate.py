@@ -22,7 +22,6 @@ from .common import (
     make_limits,
     option_flags,
     players_for,
-    seat_agents,
     with_options,
 )
 
@@ -81,6 +80,12 @@ from .common import (
 @click.option(
     "--jsonl", "jsonl_file", type=click.Path(dir_okay=False), help="Write one row per game here (JSON Lines)."
 )
+@click.option(
+    "--measures/--no-measures",
+    default=True,
+    show_default=True,
+    help="Also report the design measures (docs/measures.md); --no-measures plays faster (up to 1.8 times).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @limit_flags
 def simulate(
@@ -98,11 +103,14 @@ def simulate(
     chunk,
     csv_file,
     jsonl_file,
+    measures,
     as_json,
     **kw,
 ):
     """Play many games of RULES (a corpus id or a path, as in play; options
-    may follow a plus) and report wins by seat, hand lengths and how often the play limit was hit.
+    may follow a plus) and report the share of games each seat wins (with
+    95% intervals), hand lengths, how often the play limit was hit, and the
+    design measures of docs/measures.md.
 
     Game i is played with seed SEED/i, so the report is the same whatever
     --workers, --chunk or --backend. --csv / --jsonl write per game: its
@@ -127,16 +135,31 @@ def simulate(
     limits = make_limits(kw)
     game = load(rules, options, limits)
     n = players_for(game, players)
-    if agents and "human" in agents.split(","):
-        raise click.BadParameter("simulate plays without a human", param_hint="--agents")
     names = (agents or "random").split(",")
-    seat_agents(agents, n, 0)  # same checks as play
+    if "human" in names:
+        raise click.BadParameter("simulate plays without a human", param_hint="--agents")
+    from ..measures import DesignCollector, check_agent_specs
+
+    try:
+        check_agent_specs(names, n)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--agents") from None
     from ..interpreter.simulate import BackendError, Job, simulate as run
     from ..dsl.loader import is_path
 
     ref = str(Path(rules).expanduser().absolute()) if is_path(rules) else rules  # workers may start elsewhere
     writers = []
-    job = Job(ref, tuple(options), n, seed, tuple(names), max_plays, rows=bool(csv_file or jsonl_file), limits=limits)
+    job = Job(
+        ref,
+        tuple(options),
+        n,
+        seed,
+        tuple(names),
+        max_plays,
+        rows=bool(csv_file or jsonl_file),
+        limits=limits,
+        collector=DesignCollector if measures else None,
+    )
 
     def on_rows(rows):
         for w in writers:
@@ -147,9 +170,18 @@ def simulate(
             if f:
                 writers.append(_RowWriter(f, kind, n))
         if sys.stderr.isatty() and not as_json:
+            eta = Eta(games)
             with click.progressbar(
-                length=games, label=safe(game.id, True), file=click.get_text_stream("stderr")
+                length=games,
+                label=safe(game.id, True),
+                file=click.get_text_stream("stderr"),
+                show_eta=False,  # click's counts the start of the workers as playing time: Eta's does not
+                item_show_func=lambda x: x,
             ) as bar:
+
+                def progress(k: int) -> None:
+                    bar.update(k, eta.done(k))
+
                 tally = run(
                     job,
                     games,
@@ -158,7 +190,7 @@ def simulate(
                     scheduler=scheduler,
                     chunk=chunk,
                     game=game,
-                    on_progress=bar.update,
+                    on_progress=progress,
                     on_rows=on_rows,
                 )
         else:
@@ -181,19 +213,108 @@ def simulate(
             raise _BackendFailure(str(e)) from None
         raise
     report = tally.report()
+    report["win_share_by_seat"] = win_shares(tally)
+    if tally.extra is not None:
+        report["measures"] = tally.extra.design.report()
     if as_json:
         click.echo(safe_json(json.dumps(report, ensure_ascii=False)))
         return
-    click.echo(safe(f"{game.title} ({game.id}), {n} players, {games} games, seed {seed}"))
-    click.echo(
-        "  wins by seat (first place, ties shared): "
-        + "  ".join(f"{s}: {w:.1f}" for s, w in enumerate(report["wins_by_seat"]))
-    )
+    click.echo(safe(f"{game.title} ({game.id}), {n} players, {games} games, seed {seed}, agents {','.join(names)}"))
+    click.echo(safe(format_report(report, max_plays)))
+
+
+def win_shares(tally) -> list[dict]:
+    """Each seat's share of the finished games won (a tie of k counting 1/k), with its 95% Wilson interval."""
+    from ..measures import wilson
+
+    finished = tally.games - tally.unfinished
+    out = []
+    for w in tally.wins:
+        p, lo, hi = wilson(float(w), finished)
+        out.append({"wins": float(w), "games": finished, "p": p if finished else None, "low": lo, "high": hi})
+    return out
+
+
+def _pct(x: dict) -> str:
+    return "n/a" if x.get("p") is None else f"{x['p']:.1%} [{x['low']:.1%}, {x['high']:.1%}]"
+
+
+def _ci(x: dict, fmt: str = ".2f") -> str:
+    if x.get("mean") is None:
+        return "n/a"
+    return f"{x['mean']:{fmt}} [{x['low']:{fmt}}, {x['high']:{fmt}}]"
+
+
+def format_report(report: dict, max_plays: int) -> str:
+    """The report in words: percentages with their 95% intervals."""
+    from ..compare import balance_text
+    from ..measures import wilson
+
+    n = report["players"]
+    lines = [f"  games won by seat (first place, ties shared; 95% Wilson intervals; an even share is {1 / n:.1%}):"]
+    for s, x in enumerate(report["win_share_by_seat"]):
+        lines.append(f"    seat {s}: {_pct(x):<24} ({x['wins']:g} of {x['games']} games)")
     h = report["hand_plays"]
-    click.echo(
-        f"  plays per hand: median {h['median']}, mean {h['mean']:.1f}, max {h['max']} ({report['hands']} hands)"
-    )
-    click.echo(f"  unfinished games (play limit {max_plays}): {report['unfinished']}")
+    m = report.get("measures")
+    mean = _ci(m["per_hand"]["plays"], ".1f") if m else f"{h['mean']:.1f}"
+    lines.append(f"  plays per hand: median {h['median']}, mean {mean}, max {h['max']} ({report['hands']} hands)")
+    games = report["games"]
+    p, lo, hi = wilson(report["unfinished"], games)
+    lines.append(f"  unfinished games (play limit {max_plays}): {report['unfinished']} ({p:.1%} [{lo:.1%}, {hi:.1%}])")
+    if not m:
+        return "\n".join(lines)
+    lines.append("  design measures (docs/measures.md; 95% intervals):")
+    rows = [
+        ("games won by the first leader (AdvantageP1)", _pct(m["advantage_first_player"] or {})),
+        ("games won by the first dealer", _pct(m["advantage_dealer"] or {})),
+        ("hands won by the first leader (the seat after the dealer)", _pct(m["hands_won_by_first_leader"])),
+        ("hands won by the dealer", _pct(m["hands_won_by_dealer"])),
+        ("Balance (1 - the largest gap between two seats' win shares)", balance_text(m)),
+        ("fairness: χ² test of an even share of wins by position, p", _num(m["fairness"]["p_value"], ".3g")),
+        ("hands per game", _ci(m["duration"]["hands_per_game"])),
+        ("plays per game (DurationMoves)", _ci(m["duration"]["plays_per_game"], ".1f")),
+        ("LeadChange (share of hand ends where the leader changes)", _ci(m["lead_change"])),
+        ("Drama (share of hand ends where the final winner trails)", _ci(m["drama"])),
+        ("DecisivenessMoves (share of the game until it is decided)", _ci(m["decisiveness"])),
+    ]
+    one_hand = m["duration"]["hands_per_game"]["mean"] == 1 and m["duration"]["hands_per_game"]["se"] == 0
+    for label, v in rows:
+        if v == "n/a" and one_hand:
+            v = "n/a (a game is one hand)"
+        lines.append(f"    {label:<62} {v}")
+    by_agent = m.get("win_share_by_agent") or {}
+    if len(by_agent) > 1:
+        lines.append("  games won per seat, by kind of player (mean over games of the share of its seats):")
+        for name, v in by_agent.items():
+            lines.append(f"    {name:<30} {_ci(v, '.1%')}  (seats {', '.join(map(str, v['seats']))}; even {1 / n:.1%})")
+    return "\n".join(lines)
+
+
+def _num(x, fmt: str = ".2f") -> str:
+    return "n/a" if x is None else format(x, fmt)
+
+
+class Eta:
+    """The time left, from the rate of play since the first chunk of games
+    came back (the start of the workers and the loading of the rules are no
+    part of it): none until a second one has come back a second later."""
+
+    def __init__(self, total: int, clock=None):
+        import time
+
+        self.total, self.clock = total, clock or time.monotonic
+        self.count, self.first, self.t0 = 0, 0, 0.0
+
+    def done(self, k: int) -> str | None:
+        now = self.clock()
+        if self.count == 0:
+            self.first, self.t0 = k, now
+        self.count += k
+        played, spent = self.count - self.first, now - self.t0
+        if played <= 0 or spent < 1.0 or self.count >= self.total:  # chunks of several workers come together
+            return None
+        left = int((self.total - self.count) * spent / played + 0.5)
+        return f"about {left // 60}:{left % 60:02d} left"
 
 
 class _BackendFailure(click.ClickException):

@@ -1,0 +1,96 @@
+"""academie reconstruct: every editorial reading of a rule file, played and weighed."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..dsl.loader import Limits
+from ..dsl.text import safe, safe_json
+from ..outputs import check_targets, write_text
+from .args import SEED, SEED_HELP
+from .common import input_files
+from .compare import check_play_agents
+from .paths import allow_path_option, allowed_paths
+
+
+@click.command()
+@click.argument("rules")
+@click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="NAME",
+    help="Switch on an option in every reading (repeatable).",
+)
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(1, 1_000_000),
+    default=200,
+    show_default=True,
+    help="Games of each reading (and as many again for the skill run).",
+)
+@click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest allowed).")
+@click.option(
+    "--seed",
+    "-s",
+    type=SEED,
+    default="0",
+    show_default=True,
+    help="Base seed; game i of each reading uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".",
+)
+@click.option(
+    "--agents",
+    "-a",
+    default="random",
+    show_default=True,
+    metavar="A1,A2,…",
+    help="Agents by seat for the measures of each reading (NAME or NAME:K=V:…).",
+)
+@click.option("--strong", metavar="AGENT", help="With --weak: the better player of the skill run.")
+@click.option("--weak", metavar="AGENT", help="With --strong: the other players of the skill run.")
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(1, 64),
+    help="Worker processes (default: all cores); the report is the same for any number.",
+)
+@click.option("--max-plays", type=click.IntRange(min=1), default=50_000, show_default=True, help="Play limit per game.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Also write one self-contained HTML page.")
+@allow_path_option
+def reconstruct(
+    rules, options, games, players, seed, agents, strong, weak, workers, max_plays, as_json, html_file, allow_path
+):
+    """Play every reading of RULES and rank them. The readings are the file
+    as written and each of its options that carries an editorial note (a
+    reading of a silent or damaged source), switched on alone. Each is played on the same seeds and weighed on three questions:
+    does the game end, is it balanced between the seats, does it reward the
+    better player (with --strong and --weak: one strong player among weak
+    ones, its seat turning with the game). The ranking is explained in words.
+    """
+    from ..reconstruct import format_text, html_page, reconstruct as run
+
+    ags = agents.split(",")
+    check_play_agents(ags, None)
+    if bool(strong) != bool(weak):
+        raise click.BadParameter("give both --strong and --weak", param_hint="--strong" if weak else "--weak")
+    for spec, hint in ((strong, "--strong"), (weak, "--weak")):
+        if spec:
+            check_play_agents([spec], None, hint)
+    check_targets([("--html", html_file)], inputs=input_files(("RULES", rules)))
+    limits = Limits(allow=allowed_paths(allow_path))
+    if players is not None:
+        check_play_agents(ags, players)
+    res = run(rules, options, players, games, seed, ags, strong, weak, max_plays, workers, limits)
+    if html_file:
+        write_text(html_file, safe(html_page(res)))
+    if as_json:
+        click.echo(safe_json(json.dumps(res, ensure_ascii=False, indent=1, default=str)))
+    else:
+        click.echo(safe(format_text(res)))
+    if html_file:
+        click.echo(safe(f"wrote {html_file}"), err=True)

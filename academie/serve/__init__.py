@@ -1,0 +1,1 @@
+"""academie serve: play any rule file in the browser."""

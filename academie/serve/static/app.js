@@ -1,0 +1,243 @@
+// academie serve: the page's script. Every text from the server goes in with
+// textContent (never as HTML): a rule file's words are shown, never run.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let games = [];
+  let view = null;
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k.startsWith("data-")) e.setAttribute(k, v);
+      else e[k] = v;
+    }
+    for (const c of children) {
+      if (c === null || c === undefined) continue;
+      e.append(typeof c === "string" ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+
+  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  const suit = (s) => SUITS[s] || s;
+
+  function suitClass(text) {
+    return /[♥♦]/.test(text) ? "card red" : "card";
+  }
+
+  async function call(method, url, body) {
+    const r = await fetch(url, {
+      method,
+      headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = await r.json();
+    if (!r.ok) throw new Error(data.error || r.statusText);
+    return data;
+  }
+
+  // -- the set-up form ---------------------------------------------------------------
+  function fillSetup() {
+    const g = games[Number($("game").value)];
+    if (!g) return;
+    const opts = $("options");
+    opts.replaceChildren(el("legend", {}, "Options"));
+    if (!g.options.length) opts.append(el("span", { class: "small" }, "none"));
+    for (const o of g.options) {
+      const box = el("input", { type: "checkbox", value: o.name, name: "option" });
+      opts.append(el("label", { class: "option", title: o.description }, box, " " + o.name));
+    }
+    const p = $("players");
+    p.min = g.players[0];
+    p.max = g.players[1];
+    const n = Math.min(Math.max(Number(p.value) || g.players[0], g.players[0]), g.players[1]);
+    p.value = n;
+    fillSeats();
+  }
+
+  function fillSeats() {
+    const g = games[Number($("game").value)];
+    const n = Number($("players").value);
+    const box = $("seats");
+    const before = [...box.querySelectorAll("select")].map((s) => s.value);
+    box.replaceChildren(el("legend", {}, "Who sits where"));
+    for (let s = 0; s < n; s++) {
+      const sel = el("select", { name: "seat", id: "seat-" + s });
+      for (const a of ["human", "random", "first"]) sel.append(el("option", { value: a }, a === "human" ? "you" : a));
+      sel.value = before[s] || (s === 0 ? "human" : "random");
+      box.append(el("label", { class: "seat-choice" }, "seat " + s + " ", sel));
+    }
+    if (g && (n < g.players[0] || n > g.players[1])) {
+      $("setup-error").textContent = g.id + " is for " + g.players[0] + " to " + g.players[1] + " players.";
+    } else {
+      $("setup-error").textContent = "";
+    }
+  }
+
+  async function start(ev) {
+    ev.preventDefault();
+    $("setup-error").textContent = "";
+    const body = {
+      game: Number($("game").value),
+      options: [...document.querySelectorAll("input[name=option]:checked")].map((b) => b.value),
+      players: Number($("players").value),
+      seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
+      seed: $("seed").value,
+    };
+    try {
+      view = await call("POST", "/api/new", body);
+      $("table").hidden = false;
+      showMessage(null);
+      render();
+    } catch (e) {
+      $("setup-error").textContent = e.message;
+    }
+  }
+
+  // -- the table --------------------------------------------------------------------------
+  function seatName(s) {
+    return view.agents[s] === "human" ? "seat " + s + " (you)" : "seat " + s;
+  }
+
+  function cardsOf(plays, winner) {
+    const box = el("div", { class: "plays" });
+    for (const p of plays) {
+      box.append(
+        el("figure", { class: p.seat === winner ? "play winner" : "play" },
+          el("span", { class: suitClass(p.text), "data-card": p.card }, p.text),
+          el("figcaption", {}, seatName(p.seat)))
+      );
+    }
+    return box;
+  }
+
+  function money(m) {
+    return Object.entries(m).map(([u, a]) => a + " " + u + (a === 1 ? "" : "s")).join(", ");
+  }
+
+  function render() {
+    const v = view;
+    $("title").textContent = v.game.title + " (" + v.game.id + (v.game.options.length ? "+" + v.game.options.join("+") : "") + "), seed " + v.game.seed;
+    const st = $("status");
+    st.dataset.hand = v.hand_no;
+    st.dataset.terminal = v.terminal ? "1" : "0";
+    st.dataset.results = v.hand_results.length;
+    let status = "Hand " + v.hand_no + ".";
+    if (v.trump) status += " Trumps: " + suit(v.trump) + ".";
+    if (v.led) status += " Led: " + suit(v.led) + ".";
+    if (v.terminal) {
+      status = "Game over. " + v.standings.map((r) => r.rank + ". " + seatName(r.seat) + ": " + r.score).join("; ");
+    } else if (v.current_player !== null) {
+      status += v.agents[v.current_player] === "human" ? " Your turn (" + seatName(v.current_player) + ")." : " " + seatName(v.current_player) + " to play.";
+    }
+    st.textContent = status;
+
+    const seats = $("seats-view");
+    seats.replaceChildren();
+    for (const s of v.seats) {
+      const lines = [el("strong", {}, seatName(s.seat) + (s.dealer ? " · dealer" : "")),
+        el("div", { class: "size", "data-size": s.hand_size }, s.hand_size + " card" + (s.hand_size === 1 ? "" : "s") + " in hand"),
+        el("div", {}, s.won + " trick" + (s.won === 1 ? "" : "s") + " won")];
+      if (Object.keys(s.money).length) lines.push(el("div", {}, money(s.money)));
+      for (const [k, x] of Object.entries(s.counters)) lines.push(el("div", {}, k + ": " + x));
+      seats.append(el("div", { class: s.to_move ? "seat to-move" : "seat", id: "seat-view-" + s.seat }, ...lines));
+    }
+
+    $("trick").replaceChildren(v.trick.length ? cardsOf(v.trick, null) : el("span", { class: "small" }, "no card yet"));
+    $("last-trick").replaceChildren(
+      v.last_trick ? cardsOf(v.last_trick.plays, v.last_trick.winner) : el("span", { class: "small" }, "none yet")
+    );
+    const pub = $("public");
+    pub.replaceChildren();
+    for (const [h, b] of Object.entries(v.pools)) pub.append(el("div", {}, "the " + h + ": " + money(b)));
+    for (const [z, info] of Object.entries(v.zones)) {
+      pub.append(el("div", {}, z + ": " + (info.cards.length ? info.cards.join(" ") + (info.count > info.cards.length ? " + " + (info.count - info.cards.length) + " face down" : "") : info.count + " cards face down")));
+    }
+    for (const [k, x] of Object.entries(v.counters)) pub.append(el("div", {}, k + ": " + x));
+    if (!pub.children.length) pub.append(el("span", { class: "small" }, "nothing"));
+
+    const hand = $("hand");
+    hand.replaceChildren();
+    const myTurn = !v.terminal && v.current_player !== null && v.agents[v.current_player] === "human";
+    for (const c of v.hand) {
+      const b = el("button", { type: "button", class: suitClass(c.text) + (c.legal ? " legal" : ""), "data-card": c.card, title: c.legal ? "play " + c.text : c.text + ": not allowed now (click to see why)" }, c.text);
+      b.disabled = !myTurn;
+      b.addEventListener("click", () => play(c.card));
+      hand.append(b);
+    }
+    const dec = $("declare");
+    dec.replaceChildren();
+    const inHand = new Set(v.hand.map((c) => c.card));
+    {
+      // what is not a card of the hand: pass, a declaration, a number
+      for (const m of v.legal.filter((x) => !inHand.has(x.move))) {
+        const b = el("button", { type: "button", class: "move", "data-move": m.move }, m.text);
+        b.addEventListener("click", () => play(m.move));
+        dec.append(b);
+      }
+    }
+    const log = $("log");
+    log.replaceChildren();
+    for (const line of v.log) {
+      const li = el("li", { class: "ev-" + line.type }, line.text);
+      if (line.rule) li.append(" ", ruleDetails(line.rule));
+      log.append(li);
+    }
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function ruleDetails(rule) {
+    const d = el("details", { class: "rule" }, el("summary", { title: rule.path }, "§"));
+    d.append(explanation(rule));
+    return d;
+  }
+
+  function explanation(rule) {
+    const box = el("div", { class: "explanation" });
+    for (const c of rule.cites) {
+      box.append(el("blockquote", {}, c.quote), el("cite", {}, c.title || c.source || ""));
+    }
+    for (const e of rule.editorial) {
+      box.append(el("p", { class: "editorial" }, "Editorial: " + e.reason + (e.evidence ? " (evidence: " + e.evidence + ")" : "")));
+    }
+    box.append(el("p", { class: "small" }, "rule element: " + rule.element));
+    return box;
+  }
+
+  function showMessage(refused) {
+    const m = $("message");
+    if (!refused) {
+      m.hidden = true;
+      m.replaceChildren();
+      return;
+    }
+    m.hidden = false;
+    m.replaceChildren(el("p", {}, refused.text));
+    if (refused.explained) m.append(explanation(refused.explained));
+  }
+
+  async function play(move) {
+    try {
+      const r = await call("POST", "/api/game/" + view.id + "/play", { move });
+      view = r;
+      showMessage(r.refused);
+      render();
+    } catch (e) {
+      showMessage({ text: e.message, explained: null });
+    }
+  }
+
+  async function init() {
+    games = await call("GET", "/api/games");
+    $("game").addEventListener("change", fillSetup);
+    $("players").addEventListener("change", fillSeats);
+    $("setup-form").addEventListener("submit", start);
+    fillSetup();
+  }
+
+  init().catch((e) => {
+    $("setup-error").textContent = e.message;
+  });
+})();

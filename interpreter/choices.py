@@ -1,0 +1,158 @@
+"""The steps where players choose something other than a card to play: a
+number (``_step_choose_number``: a bid of tricks, a count to declare) and
+cards to set aside (``_step_choose_cards``: a discard, cards passed to another
+seat, an exchange with a stock).
+
+Cards are chosen one at a time (a decision per card, then ``pass`` to stop
+where fewer may be chosen), and stay in the chooser's zone until every seat of
+the step has chosen: then each seat's cards go where the step says, all at
+once, as players who choose in secret and then pass their cards together.
+Both steps pause at their decisions and save a frame for ``copy()`` (see
+``docs/engine.md``, "Copies").
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generator
+
+from ..dsl.errors import RuleError
+from ..dsl.model import Step
+from .base import PASS, Decision, StateParts, canon_key
+
+# the most numbers one decision offers (a range wider than this is a fault of the rule file)
+MAX_CHOICES = 1000
+
+
+class Choices(StateParts):
+    """``State``'s ``choose_number`` and ``choose_cards`` steps."""
+
+    def _choosers(self, st: Step) -> list[int]:
+        """The seats that choose, in play order from the step's first."""
+        n = self.n
+        first = st.first.fn(self, None, None) % n if st.first is not None else (self.dealer + 1) % n
+        order = [(first + k) % n for k in range(n)]
+        who = st.who.fn if st.who is not None else None
+        return [s for s in order if who is None or who(self, s, None)]
+
+    def _bounds(self, st: Step, seat: int) -> tuple[int, int]:
+        lo = st.low.fn(self, seat, None) if st.low is not None else 0
+        assert st.high is not None, "a choose step has its max (the model requires one)"
+        hi = st.high.fn(self, seat, None)
+        if lo < 0 or hi < lo:
+            raise RuleError(
+                f"seat {seat} is to choose from {lo} to {hi}: the least must be 0 or more, and no more than the greatest",
+                st.pos,
+                code="runtime",
+            )
+        return lo, hi
+
+    def _step_choose_number(self, st: Step, frame: tuple | None = None) -> Generator[Decision, Any, None]:
+        """Each seat in turn chooses a number from ``min`` to ``max`` that
+        ``allow`` admits; it is kept in the counter ``into`` (``NAME(seat)``
+        reads it afterwards) and logged. ``frame``: a copy resumes at the
+        seat its original was paused at (the options are worked out again:
+        nothing has changed them since)."""
+        if frame is None:
+            order, k0 = self._choosers(st), 0
+        else:
+            order, k0 = frame
+        into = st.into
+        assert into is not None, "a choose_number step keeps its numbers (the model requires into)"
+        bound = self.g.number_bound
+        allow = st.allow.fn if st.allow is not None else None
+        for k in range(k0, len(order)):
+            seat = order[k]
+            lo, hi = self._bounds(st, seat)
+            if hi > bound or hi - lo >= MAX_CHOICES:
+                raise RuleError(
+                    f"seat {seat} may choose up to {hi}, more than this game's greatest number, {bound} "
+                    "(write max: as a number to set it)",
+                    st.high.pos if st.high is not None else st.pos,
+                    code="runtime",
+                )
+            options = [v for v in range(lo, hi + 1) if allow is None or allow(self, seat, v)]
+            if not options:
+                raise RuleError(
+                    f"seat {seat} has no number to choose: none from {lo} to {hi} is allowed", st.pos, code="runtime"
+                )
+            self.mover = seat
+            if self._auto is not None:
+                v = self._ask(seat, options)
+            else:
+                self._frame = (order, k)
+                v = yield Decision(seat, options, "number")
+            self.pvars[into][seat] = v
+            if self._logging:
+                self.emit({"type": "number", "seat": seat, "value": v, "into": into})
+
+    def _step_choose_cards(self, st: Step, frame: tuple | None = None) -> Generator[Decision, Any, None]:
+        """Each seat in turn chooses cards of its zone ``from`` (those passing
+        ``cards``), one at a time: at least ``min``, at most ``max`` (``pass``
+        stops once ``min`` are chosen; it comes after the cards, as
+        in the order of action ids). When all have chosen, each seat's
+        cards go to ``to`` (evaluated with ``seat`` the chooser), and their
+        number to the counter ``into``. ``frame``: a copy resumes at the
+        decision its original was paused at."""
+        if frame is None:
+            order, k0, chosen = self._choosers(st), 0, {}
+        else:
+            order, k0, chosen = frame
+            chosen = {s: cs[:] for s, cs in chosen.items()}
+        assert st.src is not None and st.dest is not None, "a choose_cards step has from and to (the model)"
+        src_of, test = st.src.fn, st.card_test.fn if st.card_test is not None else None
+        for k in range(k0, len(order)):
+            seat = order[k]
+            lo, hi = self._bounds(st, seat)
+            mine = chosen.setdefault(seat, [])
+            zone = src_of(self, seat, None)
+            while len(mine) < hi:
+                moves: list = [c for c in zone if c not in mine and (test is None or test(self, seat, c))]
+                if not moves:
+                    break  # nothing more he may choose (fewer than min if the zone runs out)
+                if len(mine) >= lo:
+                    moves.append(PASS)  # after the cards, as the action ids go
+                self.mover = seat
+                if self._auto is not None:
+                    c = self._ask(seat, moves)
+                else:
+                    self._frame = (order, k, chosen)
+                    c = yield Decision(seat, moves, "choose")
+                if c == PASS:
+                    break
+                mine.append(c)
+                if self._logging:
+                    self.emit({"type": "choose", "seat": seat, "card": c.name})
+        self._deliver(st, order, chosen)
+
+    def _deliver(self, st: Step, order: list[int], chosen: dict[int, list]) -> None:
+        """Every chooser's cards, out of his zone and into the step's ``to``, all at once."""
+        assert st.src is not None and st.dest is not None
+        moves = []
+        for seat in order:  # where each seat's cards go is read before any card moves
+            moves.append((seat, st.src.fn(self, seat, None), st.dest.fn(self, seat, None)))
+        names = None
+        for seat, zone, dest in moves:
+            cards = chosen.get(seat, [])
+            for c in cards:
+                zone.remove(c)
+            dest.extend(cards)
+            to_seat = self._zone_owner.get(id(dest))
+            if to_seat is not None:
+                dest.sort(key=canon_key)  # a seat's zone is kept in canonical order
+                self._touched.add(to_seat)
+            self._touched.add(seat)
+            if st.into is not None:
+                self.pvars[st.into][seat] = len(cards)
+            if self._logging:
+                if names is None:
+                    names = {id(z): name for name, z in self.zones.items()}
+                    names.update({id(z): name for name, per in self.pzones.items() for z in per})
+                self.emit(
+                    {
+                        "type": "deliver",
+                        "seat": seat,
+                        "to": names.get(id(dest)),
+                        "to_seat": to_seat,
+                        "cards": [c.name for c in cards],
+                    }
+                )

@@ -1,0 +1,61 @@
+"""The human player at the terminal (``play --agents human,…``): the table
+before each move (hand sizes, tricks, money, who played which card), cards
+written the same way in the hand, the trick and the moves, an entry that is
+no move answered with why and the moves again, and Ctrl-D not blamed on the
+rule file."""
+
+import re
+
+from click.testing import CliRunner
+
+from academie.cli import main
+
+ARGS = ["play", "hearts/foster", "-p", "4", "--agents", "human,random,random,random", "-s", "3"]
+
+
+def play(stdin: str):
+    r = CliRunner().invoke(main, ARGS, input=stdin, catch_exceptions=False)
+    return r.exit_code, r.stdout, r.stderr
+
+
+def first_prompt(out: str) -> str:
+    return out[out.index("— your move") : out.index("your move: ")]
+
+
+def test_the_table_before_a_move():
+    code, out, _ = play("1\n")
+    table = first_prompt(out)
+    for s in range(4):  # every seat's hand size, tricks and money
+        assert re.search(rf"seat {s}( \(you\))?\s+1[23] cards in hand, 0 tricks, 50 counters", table), table
+    assert "the pool: 0 counters" in table
+    assert re.search(r"trick: +seat 1 \S+, seat 2 \S+, seat 3 \S+", table), table  # who played which card
+
+
+def test_cards_are_written_alike_in_the_hand_the_trick_and_the_moves():
+    _, out, _ = play("1\n")
+    table = first_prompt(out)
+    hand = re.search(r"your hand: +(.*)", table).group(1).split()
+    moves = re.findall(r"\[\d+\] (\S+)", table)
+    trick = re.findall(r"seat \d (\S+?)(?:,|$)", re.search(r"trick: +(.*)", table).group(1))
+    assert moves and set(moves) <= set(hand)
+    symbols = re.compile(r"^(10|[2-9JQKA])[♠♥♦♣]$")
+    assert all(symbols.match(c) for c in hand + moves + trick), (hand, moves, trick)
+
+
+def test_a_bad_entry_says_why_and_shows_the_moves_again():
+    code, out, err = play("zz\n9\nAS\n1\n")
+    assert code == 2  # the input then ends: abandoned
+    after = out[out.index("your move: ") :]
+    assert "'zz' is neither the number of a move nor a card" in after
+    assert "9 is not the number of a move: choose 1 to 3" in after
+    # a card of the hand that the follow rule refuses: that rule, in its source's words
+    assert "A♠ is refused by the follow rule (card.suit == led): play one of 2♣ 8♣ Q♣" in after
+    assert '§ "Holding no card of suit led, player may discard a card of another suit."' in after
+    assert after.count("moves:") == 4  # listed again after each refusal
+
+
+def test_end_of_input_abandons_without_blaming_the_rule_file():
+    code, out, err = play("")
+    assert code == 2
+    assert "standard input ended before seat 0 chose a move" in err
+    assert "rule" not in err and "internal error" not in err and ".yaml" not in err

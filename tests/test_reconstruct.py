@@ -1,0 +1,67 @@
+"""academie reconstruct: the editorial readings of a rule file, played and weighed."""
+
+import json
+
+from academie.reconstruct import readings_of
+
+
+def test_the_readings_are_the_options_with_an_editorial_note():
+    rs = readings_of("emprunt/lacombe")
+    assert [r.name for r in rs] == ["as written", "runs-to-king"]  # ante-two cites its source: a variant
+    assert rs[1].options == ("runs-to-king",) and "footnote" not in rs[1].name
+    assert "the sequence climbs to the king" in rs[1].reason
+    both = readings_of("emprunt/lacombe", ("ante-two",))
+    assert [r.options for r in both] == [("ante-two",), ("ante-two", "runs-to-king")]
+
+
+def test_reconstruct_ranks_the_readings_and_says_why(run):
+    args = ("reconstruct", "emprunt/lacombe", "--games", "150", "--strong", "first", "--weak", "random")
+    code, out, err = run(*args)
+    assert code == 0, err
+    assert "1. 'runs-to-king'" in out and "2. 'as written'" in out
+    why = out[out.index("'runs-to-king' ranks first:") :]
+    assert "fairer between the seats than 'as written' (significant at 95%)" in why
+    assert "Balance between the seats:" in out and "Every reading ends" in out
+    code, js, _ = run(*args, "--json")
+    res = json.loads(js)
+    assert [x["reading"] for x in res["ranking"]] == ["runs-to-king", "as written"]
+    first = {r["reading"]: r for r in res["readings"]}
+    assert first["as written"]["design"]["fairness"]["p_value"] < 0.05
+    assert first["runs-to-king"]["skill"]["strong_win_share"]["n"] == 150
+
+
+def test_the_same_numbers_for_any_workers(run):
+    a = run("reconstruct", "emprunt/lacombe", "-n", "30", "--json", "-w", "1")[1]
+    b = run("reconstruct", "emprunt/lacombe", "-n", "30", "--json", "-w", "2")[1]
+    assert a == b
+
+
+def test_html_page(run, tmp_path):
+    page = tmp_path / "r.html"
+    code, _, err = run("reconstruct", "emprunt/lacombe", "-n", "30", "--html", page)
+    assert code == 0, err
+    text = page.read_text()
+    assert "data:image/png;base64," in text and "runs-to-king" in text and "[editorial]" in text
+    assert "http://" not in text and "https://" not in text and "<script" not in text
+
+
+def test_a_file_without_readings_is_a_located_error(run):
+    code, _, err = run("reconstruct", "hearts/foster", "-n", "5")
+    assert code == 2 and "offers no other reading" in err and "foster.yaml:1:1" in err
+
+
+def test_bad_players_are_usage_errors(run):
+    code, _, err = run("reconstruct", "emprunt/lacombe", "--strong", "first")
+    assert code == 2 and "give both --strong and --weak" in err
+    code, _, err = run("reconstruct", "emprunt/lacombe", "--weak", "nobody", "--strong", "first")
+    assert code == 2 and "unknown agent 'nobody'" in err
+
+
+def test_francion_readings_of_the_welche(run):
+    assert [r.name for r in readings_of("francion/terrail")] == ["as written", "welche-led-as-heart"]
+    code, out, err = run("reconstruct", "francion/terrail", "-n", "20", "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert {x["reading"] for x in res["ranking"]} == {"as written", "welche-led-as-heart"}
+    for r in res["readings"]:
+        assert r["design"]["lead_change"]["n"] == 20 and r["design"]["drama"]["n"] > 0

@@ -1,0 +1,311 @@
+"""``academie serve``: the JSON API in process (Starlette's test client), and
+the whole page in a real headless Chromium (Playwright pointed at the system
+browser): a whole hand of two corpus games played by clicks, a refused card
+showing its source's words, no console error."""
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+import academie
+from academie.describe import citations
+from academie.serve.app import create_app
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def key_of(client, gid):
+    return next(g["key"] for g in client.get("/api/games").json() if g["id"] == gid)
+
+
+def test_the_games_are_the_corpus_with_their_options(client):
+    games = {g["id"]: g for g in client.get("/api/games").json()}
+    assert {"hearts/foster", "enfle/academie", "francion/terrail"} <= set(games)
+    assert {o["name"] for o in games["hearts/foster"]["options"]} >= {"sweepstakes"}
+    assert games["francion/terrail"]["players"] == [3, 5]
+    page = client.get("/").text
+    assert "hearts/foster" in page and "/static/app.js" in page
+
+
+def test_a_new_game_shows_the_table_as_the_human_sees_it(client):
+    r = client.post(
+        "/api/new",
+        json={"game": key_of(client, "hearts/foster"), "players": 4, "seats": ["human", "random", "random", "random"]},
+    )
+    assert r.status_code == 200, r.text
+    v = r.json()
+    assert v["seat"] == 0 and v["current_player"] == 0 and not v["terminal"]
+    assert [s["hand_size"] for s in v["seats"]][0] == len(v["hand"])
+    # the other seats played before the human: who played which card, cards with their symbols
+    assert all(p["text"][-1] in "♠♥♦♣" for p in v["trick"])
+    assert all(re.search("[♠♥♦♣]", c["text"]) for c in v["hand"])
+    # a payment or the deal names the rule that acted, with its words
+    ruled = [line for line in v["log"] if line["rule"]]
+    assert all(line["rule"]["cites"] or line["rule"]["editorial"] for line in ruled)
+
+
+def test_a_refused_card_comes_back_with_the_follow_rule_and_its_words(client):
+    key = key_of(client, "hearts/foster")
+    for seed in range(20):
+        v = client.post("/api/new", json={"game": key, "players": 4, "seed": seed}).json()
+        for _ in range(13):
+            bad = [c["card"] for c in v["hand"] if not c["legal"]]
+            if bad and v["led"]:
+                r = client.post(f"/api/game/{v['id']}/play", json={"move": bad[0]}).json()
+                refused = r["refused"]
+                assert refused["rule"] == ["hand", "play", "follow", "must", 0]
+                doc = academie.load_game("hearts/foster").gamedef.doc
+                cites, _, _ = citations(doc, tuple(refused["rule"]))
+                assert [c["quote"] for c in refused["explained"]["cites"]] == [c.quote for c in cites]
+                assert r["hand"] == v["hand"]  # nothing was played
+                return
+            v = client.post(f"/api/game/{v['id']}/play", json={"move": v["legal"][0]["move"]}).json()
+            if v["terminal"] or v["hand_no"] > 1:
+                break
+    raise AssertionError("no refused card in twenty games")
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"game": 999}, "no such game"),
+        ({"game": "../../etc/passwd"}, "no such game"),
+        ({"game": 0, "players": 99}, "players"),
+        ({"game": 0, "options": ["nope"]}, "options"),
+        ({"game": 0, "players": 3, "seats": ["human", "robot", "random"]}, "agent"),
+    ],
+)
+def test_a_bad_request_is_refused_and_names_no_path(client, body, words):
+    r = client.post("/api/new", json=body)
+    assert r.status_code == 400 and words in r.json()["error"]
+
+
+def test_unknown_game_ids_and_moves(client):
+    assert client.get("/api/game/nope").status_code == 404
+    assert client.get("/static/../../pyproject.toml").status_code == 404
+    assert client.get("/static/app.js").status_code == 200
+    v = client.post("/api/new", json={"game": key_of(client, "hearts/foster"), "players": 4}).json()
+    r = client.post(f"/api/game/{v['id']}/play", json={"move": "ZZ"})
+    assert r.status_code == 400
+    r = client.post(f"/api/game/{v['id']}/play", content=b"not json")
+    assert r.status_code == 400
+
+
+def test_serve_binds_to_this_machine_by_default(run):
+    code, out, _ = run("serve", "--help")
+    assert code == 0 and "127.0.0.1" in out
+
+
+# -- the page in a real browser ----------------------------------------------------------
+CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and os.path.exists(p)), None)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "academie", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(url, timeout=1).read()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    raise AssertionError(proc.stderr.read())
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium): the page is not tried in a browser")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def play_a_hand_by_clicks(browser, url, game, players, seed, shot=None, width=1200):
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.select_option(
+        "#game",
+        label=next(
+            o
+            for o in page.eval_on_selector_all("#game option", "os => os.map(o => o.textContent)")
+            if o.startswith(game + " ")
+        ),
+    )
+    page.fill("#players", str(players))
+    page.dispatch_event("#players", "change")
+    page.fill("#seed", str(seed))
+    page.click("#start")
+    page.wait_for_selector("#hand button")
+    refused_words = None
+    clicks = 0
+    while (
+        page.get_attribute("#status", "data-results") == "0" and page.get_attribute("#status", "data-terminal") == "0"
+    ):
+        before = page.text_content("#log")
+        bad = page.query_selector("#hand button:not(.legal)")
+        if refused_words is None and bad is not None:
+            bad.click()
+            page.wait_for_selector("#message:not([hidden])")
+            refused_words = page.text_content("#message")
+            assert page.text_content("#log") == before  # nothing was played
+        page.click("#hand button.legal >> nth=0")
+        page.wait_for_function("b => document.getElementById('log').textContent !== b", arg=before)
+        clicks += 1
+        assert clicks < 200
+    if shot:
+        page.screenshot(path=str(shot), full_page=True)
+    text = page.text_content("body")
+    page.close()
+    return clicks, refused_words, text, errors
+
+
+@pytest.mark.parametrize("game, players, seed", [("hearts/foster", 4, 3), ("francion/terrail", 3, 2)])
+def test_a_whole_hand_by_clicks_in_chromium(browser, server, game, players, seed):
+    clicks, refused, text, errors = play_a_hand_by_clicks(browser, server, game, players, seed)
+    assert clicks >= 5
+    assert errors == []
+    assert "ends" in text  # the end of the hand is in the log
+    assert refused is not None, "no card was ever refused"
+    doc = academie.load_game(game).gamedef.doc
+    path = ("hand", "play", "follow", "must", 0)
+    cites, editorial, _ = citations(doc, path)
+    words = [c.quote for c in cites] + [e.reason for e in editorial]
+    assert words and any(w in refused for w in words), refused
+
+
+def test_the_console_check_would_see_an_error(browser, server):
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server)
+    page.evaluate("setTimeout(() => undefinedFunction(), 0)")
+    page.wait_for_timeout(200)
+    page.close()
+    assert errors
+
+
+def test_the_page_fits_a_phone(browser, server):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server)
+    page.click("#start")
+    page.wait_for_selector("#hand button")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.close()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("ACADEMIE_SCREENSHOTS"), reason="set ACADEMIE_SCREENSHOTS=1 to rewrite docs/screenshots"
+)
+def test_screenshots(browser, server, tmp_path):
+    """The README's pictures: the play page, a replay page and a compare report."""
+    from academie.site import build, page_name
+
+    docs = Path(__file__).parent.parent / "docs" / "screenshots"
+    docs.mkdir(exist_ok=True)
+    page = browser.new_page(viewport={"width": 1100, "height": 1000})
+    page.goto(server)
+    page.select_option(
+        "#game",
+        label=next(
+            o
+            for o in page.eval_on_selector_all("#game option", "os => os.map(o => o.textContent)")
+            if o.startswith("hearts/foster ")
+        ),
+    )
+    page.fill("#seed", "3")
+    page.click("#start")
+    page.wait_for_selector("#hand button")
+    for _ in range(4):
+        before = page.text_content("#log")
+        page.click("#hand button.legal >> nth=0")
+        page.wait_for_function("b => document.getElementById('log').textContent !== b", arg=before)
+    bad = page.query_selector("#hand button:not(.legal)")
+    if bad is not None:
+        bad.click()
+        page.wait_for_selector("#message:not([hidden])")
+    page.screenshot(path=str(docs / "play.png"), full_page=True)
+    build(tmp_path / "site")
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto((tmp_path / "site" / page_name("compare", "enfle/academie-enfle/foster")).as_uri())
+    page.screenshot(path=str(docs / "compare.png"))
+    page.set_viewport_size({"width": 1100, "height": 1000})
+    page.goto((tmp_path / "site" / page_name("replay", "enfle/academie")).as_uri())
+    end = page.eval_on_selector_all(
+        "section.step", "ss => ss.filter(s => s.textContent.includes('cannot follow'))[0].id"
+    )
+    page.goto((tmp_path / "site" / page_name("replay", "enfle/academie")).as_uri() + "#" + end)
+    for d in page.query_selector_all(f"#{end} details"):
+        d.evaluate("d => d.open = true")
+    page.screenshot(path=str(docs / "replay.png"))
+    page.close()
+
+
+# -- every game, and the user's own files ------------------------------------------------------
+def test_every_corpus_game_plays_to_its_end_through_the_api(client):
+    for g in client.get("/api/games").json():
+        n = g["players"][0]
+        v = client.post("/api/new", json={"game": g["key"], "players": n, "seats": ["human"] * n, "seed": 4}).json()
+        for _ in range(400):
+            if v["terminal"]:
+                break
+            assert v["legal"], (g["id"], v)
+            assert v["seat"] == v["current_player"]  # each human sees the table from his own seat
+            v = client.post(f"/api/game/{v['id']}/play", json={"move": v["legal"][-1]["move"]}).json()
+            assert v.get("refused") is None
+        assert all(isinstance(line["text"], str) for line in v["log"])
+
+
+def test_a_rule_file_named_on_the_command_line_is_offered(tmp_path):
+    concept = Path(__file__).parent / "concepts" / "penalty.yaml"
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(concept.read_text(encoding="utf-8"), encoding="utf-8")
+    c = TestClient(create_app([str(mine)]))
+    games = c.get("/api/games").json()
+    assert games[-1]["id"].endswith("mine") or "mine" in games[-1]["id"]
+    v = c.post("/api/new", json={"game": games[-1]["key"], "players": games[-1]["players"][0]}).json()
+    assert "hand" in v
+
+
+def test_a_faulty_rule_file_is_reported_before_serving(run, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("title: x\nplayers: {min: 2, max: [}\n")
+    code, out, err = run("serve", bad, "--port", free_port())
+    assert code == 2 and f"{bad}:2:" in err and "serving" not in out
