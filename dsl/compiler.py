@@ -1163,15 +1163,16 @@ _CARD_BINDERS = ("count", "any", "all")  # their second argument is a card test 
 
 
 def _reads_card(node) -> bool:
-    """Whether ``node`` reads the card under test (a ``card`` not bound by a
-    ``count``/``any``/``all`` inside it)."""
+    """Whether ``node`` reads the card under test (a ``card`` not bound anew by a
+    ``count``/``any``/``all`` inside it: ``(ZONE, TEST)`` binds it, ``(ZONE,
+    NAME, TEST)`` leaves it to the card under test)."""
     if isinstance(node, Token):
         return False
     if node.data == "name":
         return str(node.children[0]) == "card"
     if node.data == "call" and str(node.children[0]) in _CARD_BINDERS:
         args = node.children[1].children if len(node.children) > 1 and node.children[1] is not None else []
-        return any(_reads_card(a) for a in args[:1])
+        return any(_reads_card(a) for a in (args[:1] if len(args) == 2 else args))
     return any(_reads_card(ch) for ch in node.children if ch is not None)
 
 
