@@ -1289,16 +1289,30 @@ _UNSEEN = object()
 _CONTEXT_LIMIT = 256  # tables kept per test (one per set of values read), then started again
 
 
+def _value_getter(attr: str) -> Callable:
+    return lambda st: getattr(st, attr)
+
+
+def _counter_getter(name: str) -> Callable:
+    return lambda st: st.vars[name]
+
+
+def _led_card(st):
+    trick = st.zones["trick"]
+    return trick[0] if trick else None
+
+
 def _context_filter(fn: Fn, tree, scope: Scope):
     """A whole-hand filter for a test that reads the card and nothing else but
-    the seat and the hand's single values (``led``, ``trump``, ``tricks_played``,
-    ``dealer``, …): the test's value for each card is kept per set of those
+    the seat, the hand's single values (``led``, ``led_card``, ``trump``,
+    ``tricks_played``, ``dealer``, …) and the game's counters: the test's value
+    for each card is kept per set of those
     values (``tricks_played > 0 or card.suit != H``: one table while
     ``tricks_played`` is 0, one after). None for any other test."""
     if not isinstance(tree, Tree):
         return None
     allowed = _literal_names(scope) | {"card"}
-    attrs: set[str] = set()
+    values: dict[str, Callable] = {}  # name -> how its value is read from the state
     seat = False
     for sub in tree.iter_subtrees():
         if sub.data == "call" and str(sub.children[0]) not in _CARD_ONLY_CALLS:
@@ -1308,18 +1322,22 @@ def _context_filter(fn: Fn, tree, scope: Scope):
             if n == "seat":
                 seat = True
             elif n in _SEAT_VALUES:
-                attrs.add(_SEAT_VALUES[n])
+                values[n] = _value_getter(_SEAT_VALUES[n])
             elif n in _PLAIN_VALUES:
-                attrs.add(_PLAIN_VALUES[n])
+                values[n] = _value_getter(_PLAIN_VALUES[n])
+            elif n == "led_card":
+                values[n] = _led_card
+            elif n in scope.vars:
+                values[n] = _counter_getter(n)
             elif n not in allowed:
                 return None
-    if not attrs and not seat:
+    if not values and not seat:
         return None  # the card alone: the per-card closure is as quick
-    read = sorted(attrs)
+    read = [values[n] for n in sorted(values)]
     tables: dict = {}
 
     def filt(st, s, cards):
-        key = (s if seat else None, *[getattr(st, a) for a in read])
+        key = (s if seat else None, *[get(st) for get in read])
         tab = tables.get(key)
         if tab is None:
             if len(tables) >= _CONTEXT_LIMIT:

@@ -159,3 +159,15 @@ def test_modern_hearts_concept_file_restricts_leads_and_the_first_trick():
                     assert legal == hand
             state.apply(rng.choice(legal))
     assert seen == {"opening", "unbroken", "first trick"}
+
+
+def test_a_tier_reading_a_counter_and_the_led_card_is_tabulated_per_value():
+    scope = Scope(zones={"trick"}, vars={"strict"}, orders={"play": {}})
+    e = compile_expr("card != AH and (strict == 0 or card.suit == led_card.suit)", Pos("<t>", 1, 1), scope, "card")
+    st = _St(trick=[parse_card("3C")])
+    st.vars = {"strict": 0}
+    assert e.filter(st, 0, CARDS) == [c for c in CARDS if c.name != "AH"]
+    st.vars = {"strict": 1}  # another table for another value of the counter
+    assert e.filter(st, 0, CARDS) == [parse_card("2C")]
+    st.zones["trick"] = [parse_card("9H")]  # and for another led card
+    assert e.filter(st, 0, CARDS) == [parse_card("5H")]
