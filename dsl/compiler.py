@@ -623,6 +623,8 @@ class _Compiler:
         f, k = sub.c(node)
         if wanted:
             self._need(node, k, *wanted)
+        if kind == "card" and _card_only(node, self.scope):
+            return _tabulated(f)
         return f
 
     def symbol(self, node, kinds: str, table) -> str:
@@ -967,7 +969,10 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game", limits=N
             Diagnostic(pos, "the expression is nested too deeply to compile (lower --max-expr-depth)", code="limit")
         ) from None
     names = frozenset(str(t) for t in _tokens(tree) if t.type == "NAME")
-    return Expr(fn, text, pos, k, names, _card_filter(cp, tree) if kind == "card" else None, _shape(tree))
+    filt = None
+    if kind == "card":
+        filt = _card_filter(cp, tree) or _context_filter(fn, tree, scope) or _hoisting_filter(text, pos, scope, tree)
+    return Expr(fn, text, pos, k, names, filt, _shape(tree))
 
 
 _CHAINS = ("binop", "and_op", "or_op")  # left-associative: a chain of any length is one level
@@ -1198,3 +1203,200 @@ _TERMS = {
 
 def _pretty_terms(names):
     return [_TERMS.get(n, n) for n in names]
+
+
+# -- a whole-hand filter that works out once what does not depend on the card ----------
+_CARD_BINDERS = ("count", "any", "all")  # their second argument is a card test of its own
+
+
+def _reads_card(node) -> bool:
+    """Whether ``node`` reads the card under test (a ``card`` not bound anew by a
+    ``count``/``any``/``all`` inside it: ``(ZONE, TEST)`` binds it, ``(ZONE,
+    NAME, TEST)`` leaves it to the card under test)."""
+    if isinstance(node, Token):
+        return False
+    if node.data == "name":
+        return str(node.children[0]) == "card"
+    if node.data == "call" and str(node.children[0]) in _CARD_BINDERS:
+        args = node.children[1].children if len(node.children) > 1 and node.children[1] is not None else []
+        return any(_reads_card(a) for a in (args[:1] if len(args) == 2 else args))
+    return any(_reads_card(ch) for ch in node.children if ch is not None)
+
+
+def _hoistable(tree) -> dict[int, int]:
+    """The largest parts of ``tree`` that do not read the card and call a
+    function (the costly parts): id(node) -> its slot. Parts inside a
+    function's arguments are left alone (a function may bind ``seat`` or
+    ``card`` anew there)."""
+    found: dict[int, int] = {}
+
+    def visit(node) -> None:
+        if not isinstance(node, Tree):
+            return
+        if not _reads_card(node) and any(isinstance(t, Tree) and t.data == "call" for t in node.iter_subtrees()):
+            found[id(node)] = len(found)
+            return
+        if node.data == "call":
+            return
+        for ch in node.children:
+            visit(ch)
+
+    visit(tree)
+    return found
+
+
+class _HoistingCompiler(_Compiler):
+    """Compiles a card test with each part that does not read the card worked
+    out at most once per whole-hand filter call (when first needed, so that
+    what is evaluated, and any error it raises, is what the per-card closure
+    does)."""
+
+    def __init__(self, text, pos, scope, bound, slots: dict[int, int], cell: list):
+        super().__init__(text, pos, scope, bound)
+        self.slots, self.cell = slots, cell
+
+    def c(self, node):
+        fn, k = super().c(node)
+        i = self.slots.get(id(node)) if isinstance(node, Tree) else None
+        if i is None:
+            return fn, k
+        cell = self.cell
+
+        def once(st, s, c):
+            memo = cell[0]
+            if i in memo:
+                return memo[i]
+            v = memo[i] = fn(st, s, c)
+            return v
+
+        return once, k
+
+
+def _hoisting_filter(text: str, pos: Pos, scope: Scope, tree):
+    """A whole-hand filter for a card test with a costly part that does not
+    read the card (``card.suit != H or sum_seats(...) > 0``): that part is
+    evaluated once per call, for the first card that needs it, and its value
+    reused for the others (the seat and the state are the same for every card
+    of a call). None when the test has no such part."""
+    slots = _hoistable(tree)
+    if not slots:
+        return None
+    cell: list = [None]
+    fn, _ = _HoistingCompiler(text, pos, scope, BOUND["card"], slots, cell).c(tree)
+
+    def filt(st, s, cards):
+        saved = cell[0]
+        cell[0] = {}
+        try:
+            return [c for c in cards if fn(st, s, c)]
+        finally:
+            cell[0] = saved
+
+    return filt
+
+
+# -- a card test that reads only the card: its value kept card by card ------------------
+_CARD_ONLY_CALLS = frozenset({"rank"})
+
+
+def _literal_names(scope: Scope) -> set[str]:
+    """The names whose value is known when the file is loaded (no state read)."""
+    return {"true", "false", "none", *SUITS, *RANKS, *scope.currencies, *scope.orders, *scope.declarations}
+
+
+def _card_only(node, scope: Scope) -> bool:
+    """Whether the test ``node`` reads nothing but the card (its fields, its rank
+    in an order, literals): then its value is a function of the card alone."""
+    allowed = _literal_names(scope) | {"card"}
+    for sub in node.iter_subtrees() if isinstance(node, Tree) else ():
+        if sub.data == "call" and str(sub.children[0]) not in _CARD_ONLY_CALLS:
+            return False
+        if sub.data == "name" and str(sub.children[0]) not in allowed:
+            return False
+    return isinstance(node, Tree)
+
+
+def _tabulated(f: Fn) -> Fn:
+    """``f`` (a test of the card alone) with each card's value kept once worked out."""
+    table: dict = {}
+
+    def test(st, s, c):
+        v = table.get(c, _UNSEEN)
+        if v is _UNSEEN:
+            v = table[c] = f(st, s, c)
+        return v
+
+    return test
+
+
+_UNSEEN = object()
+
+
+# -- a card test that reads only the card and a few values of the hand: tabulated -------
+_CONTEXT_LIMIT = 256  # tables kept per test (one per set of values read), then started again
+
+
+def _value_getter(attr: str) -> Callable:
+    return lambda st: getattr(st, attr)
+
+
+def _counter_getter(name: str) -> Callable:
+    return lambda st: st.vars[name]
+
+
+def _led_card(st):
+    trick = st.zones["trick"]
+    return trick[0] if trick else None
+
+
+def _context_filter(fn: Fn, tree, scope: Scope):
+    """A whole-hand filter for a test that reads the card and nothing else but
+    the seat, the hand's single values (``led``, ``led_card``, ``trump``,
+    ``tricks_played``, ``dealer``, …) and the game's counters: the test's value
+    for each card is kept per set of those
+    values (``tricks_played > 0 or card.suit != H``: one table while
+    ``tricks_played`` is 0, one after). None for any other test."""
+    if not isinstance(tree, Tree):
+        return None
+    allowed = _literal_names(scope) | {"card"}
+    values: dict[str, Callable] = {}  # name -> how its value is read from the state
+    seat = False
+    for sub in tree.iter_subtrees():
+        if sub.data == "call" and str(sub.children[0]) not in _CARD_ONLY_CALLS:
+            return None
+        if sub.data == "name":
+            n = str(sub.children[0])
+            if n == "seat":
+                seat = True
+            elif n in _SEAT_VALUES:
+                values[n] = _value_getter(_SEAT_VALUES[n])
+            elif n in _PLAIN_VALUES:
+                values[n] = _value_getter(_PLAIN_VALUES[n])
+            elif n == "led_card":
+                values[n] = _led_card
+            elif n in scope.vars:
+                values[n] = _counter_getter(n)
+            elif n not in allowed:
+                return None
+    if not values and not seat:
+        return None  # the card alone: the per-card closure is as quick
+    read = [values[n] for n in sorted(values)]
+    tables: dict = {}
+
+    def filt(st, s, cards):
+        key = (s if seat else None, *[get(st) for get in read])
+        tab = tables.get(key)
+        if tab is None:
+            if len(tables) >= _CONTEXT_LIMIT:
+                tables.clear()
+            tab = tables[key] = {}
+        out = []
+        for c in cards:
+            v = tab.get(c, _UNSEEN)
+            if v is _UNSEEN:
+                v = tab[c] = fn(st, s, c)
+            if v:
+                out.append(c)
+        return out
+
+    return filt

@@ -10,8 +10,14 @@ step, payment or list of effects they belong to (all kept alive by the game):
 - ``key_tables``: id(tricks step) -> {(led, trump): {card: winner key}}, for keys
   that read only the card, ``led`` and ``trump``;
 - ``deal_plans``: id(deal step) -> {players: (cards dealt, per-seat getters)};
-- ``short_loop``: id(tricks step) -> whether the short trick loop fits it;
-- ``ante``: id(payment) -> whether every seat pays a set amount to a set money zone.
+- ``short_loop``: id(tricks step) -> whether it has the plainest shape, which the short
+  loop plays with a loop of its own (``short_loop.plain_shape``);
+- ``ante``: id(payment) -> whether every seat pays a set amount to a set money zone;
+- ``card_tests``: id(card test) -> {card: bool}, for tests that read only the card;
+- ``key_plans``: id(tricks step) -> its winner keys split into tabulated and evaluated
+  (``fastpath.KeyPlan``);
+- ``sequences``: (id(sequence step), players) -> each suit's cards in the step's order
+  and each card's place in its suit.
 
 Nothing in these tables changes what a game does: each entry is a function of
 the rule file alone (and of the number of players, where it says so).
@@ -26,7 +32,7 @@ from ..dsl.model import GameDef
 
 
 class Compiled:
-    __slots__ = ("runners", "key_tables", "deal_plans", "short_loop", "ante")
+    __slots__ = ("runners", "key_tables", "deal_plans", "short_loop", "ante", "card_tests", "key_plans", "sequences")
 
     def __init__(self) -> None:
         self.runners: dict[int, Callable[[Any, Any], int | None]] = {}
@@ -34,6 +40,9 @@ class Compiled:
         self.deal_plans: dict[int, dict[int, tuple]] = {}
         self.short_loop: dict[int, bool] = {}
         self.ante: dict[int, bool] = {}
+        self.card_tests: dict[int, dict] = {}
+        self.key_plans: dict[int, Any] = {}
+        self.sequences: dict[tuple[int, int], tuple] = {}
 
 
 # id(GameDef) -> its Compiled; an entry goes when its GameDef is collected (a

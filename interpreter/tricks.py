@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from ..dsl.cards import Card
 from ..dsl.model import Step
 from .base import Decision, StateParts, Unfinished
+from .fastpath import card_table, key_plan, reads_card_only
 
 
 class Tricks(StateParts):
@@ -99,6 +100,10 @@ class Tricks(StateParts):
         one_tier = len(st.must) == 1
         lead_any = st.lead_test is None
         free = st.free.fn if st.free is not None else None
+        # a free card test that reads only the card: looked up, not called
+        free_tab = card_table(self, st.free) if st.free is not None and reads_card_only(st.free, self.g) else None
+        # keys that read more than the card, led and trump: only those evaluated per card
+        plan = key_plan(self, st) if not st.key_pure else None
         nxt = [(s + 1) % n for s in range(n)]  # the seat after each seat
         max_plays = self.max_plays
         counts = self._counts
@@ -154,7 +159,9 @@ class Tricks(StateParts):
                         moves = [c for c in hand if c.suit == led]
                         if moves:
                             follows = True
-                            if free is not None:
+                            if free_tab is not None:
+                                moves = [c for c in hand if c.suit == led or free_tab[c]]
+                            elif free is not None:
                                 keep = set(moves)
                                 moves = [c for c in hand if c in keep or free(self, seat, c)]
                         else:
@@ -268,8 +275,8 @@ class Tricks(StateParts):
                     if not plays:
                         break
                     self.plays = played
-                    for s, c in plays:
-                        key = tuple([f(self, s, c) for f in keys])
+                    assert plan is not None  # keys not tabulated whole
+                    for (s, c), key in zip(plays, plan.keys(self, plays)):
                         if best_key is None or key > best_key:
                             best_seat, best_key = s, key
                 self.tricks_played += 1
