@@ -233,15 +233,18 @@ def test_the_page_fits_a_phone(browser, server):
     page.close()
 
 
-@pytest.mark.skipif(
-    not os.environ.get("ACADEMIE_SCREENSHOTS"), reason="set ACADEMIE_SCREENSHOTS=1 to rewrite docs/screenshots"
-)
 def test_screenshots(browser, server, tmp_path):
-    """The README's pictures: the play page, a replay page and a compare report."""
+    """The README's pictures: the play page (a refused card explained), a replay page (a rule
+    that acted, opened) and a compare report, each drawn in the browser; written over
+    docs/screenshots when ACADEMIE_SCREENSHOTS=1, else to a scratch folder."""
     from academie.site import build, page_name
 
-    docs = Path(__file__).parent.parent / "docs" / "screenshots"
-    docs.mkdir(exist_ok=True)
+    if os.environ.get("ACADEMIE_SCREENSHOTS"):
+        docs = Path(__file__).parent.parent / "docs" / "screenshots"
+        docs.mkdir(exist_ok=True)
+    else:
+        docs = tmp_path / "shots"
+        docs.mkdir()
     page = browser.new_page(viewport={"width": 1100, "height": 1000})
     page.goto(server)
     page.select_option(
@@ -278,6 +281,9 @@ def test_screenshots(browser, server, tmp_path):
         d.evaluate("d => d.open = true")
     page.screenshot(path=str(docs / "replay.png"))
     page.close()
+    for name in ("play.png", "compare.png", "replay.png"):  # each a picture of a page drawn
+        data = (docs / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, name
 
 
 # -- every game, and the user's own files ------------------------------------------------------
