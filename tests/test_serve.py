@@ -3,6 +3,7 @@ the whole page in a real headless Chromium (Playwright pointed at the system
 browser): a whole hand of two corpus games played by clicks, a refused card
 showing its source's words, no console error."""
 
+import json
 import os
 import re
 import shutil
@@ -317,3 +318,19 @@ def test_a_faulty_rule_file_is_reported_before_serving(run, tmp_path):
     bad.write_text("title: x\nplayers: {min: 2, max: [}\n")
     code, out, err = run("serve", bad, "--port", free_port())
     assert code == 2 and f"{bad}:2:" in err and "serving" not in out
+
+
+def test_search_players_take_seats(client):
+    """The seats may go to the search players: they play their turns, and a bad seat is refused."""
+    body = {"game": key_of(client, "hearts/foster"), "players": 4, "seats": ["human", "ismcts", "mc", "random"]}
+    v = client.post("/api/new", json={**body, "seed": 5}).json()
+    assert v["agents"] == ["human", "ismcts", "mc", "random"]
+    plays = 0
+    while not v.get("terminal") and plays < 13:  # a whole hand: the others answer each of the human's cards
+        v = client.post(f"/api/game/{v['id']}/play", json={"move": v["legal"][0]["move"]}).json()
+        plays += 1
+    log = client.get(f"/api/game/{v['id']}").json()
+    text = json.dumps(log)
+    assert plays == 13 and "seat 1" in text.lower() and "seat 2" in text.lower()
+    bad = client.post("/api/new", json={**body, "seats": ["human", "ismcts", "alphazero", "random"]})
+    assert bad.status_code == 400 and "ismcts" in bad.json()["error"]

@@ -41,7 +41,8 @@ from .events import card_text, event_line, plays_of
 from .explain import explain, explain_refusal
 
 MAX_GAMES = 64
-AGENTS = ("human", "random", "first")
+AGENTS = ("human", "random", "first", "ismcts", "mc")
+SEARCH_ITERATIONS = 200  # a search player's budget per move: a fraction of a second on the corpus games
 MAX_BODY = 64 * 1024
 
 
@@ -67,6 +68,7 @@ class Table:
     seed: int | str
     rng: random.Random
     explained: dict = field(default_factory=dict)
+    players: dict = field(default_factory=dict)  # seat -> its search player, made when first asked
 
 
 def _entry(ref: str, limits: Limits) -> Entry | None:
@@ -173,6 +175,16 @@ class Server:
             agent = t.agents[seat]
             if agent == "human":
                 return
+            if agent in ("ismcts", "mc"):
+                player = t.players.get(seat)
+                if player is None:
+                    from .. import players
+
+                    player = t.players[seat] = players.agent(
+                        agent, iterations=SEARCH_ITERATIONS, seed=f"{t.seed}:{agent}:{seat}"
+                    )
+                st.apply_action(player.choose(st))
+                continue
             moves = st.legal_moves()
             st.apply(moves[0] if agent == "first" else t.rng.choice(moves))
 

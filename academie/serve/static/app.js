@@ -65,7 +65,9 @@
     box.replaceChildren(el("legend", {}, "Who sits where"));
     for (let s = 0; s < n; s++) {
       const sel = el("select", { name: "seat", id: "seat-" + s });
-      for (const a of ["human", "random", "first"]) sel.append(el("option", { value: a }, a === "human" ? "you" : a));
+      for (const a of ["human", "random", "first", "ismcts", "mc"]) {
+        sel.append(el("option", { value: a }, a === "human" ? "you" : a === "ismcts" ? "ismcts (search)" : a === "mc" ? "mc (search)" : a));
+      }
       sel.value = before[s] || (s === 0 ? "human" : "random");
       box.append(el("label", { class: "seat-choice" }, "seat " + s + " ", sel));
     }
