@@ -263,7 +263,8 @@ def _h(h) -> str:
     "--agents",
     "-a",
     metavar="A1,A2,…",
-    help=f"Agents by seat ({', '.join(AGENTS)}); one name for all. Default: random.",
+    help=f"Agents by seat ({', '.join(AGENTS)}, or a search player with its parameters after colons: "
+    "ismcts:iterations=300, mc:iterations=100; docs/players.md); one name for all. Default: random.",
 )
 @click.option(
     "--dealer", type=click.IntRange(min=0), help="Seat of the first dealer (default: chosen as the rules say)."

@@ -45,7 +45,13 @@ from .common import (
     show_default=True,
     help="Base seed; game i uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".",
 )
-@click.option("--agents", "-a", metavar="A1,A2,…", help="Agents by seat (first, random). Default: random.")
+@click.option(
+    "--agents",
+    "-a",
+    metavar="A1,A2,…",
+    help="Agents by seat: first, random, or a search player with its parameters after colons "
+    "(ismcts:iterations=300, mc:iterations=100; docs/players.md); one name for all. Default: random.",
+)
 @option_flags
 @click.option(
     "--max-plays", type=click.IntRange(min=1), default=DEFAULT_MAX_PLAYS, show_default=True, help="Play limit per game."
