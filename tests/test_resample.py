@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import pickle
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -232,3 +233,26 @@ def test_worlds_at_every_decision_of_a_game(ref, n):
             assert world.information_state_string(seat) == state.information_state_string(seat), (seed, k, seat)
             state.apply_action(rng.choice(state.legal_actions()))
             k += 1
+
+
+def test_cards_moved_in_secret_replay_in_the_world():
+    """Cards another seat chose and passed in secret are played again in the world as the cards
+    dealt where they lay: worlds drawn after a pass replay the hand, never fall back to the true
+    deal, and do not give away the other hands."""
+    game = academie.load_game(str(Path(__file__).parent / "concepts" / "choose.yaml"))
+    state = game.new_state(players=4, seed=6)
+    rng = random.Random(6)
+    worlds = differ = 0
+    while not state.is_terminal() and state.engine.hand_no == 1:
+        if state.decision_kind() in ("choose", "number", "play") and any(
+            e["type"] == "choose" and e["seat"] != state.current_player()
+            for e in state.observation(state.current_player(), earlier_hands=False)["events"]
+        ):
+            seat = state.current_player()
+            w = state.resample(seat, rng)
+            worlds += 1
+            assert not w.fallback
+            assert w.engine.hand[seat] == state.engine.hand[seat]
+            differ += any(w.engine.hand[s] != state.engine.hand[s] for s in range(4) if s != seat)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert worlds > 20 and differ > worlds // 2
