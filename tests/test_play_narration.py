@@ -30,3 +30,12 @@ def test_the_draw_for_dealer_is_narrated_as_the_rules_say(tmp_path, run, lowest)
     last = [e for e in events if e["type"] == "draw_for_dealer"][-1]["cards"]
     values = {int(s): next(v for c, v in order.items() if c.name == name) for s, name in last.items()}
     assert values[dealer["seat"]] == (min if lowest else max)(values.values())
+
+
+def test_cards_moved_by_a_step_of_the_hand_are_the_tables():
+    """A step of the hand that moves cards (the stock to a widow) names no seat: not 'seat None'."""
+    from academie.cli.play import narrate
+
+    line = narrate({"type": "take", "seat": None, "cards": ["AS", "2C"], "to": "widow"}, 4)
+    assert line is not None and "None" not in line and "the table takes" in line and "widow" in line
+    assert "seat 2 takes" in narrate({"type": "take", "seat": 2, "cards": ["AS"], "to": "hand"}, 4)

@@ -79,8 +79,9 @@ def narrate(ev: dict, n: int, hidden: AbstractSet[int] = frozenset(), draw_lowes
         return f"  seat {ev['seat']} begins a run in {ev['suit']}"
     if t == "renounce":
         return f"  seat {ev['seat']} cannot follow {ev['led']}"
-    if t == "take":
-        return f"  seat {ev['seat']} takes {' '.join(_p(c) for c in ev['cards'])} into {ev['to']}"
+    if t == "take":  # a move made by a step of the hand, not by a seat, is the table's
+        who = f"seat {ev['seat']}" if ev.get("seat") is not None else "the table"
+        return f"  {who} takes {' '.join(_p(c) for c in ev['cards'])} into {ev['to']}"
     if t == "number":
         return f"  seat {ev['seat']} chooses {ev['value']} ({ev['into']})"
     if t == "suit":
