@@ -239,6 +239,7 @@ class State:
         *,
         keep_events: bool = False,
         _moves: Iterable[Move] = (),
+        _record: bool = False,
     ):
         lo, hi = game.players
         if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
@@ -257,13 +258,13 @@ class State:
             seed,
             dealer,
             cards,
-            copy.deepcopy(deal),
+            None if deal is None else copy.deepcopy(deal),
         )
         self._keep = keep_events
         # the hand's public record (events, cards seen) is kept only once someone asks for it
         # (observation, resample, the engine itself): until then the engine logs nothing, and
         # the record is then made by playing the moves again from the start (``_rec``)
-        self._lazy = not keep_events
+        self._lazy = not (keep_events or _record)  # _record: its record kept from the start
         try:
             self._start(_moves)
         except RuleError as e:
