@@ -368,9 +368,9 @@ class State:
         if d is None:
             return []
         if d is not self._dec:  # worked out once a decision (a decision is never changed once made)
-            ids = self.game._ids
-            self._acts = [ids[m] for m in d.moves]
+            self._acts = acts = list(map(self.game._ids.__getitem__, d.moves))
             self._dec = d
+            return acts[:]
         return self._acts[:]
 
     def action_to_string(self, action: int) -> str:
