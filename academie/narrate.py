@@ -293,13 +293,16 @@ def _choose(ev: dict, w: _Words, _: bool | None) -> _Got:
 
 def _deliver(ev: dict, w: _Words, _: bool | None) -> _Got:
     to_seat = ev.get("to_seat")
-    if to_seat is not None:
+    if to_seat is not None and to_seat == ev["seat"]:  # cards set aside in a zone of his own
+        dest = [_t("his "), _name(ev.get("to"))]
+    elif to_seat is not None:
         dest = [w.seat(to_seat), _t("'s "), _name(ev.get("to"))]
     else:
         dest = [_t("the "), _name(ev.get("to"))]
     shown = "cards" in ev and (ev["seat"] not in w.hidden or (to_seat is not None and to_seat not in w.hidden))
     what = w.counted(ev) if shown or "cards" not in ev else [_t(_count(len(ev["cards"])))]
-    return [w.seat(ev["seat"]), _t(" gives "), *what, _t(" to "), *dest]
+    verb = " puts " if to_seat is not None and to_seat == ev["seat"] else " gives "
+    return [w.seat(ev["seat"]), _t(verb), *what, _t(" into " if verb == " puts " else " to "), *dest]
 
 
 def _trick(ev: dict, w: _Words, _: bool | None) -> _Got:
