@@ -106,3 +106,11 @@ def test_the_parts_name_seats_and_cards():
     assert kinds == [("seat", 2), ("card", "QH")]
     assert line.text == "Seat 2 (you) plays Q♥." and line.as_dict()["parts"][0]["text"] == "Seat 2 (you)"
     assert '<span class="ev-card red">Q♥</span>' in html(line)
+
+
+def test_every_kind_the_event_log_documents_is_told():
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[1] / "docs" / "events.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `(\w+)` \|", doc.split("**Which rule acted.**")[0], re.M))
+    assert len(documented) > 20 and documented <= KINDS, documented - KINDS
