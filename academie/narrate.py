@@ -378,6 +378,34 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
 KINDS = frozenset(_KINDS)  # the kinds of event narrated
 
 
+class Witness:
+    """What the players at a table have seen, so that an event is told to
+    them as the API's observation tells it (``api.State.observation``): a
+    take of cards no one saw face up (the talon drawn into a hand) gives only
+    their number, unless it was one of the ``viewers`` who took them.
+    ``view(ev)`` follows the events in order, each hand afresh."""
+
+    FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards"}
+
+    def __init__(self, viewers: AbstractSet[int]):
+        self.viewers = viewers
+        self.seen: set[str] = set()
+
+    def view(self, ev: dict) -> dict:
+        t = ev.get("type")
+        if t == "hand_start":
+            self.seen.clear()
+        key = self.FACE_UP.get(t) if isinstance(t, str) else None
+        if key is not None:
+            v = ev.get(key)
+            self.seen.update(v if isinstance(v, list) else [str(v)])
+        elif t == "draw_for_dealer":
+            self.seen.update(ev.get("cards", {}).values())
+        elif t == "take" and ev.get("seat") not in self.viewers and not self.seen.issuperset(ev.get("cards", [])):
+            return {**{k: v for k, v in ev.items() if k != "cards"}, "count": len(ev["cards"])}
+        return ev
+
+
 # -- the front ends ----------------------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ event left out, no "None", no raw dict or list, no "seat None", whether the
 event is the logged one (every card named) or a seat's view of it (a card no
 one saw only counted)."""
 
+import json
 import random
 import re
 
@@ -14,7 +15,7 @@ from academie.dsl.loader import corpus_ids, resolve
 from academie.dsl.model import load_game
 from academie.interpreter.agents import make_agents, play
 from academie.interpreter.state import State
-from academie.narrate import KINDS, html, narrate, terminal
+from academie.narrate import KINDS, card_text, html, narrate, terminal
 
 PLAYABLE = [cid for cid in corpus_ids() if not resolve(cid).data.get("abstract")]
 RAW = re.compile(r"None|[{}\[\]]|\bseat (?!\d)")
@@ -114,3 +115,40 @@ def test_every_kind_the_event_log_documents_is_told():
     doc = (Path(__file__).parents[1] / "docs" / "events.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^\| `(\w+)` \|", doc.split("**Which rule acted.**")[0], re.M))
     assert len(documented) > 20 and documented <= KINDS, documented - KINDS
+
+
+def test_a_take_of_cards_no_one_saw_is_counted_for_the_others():
+    from academie.narrate import Witness
+
+    w = Witness({0})
+    w.view({"type": "hand_start", "hand": 1, "dealer": 0})
+    w.view({"type": "play", "seat": 1, "card": "QS"})
+    assert (
+        narrate(w.view({"type": "take", "seat": 1, "cards": ["QS"], "to": "hand"})).clause
+        == "seat 1 takes Q♠ into hand"
+    )
+    secret = {"type": "take", "seat": 1, "cards": ["AS", "QS"], "to": "hand"}
+    assert narrate(w.view(secret)).clause == "seat 1 takes 2 cards into hand"
+    assert narrate(w.view({**secret, "seat": 0}), you={0}).clause == "seat 0 (you) takes A♠ Q♠ into hand"
+    w.view({"type": "hand_start", "hand": 2, "dealer": 1})  # what was seen, seen in its hand only
+    assert "count" in w.view({"type": "take", "seat": None, "cards": ["QS"], "to": "widow"})
+
+
+def test_the_terminal_does_not_show_a_human_the_cards_another_seat_drew_from_the_talon(tmp_path):
+    """Piquet: the younger hand (seat 1, a random player) takes cards of the talon into his hand;
+    the human at seat 0 is told how many, not which."""
+    from click.testing import CliRunner
+
+    from academie.cli import main
+
+    log = tmp_path / "log.jsonl"
+    args = ["play", "piquet/hoyle", "-p", "2", "-s", "1", "--hands", "1", "--agents", "human,random", "--log", str(log)]
+    r = CliRunner().invoke(main, args, input="1\n" * 300)
+    assert r.exit_code == 0, r.output
+    events = [json.loads(x) for x in log.read_text().splitlines()]
+    drawn = next(e for e in events if e["type"] == "take" and e["seat"] == 1 and e["to"] == "hand")
+    told = re.search(r"seat 1 takes (.*) into hand", r.output).group(1)
+    assert told == f"{len(drawn['cards'])} card" + ("s" if len(drawn["cards"]) != 1 else ""), told
+    mine = next(e for e in events if e["type"] == "take" and e["seat"] == 0 and e["to"] == "hand")
+    shown = {" ".join(mine["cards"]), " ".join(card_text(c) for c in mine["cards"])}  # his own, named
+    assert any(f"seat 0 (you) takes {cards} into hand" in r.output for cards in shown)

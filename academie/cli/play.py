@@ -271,12 +271,14 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
         draw_lowest = bool((game.dealer_draw or {}).get("lowest", True))  # as the interpreter reads it
         style = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
+        witness = narration.Witness(humans) if humans else None  # cards no human saw, counted
+
         def sink(ev):
             for person in people:
                 person.see(ev)
             if as_json:
                 return
-            line = narrate(ev, n, hidden, draw_lowest, humans, style)
+            line = narrate(witness.view(ev) if witness else ev, n, hidden, draw_lowest, humans, style)
             if line is not None:  # each word of the rule file escaped by narrate, before any style
                 click.echo(line)
 
