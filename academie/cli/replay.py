@@ -81,7 +81,7 @@ def replay(log, rules, options, step, html_file, **kw):
         for line, rule in lines(s, doc, cache):
             click.echo(safe("  " + line.text))
             for d in line.details:  # a deal's hands, the standings
-                click.echo(safe("      " + d.clause))
+                click.echo(safe("    " + d.clause))
             if rule is not None and rule is not said:  # a rule's words once for the events in a row it caused
                 for ln in _explained(rule):
                     click.echo(safe(ln))
