@@ -224,6 +224,10 @@ def _plain(v: Any) -> Any:
 class State:
     """One game, driven one decision at a time. Built by ``Game.new_state``."""
 
+    _lazy = False  # True: no record of the hand kept yet (``_rec`` makes it)
+    _dec: Any = None  # the decision whose legal action ids are in ``_acts``
+    _acts: list[int] = []
+
     def __init__(
         self,
         game: Game,
@@ -235,6 +239,7 @@ class State:
         *,
         keep_events: bool = False,
         _moves: Iterable[Move] = (),
+        _record: bool = False,
     ):
         lo, hi = game.players
         if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
@@ -253,43 +258,88 @@ class State:
             seed,
             dealer,
             cards,
-            copy.deepcopy(deal),
+            None if deal is None else copy.deepcopy(deal),
         )
         self._keep = keep_events
-        self._moves: list[Move] = []
-        self._applying = 0  # 1 while a move is sent to the engine (not yet in _moves)
-        self._hand_mark = (0, 0)  # at the top of the hand in progress: (moves made, len(_earlier))
-        self._events: list[_Entry] = []  # the hand in progress (or the set-up before it)
-        self._earlier: list[list[_Entry]] = []  # the hands before (and the set-up), in order
-        self._earlier_views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
-        self._seen: set[str] = set()
+        # the hand's public record (events, cards seen) is kept only once someone asks for it
+        # (observation, resample, the engine itself): until then the engine logs nothing, and
+        # the record is then made by playing the moves again from the start (``_rec``)
+        self._lazy = not (keep_events or _record)  # _record: its record kept from the start
         try:
-            self.engine = _engine.State(
-                game.gamedef,
-                players,
-                seed,
-                dealer=dealer,
-                deck=cards,
-                deal=deal,
-                keep_events=keep_events,
-                sink=self._on_event,
-                check="hand",
-                snapshots=True,  # the top of each hand, from which worlds are drawn (resample)
-            )
+            self._start(_moves)
         except RuleError as e:
             if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):
                 raise ApiError(e.diagnostics[0].message) from None
             raise
-        for m in _moves:
+
+    def _start(self, moves: Iterable[Move]) -> None:
+        """The engine built afresh from the recipe, ``moves`` applied: logging
+        into the hand's record unless the state is lazy."""
+        players, seed, dealer, deck, deal = self._recipe
+        lazy = self._lazy
+        self._moves: list[Move] = []
+        self._applying = 0  # 1 while a move is sent to the engine (not yet in _moves)
+        self._mark: tuple[int, int] = (0, 0)  # at the top of the hand in progress: (moves made, len(_earlier))
+        self._ev: list[_Entry] = []  # the hand in progress (or the set-up before it)
+        self._earl: list[list[_Entry]] = []  # the hands before (and the set-up), in order
+        self._views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
+        self._seen_: set[str] = set()
+        self._dec = None
+        self._acts = []
+        self._e = _engine.State(
+            self.game.gamedef,
+            players,
+            seed,
+            dealer=dealer,
+            deck=deck,
+            deal=deal,
+            keep_events=self._keep,
+            sink=None if lazy else self._on_event,
+            check="hand",
+            snapshots=not lazy,  # the top of each hand, from which worlds are drawn (resample)
+        )
+        for m in moves:
             self._send(m)
+
+    def _rec(self) -> "State":
+        """This state, with the hand's public record kept from now on (made,
+        the first time, by playing the moves again from the start: the same
+        game, as ``clone_by_replay``)."""
+        if self._lazy:
+            self._lazy = False
+            self._start(self._moves)
+        return self
+
+    @property
+    def engine(self) -> _engine.State:
+        """The interpreter's state (asking for it keeps the hand's record from then on)."""
+        return self._rec()._e
+
+    @engine.setter
+    def engine(self, e: _engine.State) -> None:
+        self._e = e
+
+    # the hand's record, made when first asked for (``_rec``)
+    def _get(name: str):  # type: ignore[misc]
+        return property(lambda self: getattr(self._rec(), name), lambda self, v: setattr(self, name, v))
+
+    _events = _get("_ev")
+    _earlier = _get("_earl")
+    _earlier_views = _get("_views")
+    _seen = _get("_seen_")
+    _hand_mark = _get("_mark")
+    del _get
 
     def _send(self, m: Move) -> None:
         """Apply the legal move ``m`` in the engine and record it."""
-        self._applying = 1
-        try:
-            self.engine.apply(m)
-        finally:
-            self._applying = 0
+        if self._lazy:
+            self._e.apply(m)
+        else:
+            self._applying = 1
+            try:
+                self._e.apply(m)
+            finally:
+                self._applying = 0
         self._moves.append(m)
 
     def __repr__(self) -> str:
@@ -298,23 +348,30 @@ class State:
     # -- the decision at hand ---------------------------------------------------
     def current_player(self) -> int | None:
         """The seat to move, or None once the game is over."""
-        return self.engine.current_player()
+        d = self._e._decision
+        return None if d is None else d.seat
 
     def decision_kind(self) -> str | None:
         """``"play"`` (a card), ``"announce"`` (a declaration or pass), ``"choose"``
         (a card to set aside, or pass to stop), ``"number"`` (a whole number),
         ``"suit"`` (a suit named, by its letter), or None at the end."""
-        return self.engine.decision_kind()
+        return self._e.decision_kind()
 
     def legal_moves(self) -> list[Move]:
         """The legal moves, in canonical order (cards by suit S H D C and rank
         2 … A; declining before declaring); empty once the game is over."""
-        return self.engine.legal_moves()
+        return self._e.legal_moves()
 
     def legal_actions(self) -> list[int]:
         """The legal moves as action ids, in the same order."""
-        ids = self.game._ids
-        return [ids[m] for m in self.engine.legal_moves()]
+        d = self._e._decision
+        if d is None:
+            return []
+        if d is not self._dec:  # worked out once a decision (a decision is never changed once made)
+            self._acts = acts = list(map(self.game._ids.__getitem__, d.moves))
+            self._dec = d
+            return acts[:]
+        return self._acts[:]
 
     def action_to_string(self, action: int) -> str:
         """The name of the move of ``action`` (``"QS"``, ``"pass"``)."""
@@ -328,7 +385,7 @@ class State:
         seat to move, and run the rules to the next decision. ``GameOver`` after
         the end, ``UnknownAction`` for what is no move of the game,
         ``IllegalMove`` for a move not legal now."""
-        eng = self.engine
+        eng = self._e
         if eng.is_terminal():
             raise GameOver(
                 f"the game is over: no move can be made ({_name(move) if isinstance(move, (Card, str)) else repr(move)})"
@@ -343,7 +400,27 @@ class State:
 
     def apply_action(self, action: int) -> None:
         """``apply`` the move of action id ``action``."""
-        if self.engine.is_terminal():
+        e = self._e
+        d = e._decision
+        if d is not None and type(action) is int:
+            moves = self.game._moves
+            if 0 <= action < len(moves):
+                m = moves[action]
+                if type(m) is not str and m in d.moves:
+                    # a legal card or number: straight to the engine (what ``apply`` checks, checked)
+                    if self._lazy:
+                        e._advance(m)
+                    else:
+                        self._applying = 1
+                        try:
+                            e._advance(m)
+                        finally:
+                            self._applying = 0
+                    if e._check_moves:
+                        e._check_card_count()
+                    self._moves.append(m)
+                    return
+        if d is None:
             raise GameOver(f"the game is over: no move can be made (action {action!r})")
         self.apply(self.game.action_to_move(action))
 
@@ -354,7 +431,7 @@ class State:
         index is None for the lead rule, and ``len(must)`` (with no test) when
         no tier could be met and any card may be played. None at any other
         decision. The engine's own tiers, not a guess made after the fact."""
-        return follow_rule_of(self.engine)
+        return follow_rule_of(self._e)
 
     def why_illegal(self, move: Move) -> dict | None:
         """None if ``move`` is legal now; else why not: ``{"move", "legal",
@@ -362,7 +439,7 @@ class State:
         ``follow_rule``; ``rule`` is None when no follow rule was at work).
         ``UnknownAction`` for what is no move of the game."""
         m = self.game._move(move)
-        legal = self.engine.legal_moves()
+        legal = self._e.legal_moves()
         if m in legal:
             return None
         why = self.follow_rule() or {"rule": None, "test": None, "tier": None}
@@ -370,22 +447,22 @@ class State:
 
     # -- the end -----------------------------------------------------------------------
     def is_terminal(self) -> bool:
-        return self.engine.is_terminal()
+        return self._e._decision is None
 
     def returns(self) -> list[int]:
         """Each seat's final score by the rules' standings (0 each until the end)."""
-        return self.engine.returns()
+        return self._e.returns()
 
     def standings(self) -> list[dict]:
         """``[{seat, score, rank}, …]`` best first, once the game is over (else empty)."""
-        return [dict(r) for r in self.engine.standings]
+        return [dict(r) for r in self._e.standings]
 
     def scores(self) -> list:
         """Each seat's score by the rules' standings as if the game ended now
         (the final ``returns()`` once it has ended): what a search scores a
         position by when it stops before the end. Zero each where the rules
         give no standings."""
-        e = self.engine
+        e = self._e
         if e.is_terminal():
             return e.returns()
         fn = e.g.standings
@@ -406,7 +483,8 @@ class State:
         ``history``, ``observation`` and ``clone()`` no longer describe it."""
         from .interpreter.agents import RandomAgent
 
-        e = self.engine
+        e = self._e
+        self._lazy = False  # used up: its engine is kept as the playout leaves it, never built again
         if not e.is_terminal():
             if hands is not None:
                 e.hands_limit = e.hand_no + max(1, hands) - 1
@@ -418,7 +496,7 @@ class State:
     @property
     def hand_no(self) -> int:
         """The number of the hand in progress (1 for the first)."""
-        return self.engine.hand_no
+        return self._e.hand_no
 
     @property
     def history(self) -> list[Move]:
@@ -437,13 +515,18 @@ class State:
         new._recipe = self._recipe
         new._keep = self._keep
         new._moves = self._moves[:]
-        new._events = self._events[:]  # each entry never changed once made
-        new._earlier = self._earlier[:]  # earlier hands' events: never changed once there
-        new._earlier_views = self._earlier_views.copy()  # each view never changed once made
-        new._seen = set(self._seen)
         new._applying = 0
-        new._hand_mark = self._hand_mark
-        new.engine = self.engine.copy(sink=new._on_event)
+        new._lazy = lazy = self._lazy
+        if lazy:  # no record yet: none for the copy either (it makes its own when asked)
+            new._ev, new._earl, new._views, new._seen_, new._mark = [], [], {}, set(), (0, 0)
+            new._e = self._e.copy()
+            return new
+        new._ev = self._ev[:]  # each entry never changed once made
+        new._earl = self._earl[:]  # earlier hands' events: never changed once there
+        new._views = self._views.copy()  # each view never changed once made
+        new._seen_ = set(self._seen_)
+        new._mark = self._mark
+        new._e = self._e.copy(sink=new._on_event)
         return new
 
     def clone_by_replay(self) -> "State":
@@ -594,39 +677,44 @@ class State:
         """Each event of the engine, as it happens: the hand's public record."""
         t = ev["type"]
         if t == "hand_start":
-            if self._events:
-                self._earlier.append(self._events)
-                self._events = []
-            self._seen.clear()
-            self._hand_mark = (len(self._moves) + self._applying, len(self._earlier))
+            if self._ev:
+                self._earl.append(self._ev)
+                self._ev = []
+            self._seen_.clear()
+            self._mark = (len(self._moves) + self._applying, len(self._earl))
+        events = self._ev
         key = _FACE_UP.get(t)
         if key is not None:
             v = ev[key]
-            self._seen.update(v if isinstance(v, list) else (v,))
-            self._events.append((ev, None, None))
+            if isinstance(v, list):
+                self._seen_.update(v)
+            else:
+                self._seen_.add(v)
+            events.append((ev, None, None))
         elif t == "take":
-            if all(c in self._seen for c in ev["cards"]):
-                self._events.append((ev, None, None))
+            seen = self._seen_
+            if all(c in seen for c in ev["cards"]):
+                events.append((ev, None, None))
             else:  # cards no one saw: their number for all, the cards for the taker
                 public = {k: v for k, v in ev.items() if k != "cards"}
                 public["count"] = len(ev["cards"])
-                self._events.append((public, ev["seat"], ev))
+                events.append((public, ev["seat"], ev))
         elif t == "deal":
             public = {"type": "deal", "hand_sizes": [len(h) for h in ev["hands"]]}
             public.update({k: len(v) for k, v in ev.items() if k not in ("type", "hands")})
-            self._events.append((public, -1, ev))  # -1: each seat sees its own hand
+            events.append((public, -1, ev))  # -1: each seat sees its own hand
         elif t == "choose":  # a card chosen in secret: that a card was chosen, for all; which, for him
-            self._events.append(({"type": "choose", "seat": ev["seat"]}, ev["seat"], ev))
+            events.append(({"type": "choose", "seat": ev["seat"]}, ev["seat"], ev))
         elif t == "deliver":  # chosen cards passed on: their number for all, the cards for both seats
             public = {k: v for k, v in ev.items() if k != "cards"}
             public["count"] = len(ev["cards"])
             both = (ev["seat"],) if ev.get("to_seat") is None else (ev["seat"], ev["to_seat"])
-            self._events.append((public, both, ev))
+            events.append((public, both, ev))
         elif t == "draw_for_dealer":
-            self._seen.update(ev["cards"].values())
-            self._events.append((ev, None, None))
+            self._seen_.update(ev["cards"].values())
+            events.append((ev, None, None))
         else:
-            self._events.append((ev, None, None))
+            events.append((ev, None, None))
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
