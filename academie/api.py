@@ -458,9 +458,9 @@ class State:
     # -- worlds for a seat that cannot see every card -----------------------------
     def _unseen(self, seat: int) -> tuple:
         """The hand's deal as dealt (every card, or None before the deal), the places of the cards
-        ``seat`` has not seen ([(a seat or a zone, [its unseen cards])]) and the suits each seat
-        has shown it lacks."""
-        from .interpreter.worlds import lacking, voids
+        ``seat`` has not seen ([(a place's key, [its unseen cards])]: the cards dealt to a seat or a
+        zone, split by what may lie there) and what may not lie in each ({key: {card, …}})."""
+        from .interpreter.worlds import lacks
 
         deal = next((full for _, owner, full in self._events if owner == -1), None)
         groups: list = []
@@ -485,21 +485,36 @@ class State:
                     groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
             rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
             groups.append(("zone:pack", rest))
-            groups = [(g, cs) for g, cs in groups if cs]
-            # what each seat has shown it lacks: the suits its renounces show, and the cards that
-            # would have met the first duty of the follow rule where it played another
-            barred = {
-                s: {c for c in e.pack_cards if c.suit in suits}
-                for s, suits in voids(
-                    self.game.gamedef, (full or public for public, _, full in self._events), e
-                ).items()
-                if s != seat
-            }
+            # what each seat has shown it lacks (the suits its renounces show, the cards that would
+            # have met the first duty of the follow rule where it played another), barred from the
+            # places of the cards it held then: the hand played again tells which, so that a card it
+            # drew or was passed is barred too, and one it had laid out is not
             at, _ = self._hand_mark
             snap = e.snapshot
+            shown: dict = {}
             if snap is not None:
-                for s, cards in lacking(self.game.gamedef, snap, self.players, self._moves[at:], seat).items():
-                    barred.setdefault(s, set()).update(cards)
+                world = self._world if isinstance(self, _World) and snap is self._world[0] else None
+                shown = lacks(
+                    self.game.gamedef,
+                    snap,
+                    self.players,
+                    self._moves[at:],
+                    seat,
+                    sigma=world[1] if world else None,
+                    seed=world[2] if world else 0,
+                )
+            split: list = []
+            for g, cs in groups:
+                kinds: dict = {}  # the places of the group by what is barred from them, in order
+                for c in cs:
+                    bar = shown.get(c)
+                    kinds.setdefault(frozenset(bar) if bar else frozenset(), []).append(c)
+                for k, (bar, places) in enumerate(kinds.items()):
+                    key = g if not k else (g, k)
+                    split.append((key, places))
+                    if bar:
+                        barred[key] = set(bar)
+            groups = split
         return deal, groups, barred
 
     def resample(self, seat: int, rng: "random.Random | int | str | None" = None) -> "State":
@@ -536,8 +551,9 @@ class State:
                 return near
             elif attempt < _RESAMPLE_TRIES:
                 sigma = place(groups, barred, rng)
-                if sigma is None:
-                    continue
+                if sigma is None:  # what was inferred leaves no placement (a rule not as plain as
+                    # the inference reads it): the replay alone judges
+                    sigma = place(groups, {}, rng)
             else:  # no world drawn could replay the hand: the true deal, the future afresh
                 sigma = {}
             if sigma is not None and isinstance(self, _World) and snap is self._world[0] and self._world[1]:
@@ -547,7 +563,7 @@ class State:
             world = _World.__new__(_World)
             world._from(self, snap, sigma, rng.getrandbits(64))
             if world._ok:
-                world.fallback = attempt == _RESAMPLE_TRIES
+                world.fallback = world.true_deal = attempt == _RESAMPLE_TRIES
                 return world
             if near is None and world._near:
                 near = world
@@ -742,6 +758,7 @@ class _World(State):
     # True when no world drawn gave the hand's public course: the first that reached the same
     # decision, else (none did) the true deal
     fallback = False
+    true_deal = False  # the true deal (the future afresh): no world drawn reached the same decision
 
     def _from(self, state: State, snap: Any, sigma: dict | None, seed: int, mapped: bool = False) -> None:
         """This world: ``state``'s hand dealt again from ``snap`` with the unseen
@@ -795,6 +812,11 @@ class _World(State):
             self._near
             and len(self._events) == len(state._events)
             and all(a[0] == b[0] for a, b in zip(self._events, state._events))
+            # the counters and money every seat sees (a count a seat's hand gave, say)
+            and e.pvars == t.pvars
+            and e.vars == t.vars
+            and e.declared == t.declared
+            and e.bal == t.bal
         )
 
     def clone(self) -> "State":
@@ -803,7 +825,7 @@ class _World(State):
             return super().clone()
         new = _World.__new__(_World)
         new._from(self, snap, sigma, seed, mapped=True)
-        new.fallback = self.fallback
+        new.fallback, new.true_deal = self.fallback, self.true_deal
         return new
 
     def clone_by_replay(self) -> "State":

@@ -256,3 +256,40 @@ def test_cards_moved_in_secret_replay_in_the_world():
             differ += any(w.engine.hand[s] != state.engine.hand[s] for s in range(4) if s != seat)
         state.apply_action(rng.choice(state.legal_actions()))
     assert worlds > 20 and differ > worlds // 2
+
+
+def test_a_void_is_kept_in_the_cards_a_seat_drew():
+    """Piquet: each seat discards and draws from the talon, then plays to tricks. A seat that shows a
+    void holds none of that suit in any world, among the cards it drew as among those it was dealt,
+    so a world replays its play: none is the true deal. (A world may still fall back to one that
+    reaches the same decision with other declared counts: the point, sequences and sets each hand
+    declares narrow the hands that can give them.)"""
+    game = academie.load_game("piquet/hoyle")
+    rng = random.Random(0)
+    worlds = voids = 0
+    for seed in range(2):
+        state = game.new_state(players=2, seed=seed)
+        while not state.is_terminal() and state.hand_no == 1:
+            seat = state.current_player()
+            other = 1 - seat
+            shown: set[str] = set()
+            led = None
+            for pub, _, _ in state._events:
+                if pub["type"] == "play":
+                    if led is None:
+                        led = pub["card"][-1]
+                    elif pub["seat"] == other and pub["card"][-1] != led:
+                        shown.add(led)
+                elif pub["type"] == "trick":
+                    led = None
+            for _ in range(3):
+                world = state.resample(seat, rng)
+                worlds += 1
+                assert not world.true_deal
+                assert world.current_player() == seat and world.engine.hand[seat] == state.engine.hand[seat]
+                if not world.fallback:
+                    assert world.information_state_string(seat) == state.information_state_string(seat)
+                assert not any(c.suit in shown for c in world.engine.hand[other])
+            voids += bool(shown)
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert voids > 5 and worlds > 100
