@@ -30,6 +30,7 @@ import json
 import random
 from typing import Any, Iterable, Union
 
+from .dsl.cards import _ALL as _CARDS
 from .dsl.cards import Card, parse_card
 from .dsl.errors import RuleError
 from .dsl.loader import split_ref
@@ -515,7 +516,34 @@ class State:
                     if bar:
                         barred[key] = set(bar)
             groups = split
-        return deal, groups, barred
+        return deal, groups, barred, self._copyable(seat, deal)
+
+    def _copyable(self, seat: int, deal: dict | None) -> bool:
+        """Whether a world for ``seat`` may be made from a copy of this state with the unseen cards
+        exchanged in place, with nothing played again: what playing the hand again would check,
+        the barred cards say already. So when the hand so far is its one deal and then only cards
+        played to the tricks of a step whose follow rule (``must``, ``lead``, ``free``) reads the
+        card, ``led`` and ``trump`` alone (a card's legality then turns on the cards of the tiers
+        before the one the hand met, which ``lacks`` bars), ``seat`` is to move (its moves are
+        its own), and no card moved in secret (no event but the deal was seen by some seats
+        only)."""
+        from .interpreter.fastpath import reads_card_led_trump, reads_card_only
+
+        e = self.engine
+        if deal is None or self._keep or e.current_player() != seat:
+            return False
+        g = self.game.gamedef
+        step = e._cur_step
+        deals = [i for i, x in enumerate(g.steps) if x.kind == "deal"]
+        if step is None or step.kind != "tricks" or len(deals) != 1 or e._at[0] != deals[0] + 1:
+            return False
+        if not all(reads_card_led_trump(t, g) for t in step.must):
+            return False
+        if step.lead_test is not None and not reads_card_led_trump(step.lead_test, g):
+            return False
+        if step.free is not None and not reads_card_only(step.free, g):
+            return False
+        return all(owner is None or owner == -1 for _, owner, _ in self._events)
 
     def resample(self, seat: int, rng: "random.Random | int | str | None" = None) -> "State":
         """A world ``seat`` cannot tell from this state: the same game with the
@@ -538,10 +566,10 @@ class State:
         key = (seat, len(self._moves), snap)
         cached = getattr(self, "_resample_cache", None)
         if cached is not None and cached[0] == key:  # a search draws many worlds from one state
-            deal, groups, barred = cached[1]
+            deal, groups, barred, copyable = cached[1]
         else:
-            deal, groups, barred = self._unseen(seat)
-            self._resample_cache = (key, (deal, groups, barred))
+            deal, groups, barred, copyable = self._unseen(seat)
+            self._resample_cache = (key, (deal, groups, barred, copyable))
         near = None  # a world that replays the hand to the same decision, though its public course differs
         for attempt in range(_RESAMPLE_TRIES + 1):
             if deal is None:
@@ -556,12 +584,16 @@ class State:
                     sigma = place(groups, {}, rng)
             else:  # no world drawn could replay the hand: the true deal, the future afresh
                 sigma = {}
+            here = sigma
             if sigma is not None and isinstance(self, _World) and snap is self._world[0] and self._world[1]:
                 # a world of a world: its deal was the true one exchanged already; exchange that again
                 first = self._world[1]
                 sigma = {c: sigma.get(first.get(c, c), first.get(c, c)) for c in {*first, *sigma}}
             world = _World.__new__(_World)
-            world._from(self, snap, sigma, rng.getrandbits(64))
+            if copyable and here is not None and attempt < _RESAMPLE_TRIES:  # no check needs the hand played again
+                world._copy(self, snap, here, sigma, rng.getrandbits(64))
+                return world
+            world._from(self, snap, sigma, rng.getrandbits(64), swap=here)
             if world._ok:
                 world.fallback = world.true_deal = attempt == _RESAMPLE_TRIES
                 return world
@@ -749,6 +781,30 @@ def _card_of(c: Card | str) -> Card:
     return k
 
 
+def _exchanged(full: Any, names: dict) -> Any:
+    """An event's full form (a deal's hands, a take's cards) with the cards renamed by ``names``
+    (a deal's hands in canonical order again, as dealt)."""
+    out = {}
+    for k, v in full.items():
+        if k == "hands":
+            v = [sorted((names.get(x, x) for x in h), key=_name_canon) for h in v]
+        elif isinstance(v, list):
+            v = [names.get(x, x) if isinstance(x, str) else x for x in v]
+        elif isinstance(v, str) and k != "type":
+            v = names.get(v, v)
+        out[k] = v
+    return out
+
+
+def _name_canon(name: str) -> int:
+    c = _CARDS.get(name)
+    return -1 if c is None else c.canon
+
+
+def _canon_key(c: Card) -> int:
+    return c.canon
+
+
 _RESAMPLE_TRIES = 20  # worlds drawn before the true deal is taken (with the hands to come afresh)
 
 
@@ -760,13 +816,13 @@ class _World(State):
     fallback = False
     true_deal = False  # the true deal (the future afresh): no world drawn reached the same decision
 
-    def _from(self, state: State, snap: Any, sigma: dict | None, seed: int, mapped: bool = False) -> None:
+    def _from(self, state: State, snap: Any, sigma: dict | None, seed: int, swap: dict | None = None) -> None:
         """This world: ``state``'s hand dealt again from ``snap`` with the unseen
         cards exchanged by ``sigma``, and its moves played again. A card moved
         in the true game is moved as the card that took its place (``sigma``): a
         card another seat chose or passed in secret is, in the world, the one
-        dealt where it lay. ``mapped``: ``state``'s moves are this world's already
-        (a copy of a world)."""
+        dealt where it lay. ``swap``: how ``state``'s cards become this world's,
+        when not by ``sigma`` (``state`` a world: its moves are its own cards)."""
         from .interpreter.worlds import World
 
         at, earlier = state._hand_mark
@@ -796,7 +852,7 @@ class _World(State):
             snapshots=True,
         )
         try:
-            swap = sigma if sigma and not mapped else None
+            swap = swap if swap is not None else sigma if sigma else None
             for m in state._moves[at:]:
                 if swap is not None and isinstance(m, Card):
                     m = swap.get(m, m)  # a card the seat never saw: the one that lies where it lay
@@ -819,13 +875,48 @@ class _World(State):
             and e.bal == t.bal
         )
 
+    def _copy(self, state: State, snap: Any, here: dict, sigma: dict, seed: int) -> None:
+        """This world: a copy of ``state`` (paused mid-hand, nothing played again) with each card of
+        ``here`` ({card: the card put in its place}) exchanged where it lies (hands, zones, the
+        stock's order), the hand's events as the seats saw them exchanged the same way, and a
+        random generator of its own. ``sigma``: the exchange from the true deal (``here`` itself,
+        but for a world of a world)."""
+        names = {c.name: x.name for c, x in here.items()}
+        self.game = state.game
+        self.players = state.players
+        self._recipe = state._recipe
+        self._keep = state._keep
+        self._moves = state._moves[:]
+        self._events = [
+            (public, owner, full if owner is None else _exchanged(full, names)) for public, owner, full in state._events
+        ]
+        self._earlier = state._earlier[:]
+        self._earlier_views = state._earlier_views.copy()
+        self._seen = set(state._seen)
+        self._applying = 0
+        self._hand_mark = state._hand_mark
+        self._world = (snap, sigma, seed)
+        self._ok = self._near = True
+        e = self.engine = state.engine.copy(sink=self._on_event)
+        get = here.get
+        hands = set(map(id, e.hand))
+        for zone in e._all_zones:
+            changed = False
+            for i, c in enumerate(zone):
+                x = get(c)
+                if x is not None:
+                    zone[i] = x
+                    changed = True
+            if changed and id(zone) in hands:
+                zone.sort(key=_canon_key)  # a hand is kept in canonical order
+        e._rng.seed(seed)
+        e._rng_state = None
+
     def clone(self) -> "State":
-        snap, sigma, seed = self._world
-        if self.engine.snapshot is not snap:  # a later hand: the world's own snapshot holds it
-            return super().clone()
-        new = _World.__new__(_World)
-        new._from(self, snap, sigma, seed, mapped=True)
-        new.fallback, new.true_deal = self.fallback, self.true_deal
+        new = State.clone(self)
+        new.__class__ = _World
+        new._world = self._world  # type: ignore[attr-defined]
+        new.fallback, new.true_deal = self.fallback, self.true_deal  # type: ignore[attr-defined]
         return new
 
     def clone_by_replay(self) -> "State":

@@ -293,3 +293,38 @@ def test_a_void_is_kept_in_the_cards_a_seat_drew():
             voids += bool(shown)
             state.apply_action(rng.choice(state.legal_actions()))
     assert voids > 5 and worlds > 100
+
+
+@pytest.mark.parametrize(
+    "ref, n", [("hearts/foster", 4), ("hearts/foster", 3), ("enfle/foster", 4), ("polignac/boussac", 5)]
+)
+def test_a_world_made_from_a_copy_is_the_world_played_again(ref, n):
+    """Where nothing but the deal and cards played face up to tricks has happened, a world is made
+    from a copy of the state with the unseen cards exchanged in place: it is the very world that
+    playing the hand again with that exchange gives (every seat's view, the moves, the future)."""
+    from academie.interpreter.worlds import place as draw
+
+    rng = random.Random(3)
+    copied = 0
+    for seed in range(2):
+        state = academie.load_game(ref).new_state(players=n, seed=seed)
+        while not state.is_terminal() and state.hand_no <= 2:
+            seat = state.current_player()
+            _, groups, barred, copyable = state._unseen(seat)
+            if copyable:
+                sigma = draw(groups, barred, rng)
+                a = _World.__new__(_World)
+                a._copy(state, state.engine.snapshot, sigma, sigma, 5)
+                b = _World.__new__(_World)
+                b._from(state, state.engine.snapshot, sigma, 5)
+                assert b._ok
+                for s in range(n):
+                    assert a.information_state_string(s) == b.information_state_string(s)
+                assert a.legal_actions() == b.legal_actions()
+                assert [list(h) for h in a.engine.hand] == [list(h) for h in b.engine.hand]
+                assert {z: list(cs) for z, cs in a.engine.zones.items()} == {
+                    z: list(cs) for z, cs in b.engine.zones.items()
+                }
+                copied += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert copied > 50
