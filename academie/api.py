@@ -875,7 +875,7 @@ class _World(State):
             and e.bal == t.bal
         )
 
-    def _copy(self, state: State, snap: Any, here: dict, sigma: dict, seed: int) -> None:
+    def _copy(self, state: State, snap: Any, here: dict, sigma: dict | None, seed: int) -> None:
         """This world: a copy of ``state`` (paused mid-hand, nothing played again) with each card of
         ``here`` ({card: the card put in its place}) exchanged where it lies (hands, zones, the
         stock's order), the hand's events as the seats saw them exchanged the same way, and a
