@@ -493,6 +493,7 @@ class State:
             at, _ = self._hand_mark
             snap = e.snapshot
             shown: dict = {}
+            marks: list = []
             if snap is not None:
                 world = self._world if isinstance(self, _World) and snap is self._world[0] else None
                 shown = lacks(
@@ -503,6 +504,7 @@ class State:
                     seat,
                     sigma=world[1] if world else None,
                     seed=world[2] if world else 0,
+                    marks=marks,
                 )
             split: list = []
             for g, cs in groups:
@@ -516,9 +518,10 @@ class State:
                     if bar:
                         barred[key] = set(bar)
             groups = split
-        return deal, groups, barred, self._copyable(seat, deal)
+            return deal, groups, barred, self._copyable(seat, deal), marks
+        return deal, groups, barred, None, None
 
-    def _copyable(self, seat: int, deal: dict | None) -> bool:
+    def _copyable(self, seat: int, deal: dict | None) -> tuple | None:
         """Whether a world for ``seat`` may be made from a copy of this state with the unseen cards
         exchanged in place, with nothing played again: what playing the hand again would check,
         the barred cards say already. So when the hand so far is its one deal and then only cards
@@ -526,24 +529,27 @@ class State:
         card, ``led`` and ``trump`` alone (a card's legality then turns on the cards of the tiers
         before the one the hand met, which ``lacks`` bars), ``seat`` is to move (its moves are
         its own), and no card moved in secret (no event but the deal was seen by some seats
-        only)."""
+        only). The places in the hand's events of those some seats saw in full (the deal), or
+        None."""
         from .interpreter.fastpath import reads_card_led_trump, reads_card_only
 
         e = self.engine
         if deal is None or self._keep or e.current_player() != seat:
-            return False
+            return None
         g = self.game.gamedef
         step = e._cur_step
         deals = [i for i, x in enumerate(g.steps) if x.kind == "deal"]
         if step is None or step.kind != "tricks" or len(deals) != 1 or e._at[0] != deals[0] + 1:
-            return False
+            return None
         if not all(reads_card_led_trump(t, g) for t in step.must):
-            return False
+            return None
         if step.lead_test is not None and not reads_card_led_trump(step.lead_test, g):
-            return False
+            return None
         if step.free is not None and not reads_card_only(step.free, g):
-            return False
-        return all(owner is None or owner == -1 for _, owner, _ in self._events)
+            return None
+        if not all(owner is None or owner == -1 for _, owner, _ in self._events):
+            return None
+        return tuple(i for i, (_, owner, _) in enumerate(self._events) if owner is not None)
 
     def resample(self, seat: int, rng: "random.Random | int | str | None" = None) -> "State":
         """A world ``seat`` cannot tell from this state: the same game with the
@@ -566,39 +572,65 @@ class State:
         key = (seat, len(self._moves), snap)
         cached = getattr(self, "_resample_cache", None)
         if cached is not None and cached[0] == key:  # a search draws many worlds from one state
-            deal, groups, barred, copyable = cached[1]
+            deal, groups, barred, copyable, marks, found, stats = cached[1]
         else:
-            deal, groups, barred, copyable = self._unseen(seat)
-            self._resample_cache = (key, (deal, groups, barred, copyable))
-        near = None  # a world that replays the hand to the same decision, though its public course differs
-        for attempt in range(_RESAMPLE_TRIES + 1):
+            deal, groups, barred, copyable, marks = self._unseen(seat)
+            found, stats = [], [0, 0]  # the exchanges that gave a world; [worlds drawn, fallen back]
+            self._resample_cache = (key, (deal, groups, barred, copyable, marks, found, stats))
+        # a state whose worlds mostly fall back (a count declared from a hand that few hands give)
+        # draws fewer before it takes a world it drew before
+        tries = _RESAMPLE_TRIES if stats[0] < 5 or 2 * stats[1] <= stats[0] else _RESAMPLE_FEW
+        stats[0] += 1
+        # the worlds given up, in the order drawn: one that replays the hand to the same decision,
+        # though its public course differs, is kept if no world drawn gives that course
+        given_up: list = []
+        for attempt in range(tries + 1):
             if deal is None:
                 sigma = None
-            elif attempt == _RESAMPLE_TRIES and near is not None:
-                near.fallback = True  # never the true deal where a world that plays on exists
-                return near
-            elif attempt < _RESAMPLE_TRIES:
+            elif attempt == tries:
+                stats[1] += 1
+                if found:  # an exchange that gave a world before, with a future of its own
+                    sigma, here = found[int(rng.random() * len(found))]
+                    w = _World.__new__(_World)
+                    w._from(self, snap, sigma, rng.getrandbits(64), swap=here)
+                    if w._ok:
+                        w.again = True
+                        return w
+                for w, args in given_up:
+                    if args is not None:  # given up at its first difference: played to the end now
+                        w = _World.__new__(_World)
+                        w._from(self, *args)
+                    if w._near:
+                        w.fallback = True  # never the true deal where a world that plays on exists
+                        return w
+                sigma = {}  # no world drawn could replay the hand: the true deal, the future afresh
+            else:
                 sigma = place(groups, barred, rng)
                 if sigma is None:  # what was inferred leaves no placement (a rule not as plain as
                     # the inference reads it): the replay alone judges
                     sigma = place(groups, {}, rng)
-            else:  # no world drawn could replay the hand: the true deal, the future afresh
-                sigma = {}
             here = sigma
             if sigma is not None and isinstance(self, _World) and snap is self._world[0] and self._world[1]:
                 # a world of a world: its deal was the true one exchanged already; exchange that again
                 first = self._world[1]
                 sigma = {c: sigma.get(first.get(c, c), first.get(c, c)) for c in {*first, *sigma}}
             world = _World.__new__(_World)
-            if copyable and here is not None and attempt < _RESAMPLE_TRIES:  # no check needs the hand played again
-                world._copy(self, snap, here, sigma, rng.getrandbits(64))
+            seed = rng.getrandbits(64)
+            if copyable is not None and here is not None and attempt < tries:
+                # no check needs the hand played again
+                world._copy(self, snap, here, sigma, seed, copyable)
                 return world
-            world._from(self, snap, sigma, rng.getrandbits(64), swap=here)
+            early = marks if attempt < tries else None
+            world._from(self, snap, sigma, seed, swap=here, marks=early)
             if world._ok:
-                world.fallback = world.true_deal = attempt == _RESAMPLE_TRIES
+                world.fallback = world.true_deal = attempt == tries
+                if attempt < tries and len(found) < 64:
+                    found.append((sigma, here))
                 return world
-            if near is None and world._near:
-                near = world
+            if world._near is None:
+                given_up.append((None, (snap, sigma, seed, here)))
+            elif world._near:
+                given_up.append((world, None))
         raise AssertionError("the true deal always replays")  # pragma: no cover
 
     def __getstate__(self) -> dict:
@@ -806,6 +838,7 @@ def _canon_key(c: Card) -> int:
 
 
 _RESAMPLE_TRIES = 20  # worlds drawn before the true deal is taken (with the hands to come afresh)
+_RESAMPLE_FEW = 4  # ... once most worlds drawn from a state have fallen back
 
 
 class _World(State):
@@ -815,14 +848,19 @@ class _World(State):
     # decision, else (none did) the true deal
     fallback = False
     true_deal = False  # the true deal (the future afresh): no world drawn reached the same decision
+    again = False  # an exchange drawn before for the same state (none drawn this time gave a world)
 
-    def _from(self, state: State, snap: Any, sigma: dict | None, seed: int, swap: dict | None = None) -> None:
+    def _from(
+        self, state: State, snap: Any, sigma: dict | None, seed: int, swap: dict | None = None, marks: Any = None
+    ) -> None:
         """This world: ``state``'s hand dealt again from ``snap`` with the unseen
         cards exchanged by ``sigma``, and its moves played again. A card moved
         in the true game is moved as the card that took its place (``sigma``): a
         card another seat chose or passed in secret is, in the world, the one
         dealt where it lay. ``swap``: how ``state``'s cards become this world's,
-        when not by ``sigma`` (``state`` a world: its moves are its own cards)."""
+        when not by ``sigma`` (``state`` a world: its moves are its own cards).
+        ``marks``: the counters and money every seat saw after each of the
+        hand's moves: the world is given up at its first public difference."""
         from .interpreter.worlds import World
 
         at, earlier = state._hand_mark
@@ -853,10 +891,27 @@ class _World(State):
         )
         try:
             swap = swap if swap is not None else sigma if sigma else None
-            for m in state._moves[at:]:
+            truth = state._events
+            done = 0
+            for i, m in enumerate(state._moves[at:]):
                 if swap is not None and isinstance(m, Card):
                     m = swap.get(m, m)  # a card the seat never saw: the one that lies where it lay
                 self._send(m)  # the interpreter refuses a move that is not legal in this world
+                if marks is not None and i < len(marks):
+                    # given up at the first public difference: whether it would reach the same
+                    # decision is not known (None), and is found out only if it is wanted
+                    ev = self._events
+                    n = len(ev)
+                    e = self.engine
+                    if (
+                        n > len(truth)
+                        or any(ev[k][0] != truth[k][0] for k in range(done, n))
+                        or (e.pvars, e.vars, e.declared, e.bal) != marks[i]
+                    ):
+                        self._ok = False
+                        self._near = None
+                        return
+                    done = n
         except RuleError:
             self._ok = self._near = False
             return
@@ -875,21 +930,23 @@ class _World(State):
             and e.bal == t.bal
         )
 
-    def _copy(self, state: State, snap: Any, here: dict, sigma: dict | None, seed: int) -> None:
+    def _copy(self, state: State, snap: Any, here: dict, sigma: dict | None, seed: int, owned: tuple) -> None:
         """This world: a copy of ``state`` (paused mid-hand, nothing played again) with each card of
         ``here`` ({card: the card put in its place}) exchanged where it lies (hands, zones, the
         stock's order), the hand's events as the seats saw them exchanged the same way, and a
         random generator of its own. ``sigma``: the exchange from the true deal (``here`` itself,
-        but for a world of a world)."""
+        but for a world of a world). ``owned``: the places in the hand's events of those some seats
+        saw in full."""
         names = {c.name: x.name for c, x in here.items()}
         self.game = state.game
         self.players = state.players
         self._recipe = state._recipe
         self._keep = state._keep
         self._moves = state._moves[:]
-        self._events = [
-            (public, owner, full if owner is None else _exchanged(full, names)) for public, owner, full in state._events
-        ]
+        events = self._events = state._events[:]
+        for i in owned:
+            public, owner, full = events[i]
+            events[i] = (public, owner, _exchanged(full, names))
         self._earlier = state._earlier[:]
         self._earlier_views = state._earlier_views.copy()
         self._seen = set(state._seen)
@@ -916,7 +973,7 @@ class _World(State):
         new = State.clone(self)
         new.__class__ = _World
         new._world = self._world  # type: ignore[attr-defined]
-        new.fallback, new.true_deal = self.fallback, self.true_deal  # type: ignore[attr-defined]
+        new.fallback, new.true_deal, new.again = self.fallback, self.true_deal, self.again  # type: ignore[attr-defined]
         return new
 
     def clone_by_replay(self) -> "State":

@@ -171,7 +171,7 @@ def worlds(args) -> list[dict]:
     for ref in args.only or WORLD_GAMES:
         game = academie.load_game(ref)
         n = args.players or table_size(game)
-        drawn = fell = true_deal = 0
+        drawn = fell = true_deal = again = 0
         t = time.perf_counter()
         for g in range(args.games):
             state = game.new_state(players=n, seed=g)
@@ -182,6 +182,7 @@ def worlds(args) -> list[dict]:
                 seat = state.current_player()
                 w = state.resample(seat, rng)
                 drawn += 1
+                again += w.again
                 if w.fallback:
                     fell += 1
                     true_deal += w.true_deal
@@ -193,6 +194,7 @@ def worlds(args) -> list[dict]:
                 "worlds": drawn,
                 "fallback": fell,
                 "true_deal": true_deal,
+                "drawn_again": again,
                 "seconds": round(time.perf_counter() - t, 2),
             }
         )

@@ -366,6 +366,7 @@ def lacks(
     observer: int,
     sigma: dict | None = None,
     seed: Any = 0,
+    marks: list | None = None,
 ) -> dict[Card, set[Card]]:
     """What the seats other than ``observer`` have shown they did not hold,
     by the place of each card: {card: the cards that may not lie where it lay}.
@@ -378,7 +379,9 @@ def lacks(
     not legal (by the follow rule's tiers, ``must``, asked then, in that trick,
     and what the rules excuse, ``free``; by the lead rule when it led); where
     the first tier is the suit led (``voids``' rule), at a renounce too: it held
-    none of the suit led."""
+    none of the suit led. ``marks``: a list given is filled with the counters
+    and money every seat sees (``pvars``, ``vars``, ``declared``, ``bal``)
+    after each move."""
     watch = _Watch(game, observer)
     cls: type[State] = State if sigma is None else World
     st = cls.__new__(cls)
@@ -405,4 +408,13 @@ def lacks(
         if d.kind == "play" and d.seat != observer and step is not None and step.kind == "tricks":
             watch.played(step, d.seat, m)
         st.apply(m)
+        if marks is not None:
+            marks.append(
+                (
+                    {k: v[:] for k, v in st.pvars.items()},
+                    dict(st.vars),
+                    dict(st.declared),
+                    {h: dict(b) for h, b in st.bal.items()},
+                )
+            )
     return watch.lacks

@@ -310,11 +310,11 @@ def test_a_world_made_from_a_copy_is_the_world_played_again(ref, n):
         state = academie.load_game(ref).new_state(players=n, seed=seed)
         while not state.is_terminal() and state.hand_no <= 2:
             seat = state.current_player()
-            _, groups, barred, copyable = state._unseen(seat)
-            if copyable:
+            _, groups, barred, copyable, _ = state._unseen(seat)
+            if copyable is not None:
                 sigma = draw(groups, barred, rng)
                 a = _World.__new__(_World)
-                a._copy(state, state.engine.snapshot, sigma, sigma, 5)
+                a._copy(state, state.engine.snapshot, sigma, sigma, 5, copyable)
                 b = _World.__new__(_World)
                 b._from(state, state.engine.snapshot, sigma, 5)
                 assert b._ok
