@@ -328,3 +328,24 @@ def test_a_world_made_from_a_copy_is_the_world_played_again(ref, n):
                 copied += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert copied > 50
+
+
+def test_a_follow_rule_that_reads_the_hand_bars_what_a_play_shows():
+    """Quadrille: to a trump led, a seat must play a trump unless its only trumps are matadores
+    higher than the card led. A seat that plays another card shows it holds no other trump: each
+    card is tried in its hand in turn, so that no world gives it one, and every world replays the
+    hand (none is the true deal)."""
+    game = academie.load_game("quadrille/hoyle")
+    rng = random.Random(1)
+    worlds = 0
+    for seed in range(3):
+        state = game.new_state(players=4, seed=seed)
+        while not state.is_terminal() and state.hand_no == 1:
+            seat = state.current_player()
+            for _ in range(4):
+                world = state.resample(seat, rng)
+                worlds += 1
+                assert not world.fallback
+                assert world.information_state_string(seat) == state.information_state_string(seat)
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert worlds > 100
