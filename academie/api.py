@@ -559,8 +559,12 @@ class State:
         card it took) where it is, every hand and zone the same size, no seat
         given a suit it has shown it lacks, and the hands to come shuffled
         afresh. Built like ``clone()``, with the hand's moves played again in
-        that world; a world in which one of them is not legal is drawn again.
-        ``rng``: a ``random.Random`` (or a seed for one). See docs/players.md."""
+        that world; a world in which one of them is not legal, or whose public
+        course differs, is drawn again. Where nothing but the deal and cards
+        played face up under a follow rule that reads the card alone has
+        happened, the world is a copy with the unseen cards exchanged in place,
+        nothing played again. ``rng``: a ``random.Random`` (or a seed for one).
+        See docs/players.md."""
         from .interpreter.worlds import place
 
         self._check_seat(seat)
