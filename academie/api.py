@@ -842,7 +842,7 @@ def _canon_key(c: Card) -> int:
 
 
 _RESAMPLE_TRIES = 20  # worlds drawn before the true deal is taken (with the hands to come afresh)
-_RESAMPLE_FEW = 4  # ... once most worlds drawn from a state have fallen back
+_RESAMPLE_FEW = 1  # ... once most worlds drawn from a state have fallen back
 
 
 class _World(State):
@@ -863,8 +863,9 @@ class _World(State):
         card another seat chose or passed in secret is, in the world, the one
         dealt where it lay. ``swap``: how ``state``'s cards become this world's,
         when not by ``sigma`` (``state`` a world: its moves are its own cards).
-        ``marks``: the counters and money every seat saw after each of the
-        hand's moves: the world is given up at its first public difference."""
+        ``marks``: the counters and money every seat saw at the hand's first
+        decision and after each of its moves: the world is given up at its
+        first public difference."""
         from .interpreter.worlds import World
 
         at, earlier = state._hand_mark
@@ -897,10 +898,13 @@ class _World(State):
             swap = swap if swap is not None else sigma if sigma else None
             truth = state._events
             done = 0
-            for i, m in enumerate(state._moves[at:]):
-                if swap is not None and isinstance(m, Card):
-                    m = swap.get(m, m)  # a card the seat never saw: the one that lies where it lay
-                self._send(m)  # the interpreter refuses a move that is not legal in this world
+            moves = state._moves[at:]
+            for i in range(len(moves) + 1):
+                if i:
+                    m = moves[i - 1]
+                    if swap is not None and isinstance(m, Card):
+                        m = swap.get(m, m)  # a card the seat never saw: the one that lies where it lay
+                    self._send(m)  # the interpreter refuses a move that is not legal in this world
                 if marks is not None and i < len(marks):
                     # given up at the first public difference: whether it would reach the same
                     # decision is not known (None), and is found out only if it is wanted

@@ -400,6 +400,8 @@ def lacks(
             check="hand",
             sink=watch,
         )
+    if marks is not None:
+        marks.append(_counters(st))
     for m in moves:
         d = st._decision
         if d is None:
@@ -409,12 +411,15 @@ def lacks(
             watch.played(step, d.seat, m)
         st.apply(m)
         if marks is not None:
-            marks.append(
-                (
-                    {k: v[:] for k, v in st.pvars.items()},
-                    dict(st.vars),
-                    dict(st.declared),
-                    {h: dict(b) for h, b in st.bal.items()},
-                )
-            )
+            marks.append(_counters(st))
     return watch.lacks
+
+
+def _counters(st: State) -> tuple:
+    """The counters and money every seat sees, as they are now (new containers)."""
+    return (
+        {k: v[:] for k, v in st.pvars.items()},
+        dict(st.vars),
+        dict(st.declared),
+        {h: dict(b) for h, b in st.bal.items()},
+    )
