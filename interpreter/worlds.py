@@ -13,15 +13,17 @@ on the world's random generator is its own (``seed``): the hands to come are
 not the true ones either.
 
 ``place`` draws the permutation: the unseen cards go to the places of the
-unseen cards (each a seat's hand or a zone, with as many places as it has
-unseen cards), so that no seat gets a card of a suit it has shown it lacks.
-Such voids are read from the rules, never from a game's name: in a trick
-step whose first duty is to follow the suit led (``card.suit == led``) and
-that excuses no card (no ``free``), a seat that renounces, or plays a card of
-another suit, holds none of the suit led. Any other duty the rules impose
-(to overtrump, to head the trick, …) is checked when the hand's moves are
-played again in the world: a world in which one of them is not legal is
-drawn again (``academie.api.State.resample``).
+unseen cards (grouped by what is barred from them), so that no place gets a
+card barred from it. What is barred is read from the rules, never from a
+game's name (``lacks``): the hand is played again, and where a seat plays a
+card to a trick, the cards that would have made it not legal had the seat held
+one of them too (the follow rule's tiers, what they excuse, the lead rule) are
+barred from the places of the cards it held at that moment, a card it drew,
+took or was passed included. Any other duty the rules impose, and the public
+course of the hand (its events, the counters every seat sees), is checked
+when the hand's moves are played again in the world: a world that differs is
+drawn again (``academie.api.State.resample``, which also makes a world from a
+copy of the state where nothing needs playing again).
 """
 
 from __future__ import annotations
@@ -381,7 +383,7 @@ def lacks(
     the first tier is the suit led (``voids``' rule), at a renounce too: it held
     none of the suit led. ``marks``: a list given is filled with the counters
     and money every seat sees (``pvars``, ``vars``, ``declared``, ``bal``)
-    after each move."""
+    at the hand's first decision, then after each move."""
     watch = _Watch(game, observer)
     cls: type[State] = State if sigma is None else World
     st = cls.__new__(cls)
