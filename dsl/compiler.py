@@ -73,6 +73,8 @@ class Scope:
     orders: dict[str, dict] = field(default_factory=dict)  # name -> {Card: strength}
     declarations: set[str] = field(default_factory=set)
     suit_vars: set[str] = field(default_factory=set)  # counters that hold a suit (holds: suit), not a number
+    # the values kept by parts of expressions evaluated once per card (``_TablingCompiler``), by the part's text
+    tables: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 class Expr:
@@ -614,17 +616,16 @@ class _Compiler:
         (its value one of the types ``wanted``, if given). ``local``: (name,
         cell) of a card named by the expression itself, bound beside ``card``."""
         if local is not None:
-            sub = _Compiler(self.text, self.pos, self.scope, self.bound, {**self.locals, local[0]: local[1]})
-            f, k = sub.c(node)
-            if wanted:
-                self._need(node, k, *wanted)
-            return f
-        sub = _Compiler(self.text, self.pos, self.scope, self.bound | BOUND[kind], self.locals)
+            sub: _Compiler = _TablingCompiler(
+                self.text, self.pos, self.scope, self.bound, {**self.locals, local[0]: local[1]}
+            )
+        elif kind == "card":
+            sub = _TablingCompiler(self.text, self.pos, self.scope, self.bound | BOUND[kind], self.locals, top=node)
+        else:
+            sub = _Compiler(self.text, self.pos, self.scope, self.bound | BOUND[kind], self.locals)
         f, k = sub.c(node)
         if wanted:
             self._need(node, k, *wanted)
-        if kind == "card" and _card_only(node, self.scope):
-            return _tabulated(f)
         return f
 
     def symbol(self, node, kinds: str, table) -> str:
@@ -1304,32 +1305,203 @@ def _literal_names(scope: Scope) -> set[str]:
     return {"true", "false", "none", *SUITS, *RANKS, *scope.currencies, *scope.orders, *scope.declarations}
 
 
-def _card_only(node, scope: Scope) -> bool:
-    """Whether the test ``node`` reads nothing but the card (its fields, its rank
-    in an order, literals): then its value is a function of the card alone."""
-    allowed = _literal_names(scope) | {"card"}
-    for sub in node.iter_subtrees() if isinstance(node, Tree) else ():
-        if sub.data == "call" and str(sub.children[0]) not in _CARD_ONLY_CALLS:
+_UNSEEN = object()
+
+
+# -- the parts of an argument evaluated once per card of a zone: their values kept -----------
+_BINDERS = frozenset({"count", "any", "all", "sum_cards", "max_cards"})  # a zone, then a card test or number
+_PURE_CALLS = frozenset({"rank", "min", "max", "abs"})  # a function of their arguments alone
+_ZONE_TABLE_LIMIT = 1 << 12  # values kept per part keyed by a zone's cards (new at every hand), then started again
+_TABLE_LIMIT = 1 << 16  # values kept per part keyed by cards and values, then started again
+
+
+def _cell_getter(cell: list) -> Fn:
+    return lambda st, s, c: cell[0]
+
+
+def _state_getter(attr: str) -> Fn:
+    return lambda st, s, c: getattr(st, attr)
+
+
+def _var_getter(name: str) -> Fn:
+    return lambda st, s, c: st.vars[name]
+
+
+def _cards_getter(zone: Fn) -> Fn:
+    return lambda st, s, c: tuple(zone(st, s, c))
+
+
+def _source(text: str, node) -> str | None:
+    """The text of ``node`` in its expression, or None when the parser kept no place for it."""
+    meta = getattr(node, "meta", None)
+    if meta is None or getattr(meta, "empty", True) or meta.start_pos is None:
+        return None
+    return text[meta.start_pos : meta.end_pos]
+
+
+def _names_in(node) -> set[str]:
+    return {str(t) for t in _tokens(node) if t.type == "NAME"} if isinstance(node, Tree) else set()
+
+
+def _table_key(node, cp: _Compiler) -> tuple[dict[str, Fn], dict[str, Fn]] | None:
+    """What the value of ``node`` depends on, if that is nothing but cards (the card
+    under test, the cards an enclosing ``count``/``any``/``all``/``sum_cards``/``max_cards``
+    names), their fields and ranks in an order, literals, the seat, the hand's single
+    values (``led``, ``led_card``, ``trump``, ``dealer``, ``tricks_played``, …), the game's
+    counters and the cards of zones (``hand(seat)``, ``trick``): (the values, each by
+    name with how to read it; the zones, each by its text with how to read its cards).
+    None when ``node`` reads anything else (money, counters of a seat, tricks won, a
+    function of the seats, ``value``), or a zone named by a card of its own. Decided on
+    the syntax, when the file is loaded: an expression changes nothing, so while these
+    are the same its value is."""
+    values: dict[str, Fn] = {}
+    zones: dict[str, Any] = {}  # text -> the zone's node
+    sc, literal = cp.scope, _literal_names(cp.scope)
+
+    def visit(n, inner: frozenset) -> bool:
+        if not isinstance(n, Tree):
+            return True
+        d = n.data
+        if d == "name":
+            name = str(n.children[0])
+            if name in inner:
+                return True
+            if name in cp.locals:
+                values["~" + name] = _cell_getter(cp.locals[name])
+            elif name in ("card", "seat"):
+                if name not in cp.bound:
+                    return False
+                values[name] = (lambda st, s, c: c) if name == "card" else (lambda st, s, c: s)
+            elif name in _SEAT_VALUES:
+                values[name] = _state_getter(_SEAT_VALUES[name])
+            elif name in _PLAIN_VALUES:
+                values[name] = _state_getter(_PLAIN_VALUES[name])
+            elif name == "led_card":
+                values[name] = lambda st, s, c: _led_card(st)
+            elif name in sc.vars:
+                values[name] = _var_getter(name)
+            elif name in sc.zones:
+                zones[name] = n
+            else:
+                return name in literal
+            return True
+        if d == "call":
+            fname = str(n.children[0])
+            args = list(n.children[1].children) if len(n.children) > 1 and n.children[1] is not None else []
+            if fname in sc.seat_zones:
+                text = _source(cp.text, n)
+                if len(args) != 1 or text is None or _names_in(args[0]) & inner or not visit(args[0], inner):
+                    return False
+                zones[text] = n
+                return True
+            if fname in _BINDERS:
+                if not args or not visit(args[0], inner):
+                    return False
+                if len(args) == 2:
+                    return visit(args[1], inner | {"card"})
+                if len(args) == 3:
+                    own = _plain(args[1])
+                    return own is not None and visit(args[2], inner | {own})
+                return len(args) == 1
+            if fname in _PURE_CALLS:
+                return all(visit(a, inner) for a in args)
             return False
-        if sub.data == "name" and str(sub.children[0]) not in allowed:
-            return False
-    return isinstance(node, Tree)
+        return all(visit(ch, inner) for ch in n.children)
+
+    if not isinstance(node, Tree) or not visit(node, frozenset()):
+        return None
+    plain = _Compiler(cp.text, cp.pos, cp.scope, cp.bound, cp.locals)
+    return values, {z: _cards_getter(plain.c(zn)[0]) for z, zn in zones.items()}
 
 
-def _tabulated(f: Fn) -> Fn:
-    """``f`` (a test of the card alone) with each card's value kept once worked out."""
-    table: dict = {}
+def _trivial(node) -> bool:
+    """A leaf, a list, or a field of a named card: reading it is as quick as looking it up."""
+    return (
+        not isinstance(node, Tree)
+        or node.data in ("name", "number", "string", "card", "list")
+        or (node.data == "attr" and isinstance(node.children[0], Tree) and node.children[0].data == "name")
+    )
 
-    def test(st, s, c):
-        v = table.get(c, _UNSEEN)
+
+def _has_cond(node) -> bool:
+    return any(t.data == "cond" for t in node.iter_subtrees())
+
+
+def _tabled(f: Fn, parts: list[Fn], table: dict, limit: int) -> Fn:
+    """``f`` with its value kept in ``table`` for each set of the values ``parts``
+    read (each part a function of (state, seat, card)); a value is worked out,
+    and any error raised, by ``f`` itself the first time."""
+    get = table.get
+    if len(parts) == 1:
+        (p,) = parts
+
+        def key(st, s, c):
+            return p(st, s, c)
+
+    elif len(parts) == 2:
+        p, q = parts
+
+        def key(st, s, c):
+            return p(st, s, c), q(st, s, c)
+
+    elif len(parts) == 3:
+        p, q, r = parts
+
+        def key(st, s, c):
+            return p(st, s, c), q(st, s, c), r(st, s, c)
+
+    else:
+
+        def key(st, s, c):
+            return tuple([p(st, s, c) for p in parts])
+
+    def tabled(st, s, c):
+        k = key(st, s, c)
+        v = get(k, _UNSEEN)
         if v is _UNSEEN:
-            v = table[c] = f(st, s, c)
+            v = f(st, s, c)
+            if len(table) >= limit:
+                table.clear()
+            table[k] = v
         return v
 
-    return test
+    return tabled
 
 
-_UNSEEN = object()
+class _TablingCompiler(_Compiler):
+    """Compiles an argument evaluated once per card of a zone (the test of a
+    ``count``/``any``/``all``, the number of a ``sum_cards``/``max_cards``). Its
+    parts whose value depends only on cards, values of the hand and cards of zones
+    (``_table_key``) keep their values: each ``count``/``any``/``all``/``sum_cards``/
+    ``max_cards`` inside, per (the values it reads, the cards of its zones), in a
+    table shared by every part of the rule file with the same text (the same sum
+    over a hand written in three declarations is worked out once per hand and card);
+    a part with an ``if``, or the whole test of a ``count(ZONE, TEST)``, per the values
+    it reads when it reads no zone. ``rank(y) >= rank(x)`` inside a count over a hand
+    inside a sum over the hand is then worked out once per hand and pair of cards,
+    not once per visit."""
+
+    def __init__(self, text, pos, scope, bound, locals_=None, top=None):
+        super().__init__(text, pos, scope, bound, locals_)
+        self.top = top  # the whole test of a count(ZONE, TEST), kept per card even without an if
+
+    def c(self, node):
+        if isinstance(node, Tree) and not _trivial(node):
+            binder = node.data == "call" and str(node.children[0]) in _BINDERS
+            if binder or node is self.top or _has_cond(node):
+                key = _table_key(node, self)
+                if key is not None and (key[0] or key[1]) and (binder or not key[1]):
+                    values, zones = key
+                    f, k = super().c(node) if binder else _Compiler(*self._ctx()).c(node)
+                    text = _source(self.text, node)
+                    ident = (text, tuple(sorted(values)), tuple(sorted(zones))) if text is not None else object()
+                    table = self.scope.tables.setdefault(ident, {})
+                    parts = [values[v] for v in sorted(values)] + [zones[z] for z in sorted(zones)]
+                    return _tabled(f, parts, table, _ZONE_TABLE_LIMIT if zones else _TABLE_LIMIT), k
+        return super().c(node)
+
+    def _ctx(self):
+        return self.text, self.pos, self.scope, self.bound, self.locals
 
 
 # -- a card test that reads only the card and a few values of the hand: tabulated -------
