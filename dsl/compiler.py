@@ -972,7 +972,12 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game", limits=N
     names = frozenset(str(t) for t in _tokens(tree) if t.type == "NAME")
     filt = None
     if kind == "card":
-        filt = _card_filter(cp, tree) or _context_filter(fn, tree, scope) or _hoisting_filter(text, pos, scope, tree)
+        filt = (
+            _card_filter(cp, tree)
+            or _context_filter(fn, tree, scope)
+            or _zone_filter(fn, tree, cp)
+            or _hoisting_filter(text, pos, scope, tree)
+        )
     return Expr(fn, text, pos, k, names, filt, _shape(tree))
 
 
@@ -1562,6 +1567,42 @@ def _context_filter(fn: Fn, tree, scope: Scope):
             if len(tables) >= _CONTEXT_LIMIT:
                 tables.clear()
             tab = tables[key] = {}
+        out = []
+        for c in cards:
+            v = tab.get(c, _UNSEEN)
+            if v is _UNSEEN:
+                v = tab[c] = fn(st, s, c)
+            if v:
+                out.append(c)
+        return out
+
+    return filt
+
+
+def _zone_filter(fn: Fn, tree, cp: _Compiler):
+    """A whole-hand filter for a test that reads the card and nothing else but the
+    seat, the hand's single values, the game's counters and the cards of shared zones
+    (``all(trick, x, x.suit != led or rank(card) > rank(x))``): the test's value for
+    each card is kept per set of those values and cards (``_table_key``), each worked
+    out, and any error raised, by the test itself the first time. None for a test
+    that reads a seat's zone (the hand it filters changes at every call) or anything
+    else."""
+    key = _table_key(tree, cp)
+    if key is None:
+        return None
+    values, zones = key
+    if not zones or not all(z in cp.scope.zones for z in zones):
+        return None
+    parts = [values[v] for v in sorted(values) if v != "card"] + [zones[z] for z in sorted(zones)]
+    tables: dict = {}
+
+    def filt(st, s, cards):
+        k = tuple([p(st, s, None) for p in parts])
+        tab = tables.get(k)
+        if tab is None:
+            if len(tables) >= _CONTEXT_LIMIT:
+                tables.clear()
+            tab = tables[k] = {}
         out = []
         for c in cards:
             v = tab.get(c, _UNSEEN)
