@@ -3,6 +3,7 @@
 python benchmarks/profile_interp.py                       # L'Enflé, 4 and 8 players
 python benchmarks/profile_interp.py -p 8 -n 200 --top 30 --sort cumulative
 python benchmarks/profile_interp.py --rules emprunt/lacombe -p 4
+python benchmarks/profile_interp.py --rules hearts/foster+three-handed -p 3   # FILE+OPTION
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ import cProfile
 import io
 import pstats
 
-from academie.dsl.model import load_game
+import academie
 from academie.interpreter.simulate import Tally, game_seed, play_one
 from academie.interpreter.state import DEFAULT_MAX_PLAYS
 
 
 def profile(rules: str, n: int, games: int, top: int, sort: str) -> str:
-    game = load_game(rules)
+    game = academie.load_game(rules).gamedef  # a corpus id or path, options as FILE+OPTION
     tally = Tally(n)
     pr = cProfile.Profile()
     pr.enable()

@@ -709,6 +709,10 @@ def _zone_test(cp: _Compiler, args):
     if len(args) == 2:
         t = cp.lazy(args[1], "card")
         return z, (lambda st, s, c, x: t(st, s, x))
+    return _named_test(cp, z, args)
+
+
+def _named_test(cp: _Compiler, z, args):
     cell, name_node = cp.named(args[1], "card")
     t = cp.lazy(args[2], "card", local=(str(name_node.children[0]), cell))
 
@@ -719,22 +723,57 @@ def _zone_test(cp: _Compiler, args):
     return z, test
 
 
+class _Truth(dict):
+    """Each card's truth under a test of the card alone (``card.suit == H``), worked
+    out when first asked for: ``count``/``any``/``all`` look the cards of a zone up
+    without a call per card."""
+
+    __slots__ = ("test",)
+
+    def __init__(self, test: Fn):
+        super().__init__()
+        self.test = test
+
+    def __missing__(self, c):
+        v = self[c] = bool(self.test(None, None, c))  # it reads nothing but the card
+        return v
+
+
+def _truth(cp: _Compiler, args) -> _Truth | None:
+    """For ``count``/``any``/``all(ZONE, TEST)`` with a test of the card alone: its truth per card."""
+    if len(args) != 2 or not _card_only(args[1], cp.scope):
+        return None
+    return _Truth(cp.lazy(args[1], "card"))
+
+
 def _f_count(cp: _Compiler, node, args):
     z, k = cp.c(args[0])
     cp._need(args[0], k, "zone")
     if len(args) == 1:
         return (lambda st, s, c: len(z(st, s, c))), "num"
     z, t = _zone_test(cp, args)
+    truth = _truth(cp, args)
+    if truth is not None:
+        look = truth.__getitem__
+        return (lambda st, s, c: sum(map(look, z(st, s, c)))), "num"
     return (lambda st, s, c: sum(1 for x in z(st, s, c) if t(st, s, c, x))), "num"
 
 
 def _f_any(cp, node, args):
     z, t = _zone_test(cp, args)
+    truth = _truth(cp, args)
+    if truth is not None:
+        look = truth.__getitem__
+        return (lambda st, s, c: any(map(look, z(st, s, c)))), "bool"
     return (lambda st, s, c: any(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
 def _f_all(cp, node, args):
     z, t = _zone_test(cp, args)
+    truth = _truth(cp, args)
+    if truth is not None:
+        look = truth.__getitem__
+        return (lambda st, s, c: all(map(look, z(st, s, c)))), "bool"
     return (lambda st, s, c: all(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
@@ -1310,6 +1349,18 @@ def _literal_names(scope: Scope) -> set[str]:
     return {"true", "false", "none", *SUITS, *RANKS, *scope.currencies, *scope.orders, *scope.declarations}
 
 
+def _card_only(node, scope: Scope) -> bool:
+    """Whether the test ``node`` reads nothing but the card (its fields, its rank
+    in an order, literals): then its value is a function of the card alone."""
+    allowed = _literal_names(scope) | {"card"}
+    for sub in node.iter_subtrees() if isinstance(node, Tree) else ():
+        if sub.data == "call" and str(sub.children[0]) not in _CARD_ONLY_CALLS:
+            return False
+        if sub.data == "name" and str(sub.children[0]) not in allowed:
+            return False
+    return isinstance(node, Tree)
+
+
 _UNSEEN = object()
 
 
@@ -1437,6 +1488,18 @@ def _tabled(f: Fn, parts: list[Fn], table: dict, limit: int) -> Fn:
     read (each part a function of (state, seat, card)); a value is worked out,
     and any error raised, by ``f`` itself the first time."""
     get = table.get
+    if not parts:  # the card alone: the card is the key
+
+        def by_card(st, s, c):
+            v = get(c, _UNSEEN)
+            if v is _UNSEEN:
+                v = f(st, s, c)
+                if len(table) >= limit:
+                    table.clear()
+                table[c] = v
+            return v
+
+        return by_card
     if len(parts) == 1:
         (p,) = parts
 
@@ -1502,6 +1565,8 @@ class _TablingCompiler(_Compiler):
                     ident = (text, tuple(sorted(values)), tuple(sorted(zones))) if text is not None else object()
                     table = self.scope.tables.setdefault(ident, {})
                     parts = [values[v] for v in sorted(values)] + [zones[z] for z in sorted(zones)]
+                    if list(values) == ["card"] and not zones:
+                        parts = []  # ``_tabled`` keys by the card itself
                     return _tabled(f, parts, table, _ZONE_TABLE_LIMIT if zones else _TABLE_LIMIT), k
         return super().c(node)
 

@@ -187,3 +187,22 @@ def test_a_follow_test_reading_the_trick_is_kept_per_trick_and_values():
 def test_a_follow_test_reading_the_hand_is_not_kept():
     e = compile_expr("any(hand(seat), x, rank(x) > rank(card))", Pos("<t>", 1, 1), _scope(), "card")
     assert "_zone_filter" not in getattr(e.filter, "__qualname__", "")
+
+
+@pytest.mark.parametrize(
+    "text,values",
+    [
+        ("count(trick, card.suit == H or card == AS)", [2, 1, 0, 3]),
+        ("any(trick, rank(card) > 6)", [True, True, False, True]),
+        ("all(trick, card.suit == H)", [False, False, True, True]),
+    ],
+)
+def test_a_count_any_all_of_the_card_alone_follows_the_zone(text, values):
+    kept, plain = _both(text)
+    tricks = [["AS", "9H", "8D"], ["AS", "8C"], [], ["AH", "7H", "KH"]]
+    got = []
+    for t in tricks:
+        st = _St(["8D", "8C"], trick=t)
+        assert kept(st, 0) == plain(st, 0)
+        got.append(kept(st, 0))
+    assert got == values
