@@ -739,6 +739,21 @@ class _Truth(dict):
         return v
 
 
+class _Number(dict):
+    """Each card's number under an expression of the card alone (``rank(card)``),
+    worked out when first asked for (``sum_cards``/``max_cards``)."""
+
+    __slots__ = ("expr",)
+
+    def __init__(self, expr: Fn):
+        super().__init__()
+        self.expr = expr
+
+    def __missing__(self, c):
+        v = self[c] = int(self.expr(None, None, c))  # it reads nothing but the card
+        return v
+
+
 def _truth(cp: _Compiler, args) -> _Truth | None:
     """For ``count``/``any``/``all(ZONE, TEST)`` with a test of the card alone: its truth per card."""
     if len(args) != 2 or not _card_only(args[1], cp.scope):
@@ -788,6 +803,9 @@ def _f_cards_fold(fn):
         cp._need(args[0], k, "zone")
         if len(args) == 2:
             e = cp.lazy(args[1], "card", *_NUMERIC)
+            if _card_only(args[1], cp.scope):  # a number of the card alone: looked up
+                look = _Number(e).__getitem__
+                return (lambda st, s, c: fn(list(map(look, z(st, s, c))))), "num"
             return (lambda st, s, c: fn([int(e(st, s, x)) for x in z(st, s, c)])), "num"
         cell, name_node = cp.named(args[1], "card")
         e = cp.lazy(args[2], "card", *_NUMERIC, local=(str(name_node.children[0]), cell))

@@ -206,3 +206,17 @@ def test_a_count_any_all_of_the_card_alone_follows_the_zone(text, values):
         assert kept(st, 0) == plain(st, 0)
         got.append(kept(st, 0))
     assert got == values
+
+
+@pytest.mark.parametrize(
+    "text,values",
+    [("sum_cards(trick, rank(card) + 1)", [13, 10, 0, 16]), ("max_cards(trick, rank(card))", [7, 7, 0, 7])],
+)
+def test_a_sum_or_max_of_the_card_alone_follows_the_zone(text, values):
+    kept, plain = _both(text)
+    got = []
+    for t in [["AS", "9H", "8D"], ["AS", "8C"], [], ["AH", "7H", "KH"]]:
+        st = _St(["8D", "8C"], trick=t)
+        assert kept(st, 0) == plain(st, 0)
+        got.append(kept(st, 0))
+    assert got == values
