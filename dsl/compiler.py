@@ -723,22 +723,6 @@ def _named_test(cp: _Compiler, z, args):
     return z, test
 
 
-class _Truth(dict):
-    """Each card's truth under a test of the card alone (``card.suit == H``), worked
-    out when first asked for: ``count``/``any``/``all`` look the cards of a zone up
-    without a call per card."""
-
-    __slots__ = ("test",)
-
-    def __init__(self, test: Fn):
-        super().__init__()
-        self.test = test
-
-    def __missing__(self, c):
-        v = self[c] = bool(self.test(None, None, c))  # it reads nothing but the card
-        return v
-
-
 class _Number(dict):
     """Each card's number under an expression of the card alone (``rank(card)``),
     worked out when first asked for (``sum_cards``/``max_cards``)."""
@@ -754,11 +738,82 @@ class _Number(dict):
         return v
 
 
-def _truth(cp: _Compiler, args) -> _Truth | None:
-    """For ``count``/``any``/``all(ZONE, TEST)`` with a test of the card alone: its truth per card."""
-    if len(args) != 2 or not _card_only(args[1], cp.scope):
-        return None
-    return _Truth(cp.lazy(args[1], "card"))
+class _Truths(dict):
+    """A test's truth for each card of a zone, for one set of the other values it reads,
+    worked out (the test run, any error raised) when first asked for."""
+
+    __slots__ = ("ev", "ctx")
+
+    def __init__(self, ev: Callable, ctx: list):
+        super().__init__()
+        self.ev, self.ctx = ev, ctx
+
+    def __missing__(self, x):
+        st, s, c = self.ctx[0]
+        v = self[x] = bool(self.ev(st, s, c, x))
+        return v
+
+
+_LOOKUP_LIMIT = 1 << 11  # sets of values a count/any/all keeps truths for, then started again
+
+
+def _truths(cp: _Compiler, args) -> Callable | None:
+    """For ``count``/``any``/``all(ZONE, TEST)`` or ``(ZONE, NAME, TEST)`` whose test reads
+    nothing but cards and the hand's single values (``_table_key``, no zone): a function
+    of (state, seat, card) giving the truth of each card of the zone, looked up per set of
+    the values the test reads besides the zone's card (the card, the named cards of
+    enclosing counts, ``trump`` …). ``count(hand(seat), y, y.suit == card.suit and rank(y)
+    >= rank(x))`` inside a sum over the hand is then a lookup per card of the hand. None
+    for any other test."""
+    if len(args) == 2:
+        key = _table_key(args[1], _Compiler(cp.text, cp.pos, cp.scope, cp.bound | BOUND["card"], cp.locals))
+        if key is None or key[1]:
+            return None
+        t = cp.lazy(args[1], "card")
+        own = "card"
+
+        def ev(st, s, c, x):
+            return t(st, s, x)
+
+    else:
+        name = _plain(args[1])
+        if name is None:
+            return None
+        cell, _ = cp.named(args[1], "card")
+        key = _table_key(args[2], _Compiler(cp.text, cp.pos, cp.scope, cp.bound, {**cp.locals, name: cell}))
+        if key is None or key[1]:
+            return None
+        tn = cp.lazy(args[2], "card", local=(name, cell))
+        own = "~" + name
+
+        def ev(st, s, c, x):
+            cell[0] = x
+            return tn(st, s, c)
+
+    ctx: list = [None]
+    values = key[0]
+    parts = [values[v] for v in sorted(values) if v != own]
+    if not parts:
+        look = _Truths(ev, ctx).__getitem__
+
+        def only(st, s, c):
+            ctx[0] = (st, s, c)
+            return look
+
+        return only
+    tables: dict = {}
+
+    def truths(st, s, c):
+        k = tuple([p(st, s, c) for p in parts])
+        tab = tables.get(k)
+        if tab is None:
+            if len(tables) >= _LOOKUP_LIMIT:
+                tables.clear()
+            tab = tables[k] = _Truths(ev, ctx)
+        ctx[0] = (st, s, c)
+        return tab.__getitem__
+
+    return truths
 
 
 def _f_count(cp: _Compiler, node, args):
@@ -767,28 +822,25 @@ def _f_count(cp: _Compiler, node, args):
     if len(args) == 1:
         return (lambda st, s, c: len(z(st, s, c))), "num"
     z, t = _zone_test(cp, args)
-    truth = _truth(cp, args)
-    if truth is not None:
-        look = truth.__getitem__
-        return (lambda st, s, c: sum(map(look, z(st, s, c)))), "num"
+    look = _truths(cp, args)
+    if look is not None:
+        return (lambda st, s, c: sum(map(look(st, s, c), z(st, s, c)))), "num"
     return (lambda st, s, c: sum(1 for x in z(st, s, c) if t(st, s, c, x))), "num"
 
 
 def _f_any(cp, node, args):
     z, t = _zone_test(cp, args)
-    truth = _truth(cp, args)
-    if truth is not None:
-        look = truth.__getitem__
-        return (lambda st, s, c: any(map(look, z(st, s, c)))), "bool"
+    look = _truths(cp, args)
+    if look is not None:
+        return (lambda st, s, c: any(map(look(st, s, c), z(st, s, c)))), "bool"
     return (lambda st, s, c: any(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
 def _f_all(cp, node, args):
     z, t = _zone_test(cp, args)
-    truth = _truth(cp, args)
-    if truth is not None:
-        look = truth.__getitem__
-        return (lambda st, s, c: all(map(look, z(st, s, c)))), "bool"
+    look = _truths(cp, args)
+    if look is not None:
+        return (lambda st, s, c: all(map(look(st, s, c), z(st, s, c)))), "bool"
     return (lambda st, s, c: all(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
