@@ -723,48 +723,34 @@ def _named_test(cp: _Compiler, z, args):
     return z, test
 
 
-class _Number(dict):
-    """Each card's number under an expression of the card alone (``rank(card)``),
-    worked out when first asked for (``sum_cards``/``max_cards``)."""
-
-    __slots__ = ("expr",)
-
-    def __init__(self, expr: Fn):
-        super().__init__()
-        self.expr = expr
-
-    def __missing__(self, c):
-        v = self[c] = int(self.expr(None, None, c))  # it reads nothing but the card
-        return v
-
-
 class _Truths(dict):
     """A test's truth for each card of a zone, for one set of the other values it reads,
     worked out (the test run, any error raised) when first asked for."""
 
-    __slots__ = ("ev", "ctx")
+    __slots__ = ("ev", "ctx", "conv")
 
-    def __init__(self, ev: Callable, ctx: list):
+    def __init__(self, ev: Callable, ctx: list, conv: Callable = bool):
         super().__init__()
-        self.ev, self.ctx = ev, ctx
+        self.ev, self.ctx, self.conv = ev, ctx, conv
 
     def __missing__(self, x):
         st, s, c = self.ctx[0]
-        v = self[x] = bool(self.ev(st, s, c, x))
+        v = self[x] = self.conv(self.ev(st, s, c, x))
         return v
 
 
 _LOOKUP_LIMIT = 1 << 11  # sets of values a count/any/all keeps truths for, then started again
 
 
-def _truths(cp: _Compiler, args) -> Callable | None:
+def _truths(cp: _Compiler, args, conv: Callable = bool) -> Callable | None:
     """For ``count``/``any``/``all(ZONE, TEST)`` or ``(ZONE, NAME, TEST)`` whose test reads
     nothing but cards and the hand's single values (``_table_key``, no zone): a function
     of (state, seat, card) giving the truth of each card of the zone, looked up per set of
     the values the test reads besides the zone's card (the card, the named cards of
     enclosing counts, ``trump`` …). ``count(hand(seat), y, y.suit == card.suit and rank(y)
-    >= rank(x))`` inside a sum over the hand is then a lookup per card of the hand. None
-    for any other test."""
+    >= rank(x))`` inside a sum over the hand is then a lookup per card of the hand.
+    ``conv``: ``int`` for the number of a ``sum_cards``/``max_cards``. None for any other
+    test."""
     if len(args) == 2:
         key = _table_key(args[1], _Compiler(cp.text, cp.pos, cp.scope, cp.bound | BOUND["card"], cp.locals))
         if key is None or key[1]:
@@ -794,7 +780,7 @@ def _truths(cp: _Compiler, args) -> Callable | None:
     values = key[0]
     parts = [values[v] for v in sorted(values) if v != own]
     if not parts:
-        look = _Truths(ev, ctx).__getitem__
+        look = _Truths(ev, ctx, conv).__getitem__
 
         def only(st, s, c):
             ctx[0] = (st, s, c)
@@ -809,7 +795,7 @@ def _truths(cp: _Compiler, args) -> Callable | None:
         if tab is None:
             if len(tables) >= _LOOKUP_LIMIT:
                 tables.clear()
-            tab = tables[k] = _Truths(ev, ctx)
+            tab = tables[k] = _Truths(ev, ctx, conv)
         ctx[0] = (st, s, c)
         return tab.__getitem__
 
@@ -855,12 +841,15 @@ def _f_cards_fold(fn):
         cp._need(args[0], k, "zone")
         if len(args) == 2:
             e = cp.lazy(args[1], "card", *_NUMERIC)
-            if _card_only(args[1], cp.scope):  # a number of the card alone: looked up
-                look = _Number(e).__getitem__
-                return (lambda st, s, c: fn(list(map(look, z(st, s, c))))), "num"
+            look = _truths(cp, args, int)
+            if look is not None:  # each card's number looked up per the other values read
+                return (lambda st, s, c: fn(list(map(look(st, s, c), z(st, s, c))))), "num"
             return (lambda st, s, c: fn([int(e(st, s, x)) for x in z(st, s, c)])), "num"
         cell, name_node = cp.named(args[1], "card")
         e = cp.lazy(args[2], "card", *_NUMERIC, local=(str(name_node.children[0]), cell))
+        look = _truths(cp, args, int)
+        if look is not None:
+            return (lambda st, s, c: fn(list(map(look(st, s, c), z(st, s, c))))), "num"
 
         def fold(st, s, c):
             out = []

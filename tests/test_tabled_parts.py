@@ -220,3 +220,14 @@ def test_a_sum_or_max_of_the_card_alone_follows_the_zone(text, values):
         assert kept(st, 0) == plain(st, 0)
         got.append(kept(st, 0))
     assert got == values
+
+
+def test_a_sum_over_a_hand_of_a_number_of_two_cards_follows_the_hand():
+    # the points of the card's suit in the hand: each card's number looked up per card under test
+    kept, plain = _both("max_cards(hand(seat), sum_cards(hand(seat), x, if x.suit == card.suit then rank(x) else 0))")
+    got = []
+    for h in ("7S 8S AS KH", "AH KH QH 8S", "7D", "7S 8S AS KH"):
+        st = _St([h, "8D"])
+        assert kept(st, 0) == plain(st, 0)
+        got.append(kept(st, 0))
+    assert got == [8, 18, 0, 8]
