@@ -745,8 +745,9 @@ _LOOKUP_LIMIT = 1 << 11  # sets of values a count/any/all keeps truths for, then
 def _truths(cp: _Compiler, args, conv: Callable = bool) -> Callable | None:
     """For ``count``/``any``/``all(ZONE, TEST)`` or ``(ZONE, NAME, TEST)`` whose test reads
     nothing but cards and the hand's single values (``_table_key``, no zone): a function
-    of (state, seat, card) giving the truth of each card of the zone, looked up per set of
-    the values the test reads besides the zone's card (the card, the named cards of
+    of (state, seat, card, reduce) giving ``reduce`` (``sum``, ``any``, ``all``) of the truth
+    of each card of the zone, looked up per set of the values the test reads besides the
+    zone's card (the card, the named cards of
     enclosing counts, ``trump`` …). ``count(hand(seat), y, y.suit == card.suit and rank(y)
     >= rank(x))`` inside a sum over the hand is then a lookup per card of the hand.
     ``conv``: ``int`` for the number of a ``sum_cards``/``max_cards``. None for any other
@@ -779,17 +780,20 @@ def _truths(cp: _Compiler, args, conv: Callable = bool) -> Callable | None:
     ctx: list = [None]
     values = key[0]
     parts = [values[v] for v in sorted(values) if v != own]
+    z, _ = cp.c(args[0])
     if not parts:
         look = _Truths(ev, ctx, conv).__getitem__
 
-        def only(st, s, c):
+        def only(st, s, c, reduce):
             ctx[0] = (st, s, c)
-            return look
+            v = reduce(map(look, z(st, s, c)))
+            ctx[0] = None  # the state is not kept once the count is made
+            return v
 
         return only
     tables: dict = {}
 
-    def truths(st, s, c):
+    def truths(st, s, c, reduce):
         k = tuple([p(st, s, c) for p in parts])
         tab = tables.get(k)
         if tab is None:
@@ -797,7 +801,9 @@ def _truths(cp: _Compiler, args, conv: Callable = bool) -> Callable | None:
                 tables.clear()
             tab = tables[k] = _Truths(ev, ctx, conv)
         ctx[0] = (st, s, c)
-        return tab.__getitem__
+        v = reduce(map(tab.__getitem__, z(st, s, c)))
+        ctx[0] = None
+        return v
 
     return truths
 
@@ -810,7 +816,7 @@ def _f_count(cp: _Compiler, node, args):
     z, t = _zone_test(cp, args)
     look = _truths(cp, args)
     if look is not None:
-        return (lambda st, s, c: sum(map(look(st, s, c), z(st, s, c)))), "num"
+        return (lambda st, s, c: look(st, s, c, sum)), "num"
     return (lambda st, s, c: sum(1 for x in z(st, s, c) if t(st, s, c, x))), "num"
 
 
@@ -818,7 +824,7 @@ def _f_any(cp, node, args):
     z, t = _zone_test(cp, args)
     look = _truths(cp, args)
     if look is not None:
-        return (lambda st, s, c: any(map(look(st, s, c), z(st, s, c)))), "bool"
+        return (lambda st, s, c: look(st, s, c, any)), "bool"
     return (lambda st, s, c: any(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
@@ -826,7 +832,7 @@ def _f_all(cp, node, args):
     z, t = _zone_test(cp, args)
     look = _truths(cp, args)
     if look is not None:
-        return (lambda st, s, c: all(map(look(st, s, c), z(st, s, c)))), "bool"
+        return (lambda st, s, c: look(st, s, c, all)), "bool"
     return (lambda st, s, c: all(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
@@ -843,13 +849,13 @@ def _f_cards_fold(fn):
             e = cp.lazy(args[1], "card", *_NUMERIC)
             look = _truths(cp, args, int)
             if look is not None:  # each card's number looked up per the other values read
-                return (lambda st, s, c: fn(list(map(look(st, s, c), z(st, s, c))))), "num"
+                return (lambda st, s, c: look(st, s, c, lambda xs: fn(list(xs)))), "num"
             return (lambda st, s, c: fn([int(e(st, s, x)) for x in z(st, s, c)])), "num"
         cell, name_node = cp.named(args[1], "card")
         e = cp.lazy(args[2], "card", *_NUMERIC, local=(str(name_node.children[0]), cell))
         look = _truths(cp, args, int)
         if look is not None:
-            return (lambda st, s, c: fn(list(map(look(st, s, c), z(st, s, c))))), "num"
+            return (lambda st, s, c: look(st, s, c, lambda xs: fn(list(xs)))), "num"
 
         def fold(st, s, c):
             out = []
