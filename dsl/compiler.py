@@ -1361,18 +1361,19 @@ class _HoistingCompiler(_Compiler):
     what is evaluated, and any error it raises, is what the per-card closure
     does)."""
 
-    def __init__(self, text, pos, scope, bound, slots: dict[int, int], cell: list):
+    def __init__(self, text, pos, scope, bound, slots: dict[int, int], cell: list, used: list):
         super().__init__(text, pos, scope, bound)
-        self.slots, self.cell = slots, cell
+        self.slots, self.cell, self.used = slots, cell, used
 
     def c(self, node):
         fn, k = super().c(node)
         i = self.slots.get(id(node)) if isinstance(node, Tree) else None
         if i is None:
             return fn, k
-        cell = self.cell
+        cell, used = self.cell, self.used
 
         def once(st, s, c):
+            used[0] = True  # the card's value read this part
             memo = cell[0]
             if i in memo:
                 return memo[i]
@@ -1392,7 +1393,43 @@ def _hoisting_filter(text: str, pos: Pos, scope: Scope, tree):
     if not slots:
         return None
     cell: list = [None]
-    fn, _ = _HoistingCompiler(text, pos, scope, BOUND["card"], slots, cell).c(tree)
+    used: list = [False]
+    fn, _ = _HoistingCompiler(text, pos, scope, BOUND["card"], slots, cell, used).c(tree)
+    # the rest of the test: if it reads only the card, the hand's values and the cards of
+    # shared zones, a card's value that read none of the parts worked out apart depends on
+    # those alone, and is kept per set of them (a card that read one is worked out each call)
+    hoisted = frozenset(slots)
+    key = _table_key(tree, _Compiler(text, pos, scope, BOUND["card"]), hoisted)
+    if key is not None and all(z in scope.zones for z in key[1]):
+        values, zones = key
+        parts = [values[v] for v in sorted(values) if v != "card"] + [zones[z] for z in sorted(zones)]
+        tables: dict = {}
+
+        def kept(st, s, cards):
+            k = tuple([p(st, s, None) for p in parts])
+            tab = tables.get(k)
+            if tab is None:
+                if len(tables) >= _CONTEXT_LIMIT:
+                    tables.clear()
+                tab = tables[k] = {}
+            saved = cell[0]
+            cell[0] = {}
+            try:
+                out = []
+                for c in cards:
+                    v = tab.get(c, _UNSEEN)
+                    if v is _UNSEEN:
+                        used[0] = False
+                        v = fn(st, s, c)
+                        if not used[0]:
+                            tab[c] = v
+                    if v:
+                        out.append(c)
+                return out
+            finally:
+                cell[0] = saved
+
+        return kept
 
     def filt(st, s, cards):
         saved = cell[0]
@@ -1464,7 +1501,7 @@ def _names_in(node) -> set[str]:
     return {str(t) for t in _tokens(node) if t.type == "NAME"} if isinstance(node, Tree) else set()
 
 
-def _table_key(node, cp: _Compiler) -> tuple[dict[str, Fn], dict[str, Fn]] | None:
+def _table_key(node, cp: _Compiler, skip: frozenset = frozenset()) -> tuple[dict[str, Fn], dict[str, Fn]] | None:
     """What the value of ``node`` depends on, if that is nothing but cards (the card
     under test, the cards an enclosing ``count``/``any``/``all``/``sum_cards``/``max_cards``
     names), their fields and ranks in an order, literals, the seat, the hand's single
@@ -1474,13 +1511,13 @@ def _table_key(node, cp: _Compiler) -> tuple[dict[str, Fn], dict[str, Fn]] | Non
     None when ``node`` reads anything else (money, counters of a seat, tricks won, a
     function of the seats, ``value``), or a zone named by a card of its own. Decided on
     the syntax, when the file is loaded: an expression changes nothing, so while these
-    are the same its value is."""
+    are the same its value is. ``skip``: the ids of parts left out (read apart)."""
     values: dict[str, Fn] = {}
     zones: dict[str, Any] = {}  # text -> the zone's node
     sc, literal = cp.scope, _literal_names(cp.scope)
 
     def visit(n, inner: frozenset) -> bool:
-        if not isinstance(n, Tree):
+        if not isinstance(n, Tree) or id(n) in skip:
             return True
         d = n.data
         if d == "name":

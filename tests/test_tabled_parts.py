@@ -231,3 +231,24 @@ def test_a_sum_over_a_hand_of_a_number_of_two_cards_follows_the_hand():
         assert kept(st, 0) == plain(st, 0)
         got.append(kept(st, 0))
     assert got == [8, 18, 0, 8]
+
+
+def test_a_follow_test_with_a_part_worked_out_apart_keeps_only_the_cards_that_did_not_read_it():
+    # the part about the hand is worked out once per call; a card whose value read it is
+    # worked out again at the next call (the hand has changed), the others are kept
+    e = compile_expr(
+        "if led == trump then card.suit == trump and any(hand(seat), x, x.suit == trump and rank(x) > 5) "
+        "else card.suit == led",
+        Pos("<t>", 1, 1),
+        _scope(),
+        "card",
+    )
+    hand_with = [parse_card(x) for x in ("8S", "AS", "9H")]
+    hand_without = [parse_card(x) for x in ("8S", "9S", "9H")]
+    for hand, led in ((hand_with, "S"), (hand_without, "S"), (hand_with, "H"), (hand_without, "S"), (hand_with, "S")):
+        st = _St([" ".join(c.name for c in hand), "8D"])
+        st.led, st.trump = led, "S"
+        assert e.filter(st, 0, hand) == [c for c in hand if e.fn(st, 0, c)]
+    st = _St(["8S 9S 9H", "8D"])
+    st.led, st.trump = "S", "S"
+    assert e.filter(st, 0, hand_without) == []  # no high trump in hand: nothing, though 8S was kept before
