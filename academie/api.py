@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import threading
 from typing import Any, Iterable, Union
 
 from .dsl.cards import _ALL as _CARDS
@@ -68,7 +69,7 @@ class InvalidSeat(ApiError):
 
 
 # -- games ---------------------------------------------------------------------------
-_GAMES: dict[tuple[str, tuple[str, ...]], "Game"] = {}
+_LOADED = threading.local()  # games kept per thread: a compiled rule file is filled while played
 
 
 def load_game(ref: str, options: Iterable[str] = ()) -> "Game":
@@ -76,15 +77,19 @@ def load_game(ref: str, options: Iterable[str] = ()) -> "Game":
     with options after plus signs (``polignac/boussac+capot``), or a path to a
     YAML file. ``options`` adds more. A faulty rule file raises the loader's
     ``RuleError`` (located in the file). Games are kept: loading the same
-    reference twice gives the same ``Game``."""
+    reference twice in one thread gives the same ``Game`` (each thread loads
+    its own: a game's compiled tables are filled while it is played)."""
     if not isinstance(ref, str):
         ref = str(ref)
     base, named = split_ref(ref)
     opts = tuple(dict.fromkeys([*named, *options]))
     key = (base, opts)
-    g = _GAMES.get(key)
+    games = getattr(_LOADED, "games", None)
+    if games is None:
+        games = _LOADED.games = {}
+    g = games.get(key)
     if g is None:
-        g = _GAMES[key] = Game(_compile(base, list(opts)), base, opts)
+        g = games[key] = Game(_compile(base, list(opts)), base, opts)
     return g
 
 
