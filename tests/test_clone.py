@@ -192,9 +192,10 @@ def _playout_outcome(state, seed):
 
 @pytest.mark.parametrize("ref", list(_variants()), ids=lambda r: Path(r).stem if r.endswith(".yaml") else r)
 def test_a_playout_from_a_mid_hand_copy_takes_the_short_loop(ref, monkeypatch):
-    """A copy paused mid-trick, played out by random agents: the tricks after the one in progress
-    go to the short loop (the general loop hands them over at the next trick's start), and the
-    playout is the very game the general loop alone plays with the same draws."""
+    """A copy paused mid-hand (mostly mid-trick), played out by random agents: the tricks after the
+    one in progress go to the short loop (the general loop hands them over at the next trick's
+    start), the playout is the very game the general loop alone plays with the same draws, and
+    the same draws from the same copy give the same playout."""
     game = academie.load_game(ref)
     handed = []
     real = EngineState._tricks_drawn
@@ -208,13 +209,15 @@ def test_a_playout_from_a_mid_hand_copy_takes_the_short_loop(ref, monkeypatch):
     state = game.new_state(players=n, seed="rollout")
     rng = random.Random(ref)
     copies = 0
-    while not state.is_terminal() and copies < 6:
+    while not state.is_terminal() and copies < 8:
         eng = state.engine
-        if eng.led is not None and rng.random() < 0.3:  # a trick in progress
+        # mostly a trick in progress; now and then any decision (a lead, an announcement, ...)
+        if rng.random() < (0.3 if eng.led is not None else 0.05):
             copies += 1
             for seed in range(2):
                 monkeypatch.setattr(EngineState, "_draw_inline", True)
                 short = _playout_outcome(state.clone(), seed)
+                assert _playout_outcome(state.clone(), seed) == short  # the same draws, the same playout
                 monkeypatch.setattr(EngineState, "_draw_inline", False)
                 general = _playout_outcome(state.clone(), seed)
                 assert short == general, f"{ref}, copy {copies}, seed {seed}"
