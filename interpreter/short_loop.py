@@ -57,18 +57,20 @@ class ShortLoop(StateParts):
         """``short_loop_fits(st)``."""
         return short_loop_fits(st)
 
-    def _tricks_drawn(self, st: Step, uniform: list) -> None:
+    def _tricks_drawn(self, st: Step, uniform: list, leader: int | None = None) -> None:
         """The trick loop when nothing needs to be asked or recorded: every
         agent draws uniformly (``uniform``, asked inline) and no events are
         kept. The plainest shape has a loop of its own (``_tricks_plain``);
-        every other shape takes ``_tricks_any``."""
+        every other shape takes ``_tricks_any``. ``leader``: the seat to lead
+        when the general loop hands over the step's remaining tricks at a
+        trick's start (None: the step's first leader)."""
         plain = self._compiled.short_loop.get(id(st))
         if plain is None:
             plain = self._compiled.short_loop[id(st)] = plain_shape(st)
         if plain:
-            self._tricks_plain(st, uniform)
+            self._tricks_plain(st, uniform, leader)
         else:
-            self._tricks_any(st, uniform)
+            self._tricks_any(st, uniform, leader)
 
     def _plain_setup(self, st: Step) -> tuple:
         """What the plain short loop needs of a tricks step, worked out once a game."""
@@ -104,13 +106,14 @@ class ShortLoop(StateParts):
             nxt,
         )
 
-    def _tricks_plain(self, st: Step, uniform: list) -> None:
+    def _tricks_plain(self, st: Step, uniform: list, leader: int | None = None) -> None:
         """The short loop for the plainest shape (``plain_shape``): any card
         led, the one follow tier ``card.suit == led``, no free card, winner keys
         tabulated per (led, trump). The same game as ``_tricks_any`` and
         ``_step_tricks`` plays, without the tests of the other shapes."""
         n = self.n
-        leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
+        if leader is None:
+            leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
         cfg = self._short_cfg.get(id(st))
         if cfg is None:
             cfg = self._short_cfg[id(st)] = self._plain_setup(st)
@@ -333,7 +336,7 @@ class ShortLoop(StateParts):
             free_tab,
         )
 
-    def _tricks_any(self, st: Step, uniform: list) -> None:
+    def _tricks_any(self, st: Step, uniform: list, leader: int | None = None) -> None:
         """The trick loop when nothing needs to be asked or recorded: every
         agent draws uniformly (``uniform``, asked inline) and no events are
         kept. The same game as ``_step_tricks`` plays, with the choices those
@@ -344,7 +347,8 @@ class ShortLoop(StateParts):
         any other lead test, follow tier or key is worked out as the general
         loop does."""
         n = self.n
-        leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
+        if leader is None:
+            leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
         cfg = self._short_cfg.get(id(st))
         if cfg is None:
             cfg = self._short_cfg[id(st)] = self._short_setup(st)

@@ -75,9 +75,12 @@ class Tricks(StateParts):
         """The tricks of ``st``. ``frame``: what a paused loop saved at its
         decision (below, at the ``yield``): a copy resumes the loop there."""
         choosers, uniform, check_choice = self._agents_inline()
-        if uniform is not None and self._draw_inline and not self._logging and self._short_loop_fits(st):
+        if self._short_loop_now(st, uniform):
             self._tricks_drawn(st, uniform)  # nothing to ask nor to record: the short loop
             return
+        # run_with() took over at a decision (a copy's playout, say) and the short loop fits
+        # now: it plays the step's remaining tricks from the next trick's start
+        to_short = handed = False
         n = self.n
         if frame is None:
             leader = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
@@ -118,6 +121,9 @@ class Tricks(StateParts):
                 table: Any
                 moves: list
                 if frame is None:
+                    if to_short:  # a trick's start: the short loop plays on from here
+                        handed = True
+                        break
                     if not hands[leader]:
                         break
                     self.leader = leader
@@ -217,6 +223,7 @@ class Tricks(StateParts):
                             c = yield Decision(seat, moves, "play")
                             if self._auto is not None:  # run_with() took over: ask its agents inline from now on
                                 choosers, uniform, check_choice = self._agents_inline()
+                                to_short = self._short_loop_now(st, uniform)
                         hand.remove(c)
                     trick.append(c)
                     if led is None:
@@ -310,6 +317,13 @@ class Tricks(StateParts):
             self.led = None
         finally:
             self.plays = played
+        if handed:
+            self._tricks_drawn(st, uniform, leader)
+
+    def _short_loop_now(self, st: Step, uniform: list | None) -> bool:
+        """The short loop plays ``st`` (from a trick's start): every agent draws
+        uniformly, nothing is logged, the step fits (``short_loop_fits``)."""
+        return uniform is not None and self._draw_inline and not self._logging and self._short_loop_fits(st)
 
     def _check_end(self, rules, mover: int) -> bool:
         """Check end conditions for every seat from ``mover`` on; a condition

@@ -180,3 +180,47 @@ def test_engine_snapshots_off_by_default_and_resume():
     assert again.is_terminal() and again.returns() == eng.returns() and again.events == eng.events
     with pytest.raises(ValueError):  # a snapshot of another game
         EngineState(academie.load_game("hearts/foster").gamedef, 4, 7, resume=snap)
+
+
+def _playout_outcome(state, seed):
+    eng = state.engine
+    scores = state.playout(random.Random(seed), hands=1)
+    zones = {k: [c.name for c in v] for k, v in eng.zones.items()}
+    pzones = {k: [[c.name for c in z] for z in per] for k, per in eng.pzones.items()}
+    return scores, eng.stats, eng.won, eng.hand_results, eng.bal, zones, pzones, eng.winner
+
+
+@pytest.mark.parametrize("ref", list(_variants()), ids=lambda r: Path(r).stem if r.endswith(".yaml") else r)
+def test_a_playout_from_a_mid_hand_copy_takes_the_short_loop(ref, monkeypatch):
+    """A copy paused mid-hand (mostly mid-trick), played out by random agents: the tricks after the
+    one in progress go to the short loop (the general loop hands them over at the next trick's
+    start), the playout is the very game the general loop alone plays with the same draws, and
+    the same draws from the same copy give the same playout."""
+    game = academie.load_game(ref)
+    handed = []
+    real = EngineState._tricks_drawn
+
+    def counting(self, st, uniform, leader=None):
+        handed.append(leader is not None)
+        return real(self, st, uniform, leader)
+
+    monkeypatch.setattr(EngineState, "_tricks_drawn", counting)
+    n = min(max(4, game.players[0]), game.players[1])
+    state = game.new_state(players=n, seed="rollout")
+    rng = random.Random(ref)
+    copies = 0
+    while not state.is_terminal() and copies < 8:
+        eng = state.engine
+        # mostly a trick in progress; now and then any decision (a lead, an announcement, ...)
+        if rng.random() < (0.3 if eng.led is not None else 0.05):
+            copies += 1
+            for seed in range(2):
+                monkeypatch.setattr(EngineState, "_draw_inline", True)
+                short = _playout_outcome(state.clone(), seed)
+                assert _playout_outcome(state.clone(), seed) == short  # the same draws, the same playout
+                monkeypatch.setattr(EngineState, "_draw_inline", False)
+                general = _playout_outcome(state.clone(), seed)
+                assert short == general, f"{ref}, copy {copies}, seed {seed}"
+        state.apply_action(rng.choice(state.legal_actions()))
+    tricks = any(st.kind == "tricks" for st in game.gamedef.steps)
+    assert any(handed) or not tricks or not copies, (ref, copies)
