@@ -317,7 +317,7 @@ def markdown(rows: list[dict]) -> str:
         "|---|---|---:|---|---:|---:|---|---:|---|",
     ]
     for r in rows:
-        rules = "today's" if r.get("rules_now") else "older" if r.get("rules") is None else "changed since"
+        rules = "current" if r.get("rules_now") else "older" if r.get("rules") is None else "changed since"
         out.append(
             f"| {r['game']} | {rules} | {r['players']} | {r['against']} | {r['iterations']} | {r['games']} | "
             f"{r['win_share']:.1%} ({r['win_ci'][0]:.1%}–{r['win_ci'][1]:.1%}) | {r['chance']:.1%} | "
