@@ -622,7 +622,7 @@ def format_play(p: dict) -> str:
     for x in r.get("not_measured", []):
         lines.append(f"  {x['label'][:62]:<62} n/a: {x['why']}")
     if r.get("counters_unused"):
-        lines.append("  0 in every hand of both (the rules have none): " + ", ".join(r["counters_unused"]))
+        lines.append("  0 in every hand of both (the rules have none): " + "; ".join(r["counters_unused"]))
     lines.append("")
     if r["fixed_by_rules"]:
         lines.append("Fixed by the rules (the same in every game: not a finding of play):")

@@ -356,7 +356,7 @@ def play_html(a, b, played) -> str:
     if r.get("counters_unused"):
         out.append(
             "<tr><td>0 in every hand of both (the rules have none)</td><td colspan='2'>"
-            + html.escape(", ".join(r["counters_unused"]))
+            + html.escape("; ".join(r["counters_unused"]))
             + "</td></tr>"
         )
     out.append("</table>")
