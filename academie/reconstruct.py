@@ -228,6 +228,13 @@ def rank(rows: list[dict], n: int) -> tuple[list[dict], list[str]]:
     else:
         why = _why(top, rest, rows, n)
         lines.append(f"'{top['reading']}' ranks first: {why}.")
+        second = rest[0]
+        if all(second["penalties"].get(q, 0) - v < 1 for q, v in top["penalties"].items()):
+            lines.append(
+                f"No question separates '{top['reading']}' from '{second['reading']}' at 95% in these "
+                f"{_games(rows)} games: the order rests on differences within chance, and more games, or "
+                "stronger players (--strong, --weak), may reverse it."
+            )
     return ranking, lines
 
 

@@ -79,3 +79,10 @@ def test_the_ranking_names_the_measures_that_decided_it(run):
     assert code == 0, err
     why = out[out.index("ranks first:") :]
     assert "the first dealer wins" in why  # the position most unlike an even share, not always the first leader
+
+
+def test_an_order_within_chance_is_said_to_be_so(run):
+    code, out, err = run("reconstruct", "francion/terrail", "-n", "400")
+    assert code == 0, err
+    assert "not significant at 95%" in out
+    assert "No question separates" in out and "differences within chance" in out
