@@ -348,11 +348,22 @@ def main() -> None:
     rp = sub.add_parser("report", help="the table from the games of strength --out files")
     rp.add_argument("files", nargs="+")
     rp.add_argument("--markdown", action="store_true")
+    rp.add_argument(
+        "--superseded",
+        action="store_true",
+        help="also list the rows made on older rules where the same cell has rows of today's rules",
+    )
     args = ap.parse_args()
     if args.what == "speed":
         print(json.dumps(speed(args), indent=1))
     elif args.what == "report":
         rows = summary([g for f in args.files for g in _read(f)])
+        rows.sort(key=lambda r: (r["against"] != "random", r["against"], r["game"], r["players"], r["iterations"]))
+        if not args.superseded:
+            now = {(r["game"], r["players"], r["against"], r["iterations"]) for r in rows if r["rules_now"]}
+            rows = [
+                r for r in rows if r["rules_now"] or (r["game"], r["players"], r["against"], r["iterations"]) not in now
+            ]
         print(markdown(rows) if args.markdown else json.dumps({"strength": rows}, indent=1))
     else:
         args.opponents = args.opponents or ["random", "mc"]
