@@ -28,8 +28,10 @@ from __future__ import annotations
 import copy
 import json
 import random
+import threading
 from typing import Any, Iterable, Union
 
+from .dsl.cards import _ALL as _CARDS
 from .dsl.cards import Card, parse_card
 from .dsl.errors import RuleError
 from .dsl.loader import split_ref
@@ -67,7 +69,7 @@ class InvalidSeat(ApiError):
 
 
 # -- games ---------------------------------------------------------------------------
-_GAMES: dict[tuple[str, tuple[str, ...]], "Game"] = {}
+_LOADED = threading.local()  # games kept per thread: a compiled rule file is filled while played
 
 
 def load_game(ref: str, options: Iterable[str] = ()) -> "Game":
@@ -75,15 +77,19 @@ def load_game(ref: str, options: Iterable[str] = ()) -> "Game":
     with options after plus signs (``polignac/boussac+capot``), or a path to a
     YAML file. ``options`` adds more. A faulty rule file raises the loader's
     ``RuleError`` (located in the file). Games are kept: loading the same
-    reference twice gives the same ``Game``."""
+    reference twice in one thread gives the same ``Game`` (each thread loads
+    its own: a game's compiled tables are filled while it is played)."""
     if not isinstance(ref, str):
         ref = str(ref)
     base, named = split_ref(ref)
     opts = tuple(dict.fromkeys([*named, *options]))
     key = (base, opts)
-    g = _GAMES.get(key)
+    games = getattr(_LOADED, "games", None)
+    if games is None:
+        games = _LOADED.games = {}
+    g = games.get(key)
     if g is None:
-        g = _GAMES[key] = Game(_compile(base, list(opts)), base, opts)
+        g = games[key] = Game(_compile(base, list(opts)), base, opts)
     return g
 
 
@@ -224,6 +230,10 @@ def _plain(v: Any) -> Any:
 class State:
     """One game, driven one decision at a time. Built by ``Game.new_state``."""
 
+    _lazy = False  # True: no record of the hand kept yet (``_rec`` makes it)
+    _dec: Any = None  # the decision whose legal action ids are in ``_acts``
+    _acts: list[int] = []
+
     def __init__(
         self,
         game: Game,
@@ -235,6 +245,7 @@ class State:
         *,
         keep_events: bool = False,
         _moves: Iterable[Move] = (),
+        _record: bool = False,
     ):
         lo, hi = game.players
         if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
@@ -253,43 +264,88 @@ class State:
             seed,
             dealer,
             cards,
-            copy.deepcopy(deal),
+            None if deal is None else copy.deepcopy(deal),
         )
         self._keep = keep_events
-        self._moves: list[Move] = []
-        self._applying = 0  # 1 while a move is sent to the engine (not yet in _moves)
-        self._hand_mark = (0, 0)  # at the top of the hand in progress: (moves made, len(_earlier))
-        self._events: list[_Entry] = []  # the hand in progress (or the set-up before it)
-        self._earlier: list[list[_Entry]] = []  # the hands before (and the set-up), in order
-        self._earlier_views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
-        self._seen: set[str] = set()
+        # the hand's public record (events, cards seen) is kept only once someone asks for it
+        # (observation, resample, the engine itself): until then the engine logs nothing, and
+        # the record is then made by playing the moves again from the start (``_rec``)
+        self._lazy = not (keep_events or _record)  # _record: its record kept from the start
         try:
-            self.engine = _engine.State(
-                game.gamedef,
-                players,
-                seed,
-                dealer=dealer,
-                deck=cards,
-                deal=deal,
-                keep_events=keep_events,
-                sink=self._on_event,
-                check="hand",
-                snapshots=True,  # the top of each hand, from which worlds are drawn (resample)
-            )
+            self._start(_moves)
         except RuleError as e:
             if e.diagnostics and e.diagnostics[0].pos.file in ("--deck", "--deal"):
                 raise ApiError(e.diagnostics[0].message) from None
             raise
-        for m in _moves:
+
+    def _start(self, moves: Iterable[Move]) -> None:
+        """The engine built afresh from the recipe, ``moves`` applied: logging
+        into the hand's record unless the state is lazy."""
+        players, seed, dealer, deck, deal = self._recipe
+        lazy = self._lazy
+        self._moves: list[Move] = []
+        self._applying = 0  # 1 while a move is sent to the engine (not yet in _moves)
+        self._mark: tuple[int, int] = (0, 0)  # at the top of the hand in progress: (moves made, len(_earlier))
+        self._ev: list[_Entry] = []  # the hand in progress (or the set-up before it)
+        self._earl: list[list[_Entry]] = []  # the hands before (and the set-up), in order
+        self._views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
+        self._seen_: set[str] = set()
+        self._dec = None
+        self._acts = []
+        self._e = _engine.State(
+            self.game.gamedef,
+            players,
+            seed,
+            dealer=dealer,
+            deck=deck,
+            deal=deal,
+            keep_events=self._keep,
+            sink=None if lazy else self._on_event,
+            check="hand",
+            snapshots=not lazy,  # the top of each hand, from which worlds are drawn (resample)
+        )
+        for m in moves:
             self._send(m)
+
+    def _rec(self) -> "State":
+        """This state, with the hand's public record kept from now on (made,
+        the first time, by playing the moves again from the start: the same
+        game, as ``clone_by_replay``)."""
+        if self._lazy:
+            self._lazy = False
+            self._start(self._moves)
+        return self
+
+    @property
+    def engine(self) -> _engine.State:
+        """The interpreter's state (asking for it keeps the hand's record from then on)."""
+        return self._rec()._e
+
+    @engine.setter
+    def engine(self, e: _engine.State) -> None:
+        self._e = e
+
+    # the hand's record, made when first asked for (``_rec``)
+    def _get(name: str):  # type: ignore[misc]
+        return property(lambda self: getattr(self._rec(), name), lambda self, v: setattr(self, name, v))
+
+    _events = _get("_ev")
+    _earlier = _get("_earl")
+    _earlier_views = _get("_views")
+    _seen = _get("_seen_")
+    _hand_mark = _get("_mark")
+    del _get
 
     def _send(self, m: Move) -> None:
         """Apply the legal move ``m`` in the engine and record it."""
-        self._applying = 1
-        try:
-            self.engine.apply(m)
-        finally:
-            self._applying = 0
+        if self._lazy:
+            self._e.apply(m)
+        else:
+            self._applying = 1
+            try:
+                self._e.apply(m)
+            finally:
+                self._applying = 0
         self._moves.append(m)
 
     def __repr__(self) -> str:
@@ -298,23 +354,30 @@ class State:
     # -- the decision at hand ---------------------------------------------------
     def current_player(self) -> int | None:
         """The seat to move, or None once the game is over."""
-        return self.engine.current_player()
+        d = self._e._decision
+        return None if d is None else d.seat
 
     def decision_kind(self) -> str | None:
         """``"play"`` (a card), ``"announce"`` (a declaration or pass), ``"choose"``
         (a card to set aside, or pass to stop), ``"number"`` (a whole number),
         ``"suit"`` (a suit named, by its letter), or None at the end."""
-        return self.engine.decision_kind()
+        return self._e.decision_kind()
 
     def legal_moves(self) -> list[Move]:
         """The legal moves, in canonical order (cards by suit S H D C and rank
         2 … A; declining before declaring); empty once the game is over."""
-        return self.engine.legal_moves()
+        return self._e.legal_moves()
 
     def legal_actions(self) -> list[int]:
         """The legal moves as action ids, in the same order."""
-        ids = self.game._ids
-        return [ids[m] for m in self.engine.legal_moves()]
+        d = self._e._decision
+        if d is None:
+            return []
+        if d is not self._dec:  # worked out once a decision (a decision is never changed once made)
+            self._acts = acts = list(map(self.game._ids.__getitem__, d.moves))
+            self._dec = d
+            return acts[:]
+        return self._acts[:]
 
     def action_to_string(self, action: int) -> str:
         """The name of the move of ``action`` (``"QS"``, ``"pass"``)."""
@@ -328,7 +391,7 @@ class State:
         seat to move, and run the rules to the next decision. ``GameOver`` after
         the end, ``UnknownAction`` for what is no move of the game,
         ``IllegalMove`` for a move not legal now."""
-        eng = self.engine
+        eng = self._e
         if eng.is_terminal():
             raise GameOver(
                 f"the game is over: no move can be made ({_name(move) if isinstance(move, (Card, str)) else repr(move)})"
@@ -343,7 +406,27 @@ class State:
 
     def apply_action(self, action: int) -> None:
         """``apply`` the move of action id ``action``."""
-        if self.engine.is_terminal():
+        e = self._e
+        d = e._decision
+        if d is not None and type(action) is int:
+            moves = self.game._moves
+            if 0 <= action < len(moves):
+                m = moves[action]
+                if type(m) is not str and m in d.moves:
+                    # a legal card or number: straight to the engine (what ``apply`` checks, checked)
+                    if self._lazy:
+                        e._advance(m)
+                    else:
+                        self._applying = 1
+                        try:
+                            e._advance(m)
+                        finally:
+                            self._applying = 0
+                    if e._check_moves:
+                        e._check_card_count()
+                    self._moves.append(m)
+                    return
+        if d is None:
             raise GameOver(f"the game is over: no move can be made (action {action!r})")
         self.apply(self.game.action_to_move(action))
 
@@ -354,7 +437,7 @@ class State:
         index is None for the lead rule, and ``len(must)`` (with no test) when
         no tier could be met and any card may be played. None at any other
         decision. The engine's own tiers, not a guess made after the fact."""
-        return follow_rule_of(self.engine)
+        return follow_rule_of(self._e)
 
     def why_illegal(self, move: Move) -> dict | None:
         """None if ``move`` is legal now; else why not: ``{"move", "legal",
@@ -362,7 +445,7 @@ class State:
         ``follow_rule``; ``rule`` is None when no follow rule was at work).
         ``UnknownAction`` for what is no move of the game."""
         m = self.game._move(move)
-        legal = self.engine.legal_moves()
+        legal = self._e.legal_moves()
         if m in legal:
             return None
         why = self.follow_rule() or {"rule": None, "test": None, "tier": None}
@@ -370,22 +453,22 @@ class State:
 
     # -- the end -----------------------------------------------------------------------
     def is_terminal(self) -> bool:
-        return self.engine.is_terminal()
+        return self._e._decision is None
 
     def returns(self) -> list[int]:
         """Each seat's final score by the rules' standings (0 each until the end)."""
-        return self.engine.returns()
+        return self._e.returns()
 
     def standings(self) -> list[dict]:
         """``[{seat, score, rank}, …]`` best first, once the game is over (else empty)."""
-        return [dict(r) for r in self.engine.standings]
+        return [dict(r) for r in self._e.standings]
 
     def scores(self) -> list:
         """Each seat's score by the rules' standings as if the game ended now
         (the final ``returns()`` once it has ended): what a search scores a
         position by when it stops before the end. Zero each where the rules
         give no standings."""
-        e = self.engine
+        e = self._e
         if e.is_terminal():
             return e.returns()
         fn = e.g.standings
@@ -406,7 +489,8 @@ class State:
         ``history``, ``observation`` and ``clone()`` no longer describe it."""
         from .interpreter.agents import RandomAgent
 
-        e = self.engine
+        e = self._e
+        self._lazy = False  # used up: its engine is kept as the playout leaves it, never built again
         if not e.is_terminal():
             if hands is not None:
                 e.hands_limit = e.hand_no + max(1, hands) - 1
@@ -418,7 +502,7 @@ class State:
     @property
     def hand_no(self) -> int:
         """The number of the hand in progress (1 for the first)."""
-        return self.engine.hand_no
+        return self._e.hand_no
 
     @property
     def history(self) -> list[Move]:
@@ -437,13 +521,18 @@ class State:
         new._recipe = self._recipe
         new._keep = self._keep
         new._moves = self._moves[:]
-        new._events = self._events[:]  # each entry never changed once made
-        new._earlier = self._earlier[:]  # earlier hands' events: never changed once there
-        new._earlier_views = self._earlier_views.copy()  # each view never changed once made
-        new._seen = set(self._seen)
         new._applying = 0
-        new._hand_mark = self._hand_mark
-        new.engine = self.engine.copy(sink=new._on_event)
+        new._lazy = lazy = self._lazy
+        if lazy:  # no record yet: none for the copy either (it makes its own when asked)
+            new._ev, new._earl, new._views, new._seen_, new._mark = [], [], {}, set(), (0, 0)
+            new._e = self._e.copy()
+            return new
+        new._ev = self._ev[:]  # each entry never changed once made
+        new._earl = self._earl[:]  # earlier hands' events: never changed once there
+        new._views = self._views.copy()  # each view never changed once made
+        new._seen_ = set(self._seen_)
+        new._mark = self._mark
+        new._e = self._e.copy(sink=new._on_event)
         return new
 
     def clone_by_replay(self) -> "State":
@@ -458,9 +547,9 @@ class State:
     # -- worlds for a seat that cannot see every card -----------------------------
     def _unseen(self, seat: int) -> tuple:
         """The hand's deal as dealt (every card, or None before the deal), the places of the cards
-        ``seat`` has not seen ([(a seat or a zone, [its unseen cards])]) and the suits each seat
-        has shown it lacks."""
-        from .interpreter.worlds import lacking, voids
+        ``seat`` has not seen ([(a place's key, [its unseen cards])]: the cards dealt to a seat or a
+        zone, split by what may lie there) and what may not lie in each ({key: {card, …}})."""
+        from .interpreter.worlds import lacks
 
         deal = next((full for _, owner, full in self._events if owner == -1), None)
         groups: list = []
@@ -485,22 +574,70 @@ class State:
                     groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
             rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
             groups.append(("zone:pack", rest))
-            groups = [(g, cs) for g, cs in groups if cs]
-            # what each seat has shown it lacks: the suits its renounces show, and the cards that
-            # would have met the first duty of the follow rule where it played another
-            barred = {
-                s: {c for c in e.pack_cards if c.suit in suits}
-                for s, suits in voids(
-                    self.game.gamedef, (full or public for public, _, full in self._events), e
-                ).items()
-                if s != seat
-            }
+            # what each seat has shown it lacks (the suits its renounces show, the cards that would
+            # have met the first duty of the follow rule where it played another), barred from the
+            # places of the cards it held then: the hand played again tells which, so that a card it
+            # drew or was passed is barred too, and one it had laid out is not
             at, _ = self._hand_mark
             snap = e.snapshot
+            shown: dict = {}
+            marks: list = []
             if snap is not None:
-                for s, cards in lacking(self.game.gamedef, snap, self.players, self._moves[at:], seat).items():
-                    barred.setdefault(s, set()).update(cards)
-        return deal, groups, barred
+                world = self._world if isinstance(self, _World) and snap is self._world[0] else None
+                shown = lacks(
+                    self.game.gamedef,
+                    snap,
+                    self.players,
+                    self._moves[at:],
+                    seat,
+                    sigma=world[1] if world else None,
+                    seed=world[2] if world else 0,
+                    marks=marks,
+                )
+            split: list = []
+            for g, cs in groups:
+                kinds: dict = {}  # the places of the group by what is barred from them, in order
+                for c in cs:
+                    bar = shown.get(c)
+                    kinds.setdefault(frozenset(bar) if bar else frozenset(), []).append(c)
+                for k, (bar, places) in enumerate(kinds.items()):
+                    key = g if not k else (g, k)
+                    split.append((key, places))
+                    if bar:
+                        barred[key] = set(bar)
+            groups = split
+            return deal, groups, barred, self._copyable(seat, deal), marks
+        return deal, groups, barred, None, None
+
+    def _copyable(self, seat: int, deal: dict | None) -> tuple | None:
+        """Whether a world for ``seat`` may be made from a copy of this state with the unseen cards
+        exchanged in place, with nothing played again: what playing the hand again would check,
+        the barred cards say already. So when the hand so far is its one deal and then only cards
+        played to the tricks of a step whose follow rule (``must``, ``lead``, ``free``) reads the
+        card, ``led`` and ``trump`` alone (a card's legality then turns on the cards of the tiers
+        before the one the hand met, which ``lacks`` bars), ``seat`` is to move (its moves are
+        its own), and no card moved in secret (no event but the deal was seen by some seats
+        only). The places in the hand's events of those some seats saw in full (the deal), or
+        None."""
+        from .interpreter.fastpath import reads_card_led_trump, reads_card_only
+
+        e = self.engine
+        if deal is None or self._keep or e.current_player() != seat:
+            return None
+        g = self.game.gamedef
+        step = e._cur_step
+        deals = [i for i, x in enumerate(g.steps) if x.kind == "deal"]
+        if step is None or step.kind != "tricks" or len(deals) != 1 or e._at[0] != deals[0] + 1:
+            return None
+        if not all(reads_card_led_trump(t, g) for t in step.must):
+            return None
+        if step.lead_test is not None and not reads_card_led_trump(step.lead_test, g):
+            return None
+        if step.free is not None and not reads_card_only(step.free, g):
+            return None
+        if not all(owner is None or owner == -1 for _, owner, _ in self._events):
+            return None
+        return tuple(i for i, (_, owner, _) in enumerate(self._events) if owner is not None)
 
     def resample(self, seat: int, rng: "random.Random | int | str | None" = None) -> "State":
         """A world ``seat`` cannot tell from this state: the same game with the
@@ -510,8 +647,12 @@ class State:
         card it took) where it is, every hand and zone the same size, no seat
         given a suit it has shown it lacks, and the hands to come shuffled
         afresh. Built like ``clone()``, with the hand's moves played again in
-        that world; a world in which one of them is not legal is drawn again.
-        ``rng``: a ``random.Random`` (or a seed for one). See docs/players.md."""
+        that world; a world in which one of them is not legal, or whose public
+        course differs, is drawn again. Where nothing but the deal and cards
+        played face up under a follow rule that reads the card alone has
+        happened, the world is a copy with the unseen cards exchanged in place,
+        nothing played again. ``rng``: a ``random.Random`` (or a seed for one).
+        See docs/players.md."""
         from .interpreter.worlds import place
 
         self._check_seat(seat)
@@ -523,34 +664,65 @@ class State:
         key = (seat, len(self._moves), snap)
         cached = getattr(self, "_resample_cache", None)
         if cached is not None and cached[0] == key:  # a search draws many worlds from one state
-            deal, groups, barred = cached[1]
+            deal, groups, barred, copyable, marks, found, stats = cached[1]
         else:
-            deal, groups, barred = self._unseen(seat)
-            self._resample_cache = (key, (deal, groups, barred))
-        near = None  # a world that replays the hand to the same decision, though its public course differs
-        for attempt in range(_RESAMPLE_TRIES + 1):
+            deal, groups, barred, copyable, marks = self._unseen(seat)
+            found, stats = [], [0, 0]  # the exchanges that gave a world; [worlds drawn, fallen back]
+            self._resample_cache = (key, (deal, groups, barred, copyable, marks, found, stats))
+        # a state whose worlds mostly fall back (a count declared from a hand that few hands give)
+        # draws fewer before it takes a world it drew before
+        tries = _RESAMPLE_TRIES if stats[0] < 5 or 2 * stats[1] <= stats[0] else _RESAMPLE_FEW
+        stats[0] += 1
+        # the worlds given up, in the order drawn: one that replays the hand to the same decision,
+        # though its public course differs, is kept if no world drawn gives that course
+        given_up: list = []
+        for attempt in range(tries + 1):
             if deal is None:
                 sigma = None
-            elif attempt == _RESAMPLE_TRIES and near is not None:
-                near.fallback = True  # never the true deal where a world that plays on exists
-                return near
-            elif attempt < _RESAMPLE_TRIES:
+            elif attempt == tries:
+                stats[1] += 1
+                if found:  # an exchange that gave a world before, with a future of its own
+                    sigma, here = found[int(rng.random() * len(found))]
+                    w = _World.__new__(_World)
+                    w._from(self, snap, sigma, rng.getrandbits(64), swap=here)
+                    if w._ok:
+                        w.again = True
+                        return w
+                for w, args in given_up:
+                    if args is not None:  # given up at its first difference: played to the end now
+                        w = _World.__new__(_World)
+                        w._from(self, *args)
+                    if w._near:
+                        w.fallback = True  # never the true deal where a world that plays on exists
+                        return w
+                sigma = {}  # no world drawn could replay the hand: the true deal, the future afresh
+            else:
                 sigma = place(groups, barred, rng)
-                if sigma is None:
-                    continue
-            else:  # no world drawn could replay the hand: the true deal, the future afresh
-                sigma = {}
+                if sigma is None:  # what was inferred leaves no placement (a rule not as plain as
+                    # the inference reads it): the replay alone judges
+                    sigma = place(groups, {}, rng)
+            here = sigma
             if sigma is not None and isinstance(self, _World) and snap is self._world[0] and self._world[1]:
                 # a world of a world: its deal was the true one exchanged already; exchange that again
                 first = self._world[1]
                 sigma = {c: sigma.get(first.get(c, c), first.get(c, c)) for c in {*first, *sigma}}
             world = _World.__new__(_World)
-            world._from(self, snap, sigma, rng.getrandbits(64))
-            if world._ok:
-                world.fallback = attempt == _RESAMPLE_TRIES
+            seed = rng.getrandbits(64)
+            if copyable is not None and here is not None and attempt < tries:
+                # no check needs the hand played again
+                world._copy(self, snap, here, sigma, seed, copyable)
                 return world
-            if near is None and world._near:
-                near = world
+            early = marks if attempt < tries else None
+            world._from(self, snap, sigma, seed, swap=here, marks=early)
+            if world._ok:
+                world.fallback = world.true_deal = attempt == tries
+                if attempt < tries and len(found) < 64:
+                    found.append((sigma, here))
+                return world
+            if world._near is None:
+                given_up.append((None, (snap, sigma, seed, here)))
+            elif world._near:
+                given_up.append((world, None))
         raise AssertionError("the true deal always replays")  # pragma: no cover
 
     def __getstate__(self) -> dict:
@@ -594,39 +766,44 @@ class State:
         """Each event of the engine, as it happens: the hand's public record."""
         t = ev["type"]
         if t == "hand_start":
-            if self._events:
-                self._earlier.append(self._events)
-                self._events = []
-            self._seen.clear()
-            self._hand_mark = (len(self._moves) + self._applying, len(self._earlier))
+            if self._ev:
+                self._earl.append(self._ev)
+                self._ev = []
+            self._seen_.clear()
+            self._mark = (len(self._moves) + self._applying, len(self._earl))
+        events = self._ev
         key = _FACE_UP.get(t)
         if key is not None:
             v = ev[key]
-            self._seen.update(v if isinstance(v, list) else (v,))
-            self._events.append((ev, None, None))
+            if isinstance(v, list):
+                self._seen_.update(v)
+            else:
+                self._seen_.add(v)
+            events.append((ev, None, None))
         elif t == "take":
-            if all(c in self._seen for c in ev["cards"]):
-                self._events.append((ev, None, None))
+            seen = self._seen_
+            if all(c in seen for c in ev["cards"]):
+                events.append((ev, None, None))
             else:  # cards no one saw: their number for all, the cards for the taker
                 public = {k: v for k, v in ev.items() if k != "cards"}
                 public["count"] = len(ev["cards"])
-                self._events.append((public, ev["seat"], ev))
+                events.append((public, ev["seat"], ev))
         elif t == "deal":
             public = {"type": "deal", "hand_sizes": [len(h) for h in ev["hands"]]}
             public.update({k: len(v) for k, v in ev.items() if k not in ("type", "hands")})
-            self._events.append((public, -1, ev))  # -1: each seat sees its own hand
+            events.append((public, -1, ev))  # -1: each seat sees its own hand
         elif t == "choose":  # a card chosen in secret: that a card was chosen, for all; which, for him
-            self._events.append(({"type": "choose", "seat": ev["seat"]}, ev["seat"], ev))
+            events.append(({"type": "choose", "seat": ev["seat"]}, ev["seat"], ev))
         elif t == "deliver":  # chosen cards passed on: their number for all, the cards for both seats
             public = {k: v for k, v in ev.items() if k != "cards"}
             public["count"] = len(ev["cards"])
             both = (ev["seat"],) if ev.get("to_seat") is None else (ev["seat"], ev["to_seat"])
-            self._events.append((public, both, ev))
+            events.append((public, both, ev))
         elif t == "draw_for_dealer":
-            self._seen.update(ev["cards"].values())
-            self._events.append((ev, None, None))
+            self._seen_.update(ev["cards"].values())
+            events.append((ev, None, None))
         else:
-            self._events.append((ev, None, None))
+            events.append((ev, None, None))
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -733,7 +910,32 @@ def _card_of(c: Card | str) -> Card:
     return k
 
 
+def _exchanged(full: Any, names: dict) -> Any:
+    """An event's full form (a deal's hands, a take's cards) with the cards renamed by ``names``
+    (a deal's hands in canonical order again, as dealt)."""
+    out = {}
+    for k, v in full.items():
+        if k == "hands":
+            v = [sorted((names.get(x, x) for x in h), key=_name_canon) for h in v]
+        elif isinstance(v, list):
+            v = [names.get(x, x) if isinstance(x, str) else x for x in v]
+        elif isinstance(v, str) and k != "type":
+            v = names.get(v, v)
+        out[k] = v
+    return out
+
+
+def _name_canon(name: str) -> int:
+    c = _CARDS.get(name)
+    return -1 if c is None else c.canon
+
+
+def _canon_key(c: Card) -> int:
+    return c.canon
+
+
 _RESAMPLE_TRIES = 20  # worlds drawn before the true deal is taken (with the hands to come afresh)
+_RESAMPLE_FEW = 1  # ... once most worlds drawn from a state have fallen back
 
 
 class _World(State):
@@ -742,14 +944,21 @@ class _World(State):
     # True when no world drawn gave the hand's public course: the first that reached the same
     # decision, else (none did) the true deal
     fallback = False
+    true_deal = False  # the true deal (the future afresh): no world drawn reached the same decision
+    again = False  # an exchange drawn before for the same state (none drawn this time gave a world)
 
-    def _from(self, state: State, snap: Any, sigma: dict | None, seed: int, mapped: bool = False) -> None:
+    def _from(
+        self, state: State, snap: Any, sigma: dict | None, seed: int, swap: dict | None = None, marks: Any = None
+    ) -> None:
         """This world: ``state``'s hand dealt again from ``snap`` with the unseen
         cards exchanged by ``sigma``, and its moves played again. A card moved
         in the true game is moved as the card that took its place (``sigma``): a
         card another seat chose or passed in secret is, in the world, the one
-        dealt where it lay. ``mapped``: ``state``'s moves are this world's already
-        (a copy of a world)."""
+        dealt where it lay. ``swap``: how ``state``'s cards become this world's,
+        when not by ``sigma`` (``state`` a world: its moves are its own cards).
+        ``marks``: the counters and money every seat saw at the hand's first
+        decision and after each of its moves: the world is given up at its
+        first public difference."""
         from .interpreter.worlds import World
 
         at, earlier = state._hand_mark
@@ -779,11 +988,31 @@ class _World(State):
             snapshots=True,
         )
         try:
-            swap = sigma if sigma and not mapped else None
-            for m in state._moves[at:]:
-                if swap is not None and isinstance(m, Card):
-                    m = swap.get(m, m)  # a card the seat never saw: the one that lies where it lay
-                self._send(m)  # the interpreter refuses a move that is not legal in this world
+            swap = swap if swap is not None else sigma if sigma else None
+            truth = state._events
+            done = 0
+            moves = state._moves[at:]
+            for i in range(len(moves) + 1):
+                if i:
+                    m = moves[i - 1]
+                    if swap is not None and isinstance(m, Card):
+                        m = swap.get(m, m)  # a card the seat never saw: the one that lies where it lay
+                    self._send(m)  # the interpreter refuses a move that is not legal in this world
+                if marks is not None and i < len(marks):
+                    # given up at the first public difference: whether it would reach the same
+                    # decision is not known (None), and is found out only if it is wanted
+                    ev = self._events
+                    n = len(ev)
+                    e = self.engine
+                    if (
+                        n > len(truth)
+                        or any(ev[k][0] != truth[k][0] for k in range(done, n))
+                        or (e.pvars, e.vars, e.declared, e.bal) != marks[i]
+                    ):
+                        self._ok = False
+                        self._near = None
+                        return
+                    done = n
         except RuleError:
             self._ok = self._near = False
             return
@@ -795,15 +1024,57 @@ class _World(State):
             self._near
             and len(self._events) == len(state._events)
             and all(a[0] == b[0] for a, b in zip(self._events, state._events))
+            # the counters and money every seat sees (a count a seat's hand gave, say)
+            and e.pvars == t.pvars
+            and e.vars == t.vars
+            and e.declared == t.declared
+            and e.bal == t.bal
         )
 
+    def _copy(self, state: State, snap: Any, here: dict, sigma: dict | None, seed: int, owned: tuple) -> None:
+        """This world: a copy of ``state`` (paused mid-hand, nothing played again) with each card of
+        ``here`` ({card: the card put in its place}) exchanged where it lies (hands, zones, the
+        stock's order), the hand's events as the seats saw them exchanged the same way, and a
+        random generator of its own. ``sigma``: the exchange from the true deal (``here`` itself,
+        but for a world of a world). ``owned``: the places in the hand's events of those some seats
+        saw in full."""
+        names = {c.name: x.name for c, x in here.items()}
+        self.game = state.game
+        self.players = state.players
+        self._recipe = state._recipe
+        self._keep = state._keep
+        self._moves = state._moves[:]
+        events = self._events = state._events[:]
+        for i in owned:
+            public, owner, full = events[i]
+            events[i] = (public, owner, _exchanged(full, names))
+        self._earlier = state._earlier[:]
+        self._earlier_views = state._earlier_views.copy()
+        self._seen = set(state._seen)
+        self._applying = 0
+        self._hand_mark = state._hand_mark
+        self._world = (snap, sigma, seed)
+        self._ok = self._near = True
+        e = self.engine = state.engine.copy(sink=self._on_event)
+        get = here.get
+        hands = set(map(id, e.hand))
+        for zone in e._all_zones:
+            changed = False
+            for i, c in enumerate(zone):
+                x = get(c)
+                if x is not None:
+                    zone[i] = x
+                    changed = True
+            if changed and id(zone) in hands:
+                zone.sort(key=_canon_key)  # a hand is kept in canonical order
+        e._rng.seed(seed)
+        e._rng_state = None
+
     def clone(self) -> "State":
-        snap, sigma, seed = self._world
-        if self.engine.snapshot is not snap:  # a later hand: the world's own snapshot holds it
-            return super().clone()
-        new = _World.__new__(_World)
-        new._from(self, snap, sigma, seed, mapped=True)
-        new.fallback = self.fallback
+        new = State.clone(self)
+        new.__class__ = _World
+        new._world = self._world  # type: ignore[attr-defined]
+        new.fallback, new.true_deal, new.again = self.fallback, self.true_deal, self.again  # type: ignore[attr-defined]
         return new
 
     def clone_by_replay(self) -> "State":

@@ -225,7 +225,8 @@ class AcademieState(pyspiel.State):
             if seed == self.seed:
                 worlds.append(seed)
                 continue
-            other = self._academie.new_state(self._players, seed=seed)
+            # its information state is asked for: its record kept from the start, not made afterwards
+            other = State(self._academie, self._players, seed, _record=True)
             try:
                 for a in actions:
                     other.apply_action(a)

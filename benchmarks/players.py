@@ -5,6 +5,7 @@
     python benchmarks/players.py strength --games 200 --out games.jsonl   # the games of docs/players.md
     python benchmarks/players.py strength --only hearts/foster --players 4 --games 40 --iterations 100
     python benchmarks/players.py report games.jsonl --markdown           # their table
+    python benchmarks/players.py worlds                # how often a world falls back (docs/players.md, Limits)
 
 **speed**: for each corpus game (4 players where the rules allow, else the
 fewest), ``--states`` states met in random games, each at a decision with more
@@ -27,6 +28,12 @@ time (``--minutes``): the next game is always the one of the cell that has
 taken least time so far, so a quick game gets more games than a long one;
 ``--out`` keeps every game as a JSON line (``--resume`` goes on from them), and
 ``report`` makes the table from such files.
+
+**worlds**: for each game of ``--only`` (by default the games whose hands
+move cards in secret or from a talon), ``--games`` random games (seeds 0, 1,
+…), and at each of their first ``--decisions`` decisions a world drawn for the
+seat to move (``State.resample``): how many fell back (``world.fallback``),
+and how many of those are the true deal.
 """
 
 from __future__ import annotations
@@ -167,6 +174,45 @@ def openspiel_speed(iterations: int, count: int) -> dict:
         "iterations_per_second": round(iterations * len(times) / sum(times)),
         "median_state_per_second": round(iterations / statistics.median(times)),
     }
+
+
+WORLD_GAMES = ["piquet/hoyle", "reversis/hoyle", "whist/hoyle", "hoc/encyclopedie", "ecarte/hoyle", "quadrille/hoyle"]
+
+
+def worlds(args) -> list[dict]:
+    rows = []
+    for ref in args.only or WORLD_GAMES:
+        game = academie.load_game(ref)
+        n = args.players or table_size(game)
+        drawn = fell = true_deal = again = 0
+        t = time.perf_counter()
+        for g in range(args.games):
+            state = game.new_state(players=n, seed=g)
+            rng = random.Random(g)
+            for _ in range(args.decisions):
+                if state.is_terminal():
+                    break
+                seat = state.current_player()
+                w = state.resample(seat, rng)
+                drawn += 1
+                again += w.again
+                if w.fallback:
+                    fell += 1
+                    true_deal += w.true_deal
+                state.apply_action(rng.choice(state.legal_actions()))
+        rows.append(
+            {
+                "game": ref,
+                "players": n,
+                "worlds": drawn,
+                "fallback": fell,
+                "true_deal": true_deal,
+                "drawn_again": again,
+                "seconds": round(time.perf_counter() - t, 2),
+            }
+        )
+        print(json.dumps(rows[-1]), file=sys.stderr)
+    return rows
 
 
 # -- strength ---------------------------------------------------------------------------------
@@ -335,6 +381,11 @@ def main() -> None:
     sp.add_argument("--players", type=int)
     sp.add_argument("--only", action="append")
     sp.add_argument("--openspiel", action="store_true")
+    wp = sub.add_parser("worlds")
+    wp.add_argument("--games", type=int, default=3)
+    wp.add_argument("--decisions", type=int, default=40)
+    wp.add_argument("--players", type=int)
+    wp.add_argument("--only", action="append")
     st = sub.add_parser("strength")
     st.add_argument("--iterations", type=int, default=300)
     st.add_argument("--games", type=int, default=200)
@@ -356,6 +407,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.what == "speed":
         print(json.dumps(speed(args), indent=1))
+    elif args.what == "worlds":
+        print(json.dumps({"worlds": worlds(args)}, indent=1))
     elif args.what == "report":
         rows = summary([g for f in args.files for g in _read(f)])
         rows.sort(key=lambda r: (r["against"] != "random", r["against"], r["game"], r["players"], r["iterations"]))

@@ -73,6 +73,8 @@ class Scope:
     orders: dict[str, dict] = field(default_factory=dict)  # name -> {Card: strength}
     declarations: set[str] = field(default_factory=set)
     suit_vars: set[str] = field(default_factory=set)  # counters that hold a suit (holds: suit), not a number
+    # the values kept by parts of expressions evaluated once per card (``_TablingCompiler``), by the part's text
+    tables: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 class Expr:
@@ -614,17 +616,16 @@ class _Compiler:
         (its value one of the types ``wanted``, if given). ``local``: (name,
         cell) of a card named by the expression itself, bound beside ``card``."""
         if local is not None:
-            sub = _Compiler(self.text, self.pos, self.scope, self.bound, {**self.locals, local[0]: local[1]})
-            f, k = sub.c(node)
-            if wanted:
-                self._need(node, k, *wanted)
-            return f
-        sub = _Compiler(self.text, self.pos, self.scope, self.bound | BOUND[kind], self.locals)
+            sub: _Compiler = _TablingCompiler(
+                self.text, self.pos, self.scope, self.bound, {**self.locals, local[0]: local[1]}
+            )
+        elif kind == "card":
+            sub = _TablingCompiler(self.text, self.pos, self.scope, self.bound | BOUND[kind], self.locals, top=node)
+        else:
+            sub = _Compiler(self.text, self.pos, self.scope, self.bound | BOUND[kind], self.locals)
         f, k = sub.c(node)
         if wanted:
             self._need(node, k, *wanted)
-        if kind == "card" and _card_only(node, self.scope):
-            return _tabulated(f)
         return f
 
     def symbol(self, node, kinds: str, table) -> str:
@@ -708,6 +709,10 @@ def _zone_test(cp: _Compiler, args):
     if len(args) == 2:
         t = cp.lazy(args[1], "card")
         return z, (lambda st, s, c, x: t(st, s, x))
+    return _named_test(cp, z, args)
+
+
+def _named_test(cp: _Compiler, z, args):
     cell, name_node = cp.named(args[1], "card")
     t = cp.lazy(args[2], "card", local=(str(name_node.children[0]), cell))
 
@@ -718,22 +723,116 @@ def _zone_test(cp: _Compiler, args):
     return z, test
 
 
+class _Truths(dict):
+    """A test's truth for each card of a zone, for one set of the other values it reads,
+    worked out (the test run, any error raised) when first asked for."""
+
+    __slots__ = ("ev", "ctx", "conv")
+
+    def __init__(self, ev: Callable, ctx: list, conv: Callable = bool):
+        super().__init__()
+        self.ev, self.ctx, self.conv = ev, ctx, conv
+
+    def __missing__(self, x):
+        st, s, c = self.ctx[0]
+        v = self[x] = self.conv(self.ev(st, s, c, x))
+        return v
+
+
+_LOOKUP_LIMIT = 1 << 11  # sets of values a count/any/all keeps truths for, then started again
+
+
+def _truths(cp: _Compiler, args, conv: Callable = bool) -> Callable | None:
+    """For ``count``/``any``/``all(ZONE, TEST)`` or ``(ZONE, NAME, TEST)`` whose test reads
+    nothing but cards and the hand's single values (``_table_key``, no zone): a function
+    of (state, seat, card, reduce) giving ``reduce`` (``sum``, ``any``, ``all``) of the truth
+    of each card of the zone, looked up per set of the values the test reads besides the
+    zone's card (the card, the named cards of
+    enclosing counts, ``trump`` …). ``count(hand(seat), y, y.suit == card.suit and rank(y)
+    >= rank(x))`` inside a sum over the hand is then a lookup per card of the hand.
+    ``conv``: ``int`` for the number of a ``sum_cards``/``max_cards``. None for any other
+    test."""
+    if len(args) == 2:
+        key = _table_key(args[1], _Compiler(cp.text, cp.pos, cp.scope, cp.bound | BOUND["card"], cp.locals))
+        if key is None or key[1]:
+            return None
+        t = cp.lazy(args[1], "card")
+        own = "card"
+
+        def ev(st, s, c, x):
+            return t(st, s, x)
+
+    else:
+        name = _plain(args[1])
+        if name is None:
+            return None
+        cell, _ = cp.named(args[1], "card")
+        key = _table_key(args[2], _Compiler(cp.text, cp.pos, cp.scope, cp.bound, {**cp.locals, name: cell}))
+        if key is None or key[1]:
+            return None
+        tn = cp.lazy(args[2], "card", local=(name, cell))
+        own = "~" + name
+
+        def ev(st, s, c, x):
+            cell[0] = x
+            return tn(st, s, c)
+
+    ctx: list = [None]
+    values = key[0]
+    parts = [values[v] for v in sorted(values) if v != own]
+    z, _ = cp.c(args[0])
+    if not parts:
+        look = _Truths(ev, ctx, conv).__getitem__
+
+        def only(st, s, c, reduce):
+            ctx[0] = (st, s, c)
+            v = reduce(map(look, z(st, s, c)))
+            ctx[0] = None  # the state is not kept once the count is made
+            return v
+
+        return only
+    tables: dict = {}
+
+    def truths(st, s, c, reduce):
+        k = tuple([p(st, s, c) for p in parts])
+        tab = tables.get(k)
+        if tab is None:
+            if len(tables) >= _LOOKUP_LIMIT:
+                tables.clear()
+            tab = tables[k] = _Truths(ev, ctx, conv)
+        ctx[0] = (st, s, c)
+        v = reduce(map(tab.__getitem__, z(st, s, c)))
+        ctx[0] = None
+        return v
+
+    return truths
+
+
 def _f_count(cp: _Compiler, node, args):
     z, k = cp.c(args[0])
     cp._need(args[0], k, "zone")
     if len(args) == 1:
         return (lambda st, s, c: len(z(st, s, c))), "num"
     z, t = _zone_test(cp, args)
+    look = _truths(cp, args)
+    if look is not None:
+        return (lambda st, s, c: look(st, s, c, sum)), "num"
     return (lambda st, s, c: sum(1 for x in z(st, s, c) if t(st, s, c, x))), "num"
 
 
 def _f_any(cp, node, args):
     z, t = _zone_test(cp, args)
+    look = _truths(cp, args)
+    if look is not None:
+        return (lambda st, s, c: look(st, s, c, any)), "bool"
     return (lambda st, s, c: any(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
 def _f_all(cp, node, args):
     z, t = _zone_test(cp, args)
+    look = _truths(cp, args)
+    if look is not None:
+        return (lambda st, s, c: look(st, s, c, all)), "bool"
     return (lambda st, s, c: all(t(st, s, c, x) for x in z(st, s, c))), "bool"
 
 
@@ -748,9 +847,15 @@ def _f_cards_fold(fn):
         cp._need(args[0], k, "zone")
         if len(args) == 2:
             e = cp.lazy(args[1], "card", *_NUMERIC)
+            look = _truths(cp, args, int)
+            if look is not None:  # each card's number looked up per the other values read
+                return (lambda st, s, c: look(st, s, c, lambda xs: fn(list(xs)))), "num"
             return (lambda st, s, c: fn([int(e(st, s, x)) for x in z(st, s, c)])), "num"
         cell, name_node = cp.named(args[1], "card")
         e = cp.lazy(args[2], "card", *_NUMERIC, local=(str(name_node.children[0]), cell))
+        look = _truths(cp, args, int)
+        if look is not None:
+            return (lambda st, s, c: look(st, s, c, lambda xs: fn(list(xs)))), "num"
 
         def fold(st, s, c):
             out = []
@@ -971,7 +1076,12 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game", limits=N
     names = frozenset(str(t) for t in _tokens(tree) if t.type == "NAME")
     filt = None
     if kind == "card":
-        filt = _card_filter(cp, tree) or _context_filter(fn, tree, scope) or _hoisting_filter(text, pos, scope, tree)
+        filt = (
+            _card_filter(cp, tree)
+            or _context_filter(fn, tree, scope)
+            or _zone_filter(fn, tree, cp)
+            or _hoisting_filter(text, pos, scope, tree)
+        )
     return Expr(fn, text, pos, k, names, filt, _shape(tree))
 
 
@@ -1251,18 +1361,19 @@ class _HoistingCompiler(_Compiler):
     what is evaluated, and any error it raises, is what the per-card closure
     does)."""
 
-    def __init__(self, text, pos, scope, bound, slots: dict[int, int], cell: list):
+    def __init__(self, text, pos, scope, bound, slots: dict[int, int], cell: list, used: list):
         super().__init__(text, pos, scope, bound)
-        self.slots, self.cell = slots, cell
+        self.slots, self.cell, self.used = slots, cell, used
 
     def c(self, node):
         fn, k = super().c(node)
         i = self.slots.get(id(node)) if isinstance(node, Tree) else None
         if i is None:
             return fn, k
-        cell = self.cell
+        cell, used = self.cell, self.used
 
         def once(st, s, c):
+            used[0] = True  # the card's value read this part
             memo = cell[0]
             if i in memo:
                 return memo[i]
@@ -1282,7 +1393,43 @@ def _hoisting_filter(text: str, pos: Pos, scope: Scope, tree):
     if not slots:
         return None
     cell: list = [None]
-    fn, _ = _HoistingCompiler(text, pos, scope, BOUND["card"], slots, cell).c(tree)
+    used: list = [False]
+    fn, _ = _HoistingCompiler(text, pos, scope, BOUND["card"], slots, cell, used).c(tree)
+    # the rest of the test: if it reads only the card, the hand's values and the cards of
+    # shared zones, a card's value that read none of the parts worked out apart depends on
+    # those alone, and is kept per set of them (a card that read one is worked out each call)
+    hoisted = frozenset(slots)
+    key = _table_key(tree, _Compiler(text, pos, scope, BOUND["card"]), hoisted)
+    if key is not None and all(z in scope.zones for z in key[1]):
+        values, zones = key
+        parts = [values[v] for v in sorted(values) if v != "card"] + [zones[z] for z in sorted(zones)]
+        tables: dict = {}
+
+        def kept(st, s, cards):
+            k = tuple([p(st, s, None) for p in parts])
+            tab = tables.get(k)
+            if tab is None:
+                if len(tables) >= _CONTEXT_LIMIT:
+                    tables.clear()
+                tab = tables[k] = {}
+            saved = cell[0]
+            cell[0] = {}
+            try:
+                out = []
+                for c in cards:
+                    v = tab.get(c, _UNSEEN)
+                    if v is _UNSEEN:
+                        used[0] = False
+                        v = fn(st, s, c)
+                        if not used[0]:
+                            tab[c] = v
+                    if v:
+                        out.append(c)
+                return out
+            finally:
+                cell[0] = saved
+
+        return kept
 
     def filt(st, s, cards):
         saved = cell[0]
@@ -1316,20 +1463,217 @@ def _card_only(node, scope: Scope) -> bool:
     return isinstance(node, Tree)
 
 
-def _tabulated(f: Fn) -> Fn:
-    """``f`` (a test of the card alone) with each card's value kept once worked out."""
-    table: dict = {}
+_UNSEEN = object()
 
-    def test(st, s, c):
-        v = table.get(c, _UNSEEN)
+
+# -- the parts of an argument evaluated once per card of a zone: their values kept -----------
+_BINDERS = frozenset({"count", "any", "all", "sum_cards", "max_cards"})  # a zone, then a card test or number
+_PURE_CALLS = frozenset({"rank", "min", "max", "abs"})  # a function of their arguments alone
+_ZONE_TABLE_LIMIT = 1 << 12  # values kept per part keyed by a zone's cards (new at every hand), then started again
+_TABLE_LIMIT = 1 << 16  # values kept per part keyed by cards and values, then started again
+
+
+def _cell_getter(cell: list) -> Fn:
+    return lambda st, s, c: cell[0]
+
+
+def _state_getter(attr: str) -> Fn:
+    return lambda st, s, c: getattr(st, attr)
+
+
+def _var_getter(name: str) -> Fn:
+    return lambda st, s, c: st.vars[name]
+
+
+def _cards_getter(zone: Fn) -> Fn:
+    return lambda st, s, c: tuple(zone(st, s, c))
+
+
+def _source(text: str, node) -> str | None:
+    """The text of ``node`` in its expression, or None when the parser kept no place for it."""
+    meta = getattr(node, "meta", None)
+    if meta is None or getattr(meta, "empty", True) or meta.start_pos is None:
+        return None
+    return text[meta.start_pos : meta.end_pos]
+
+
+def _names_in(node) -> set[str]:
+    return {str(t) for t in _tokens(node) if t.type == "NAME"} if isinstance(node, Tree) else set()
+
+
+def _table_key(node, cp: _Compiler, skip: frozenset = frozenset()) -> tuple[dict[str, Fn], dict[str, Fn]] | None:
+    """What the value of ``node`` depends on, if that is nothing but cards (the card
+    under test, the cards an enclosing ``count``/``any``/``all``/``sum_cards``/``max_cards``
+    names), their fields and ranks in an order, literals, the seat, the hand's single
+    values (``led``, ``led_card``, ``trump``, ``dealer``, ``tricks_played``, …), the game's
+    counters and the cards of zones (``hand(seat)``, ``trick``): (the values, each by
+    name with how to read it; the zones, each by its text with how to read its cards).
+    None when ``node`` reads anything else (money, counters of a seat, tricks won, a
+    function of the seats, ``value``), or a zone named by a card of its own. Decided on
+    the syntax, when the file is loaded: an expression changes nothing, so while these
+    are the same its value is. ``skip``: the ids of parts left out (read apart)."""
+    values: dict[str, Fn] = {}
+    zones: dict[str, Any] = {}  # text -> the zone's node
+    sc, literal = cp.scope, _literal_names(cp.scope)
+
+    def visit(n, inner: frozenset) -> bool:
+        if not isinstance(n, Tree) or id(n) in skip:
+            return True
+        d = n.data
+        if d == "name":
+            name = str(n.children[0])
+            if name in inner:
+                return True
+            if name in cp.locals:
+                values["~" + name] = _cell_getter(cp.locals[name])
+            elif name in ("card", "seat"):
+                if name not in cp.bound:
+                    return False
+                values[name] = (lambda st, s, c: c) if name == "card" else (lambda st, s, c: s)
+            elif name in _SEAT_VALUES:
+                values[name] = _state_getter(_SEAT_VALUES[name])
+            elif name in _PLAIN_VALUES:
+                values[name] = _state_getter(_PLAIN_VALUES[name])
+            elif name == "led_card":
+                values[name] = lambda st, s, c: _led_card(st)
+            elif name in sc.vars:
+                values[name] = _var_getter(name)
+            elif name in sc.zones:
+                zones[name] = n
+            else:
+                return name in literal
+            return True
+        if d == "call":
+            fname = str(n.children[0])
+            args = list(n.children[1].children) if len(n.children) > 1 and n.children[1] is not None else []
+            if fname in sc.seat_zones:
+                text = _source(cp.text, n)
+                if len(args) != 1 or text is None or _names_in(args[0]) & inner or not visit(args[0], inner):
+                    return False
+                zones[text] = n
+                return True
+            if fname in _BINDERS:
+                if not args or not visit(args[0], inner):
+                    return False
+                if len(args) == 2:
+                    return visit(args[1], inner | {"card"})
+                if len(args) == 3:
+                    own = _plain(args[1])
+                    return own is not None and visit(args[2], inner | {own})
+                return len(args) == 1
+            if fname in _PURE_CALLS:
+                return all(visit(a, inner) for a in args)
+            return False
+        return all(visit(ch, inner) for ch in n.children)
+
+    if not isinstance(node, Tree) or not visit(node, frozenset()):
+        return None
+    plain = _Compiler(cp.text, cp.pos, cp.scope, cp.bound, cp.locals)
+    return values, {z: _cards_getter(plain.c(zn)[0]) for z, zn in zones.items()}
+
+
+def _trivial(node) -> bool:
+    """A leaf, a list, or a field of a named card: reading it is as quick as looking it up."""
+    return (
+        not isinstance(node, Tree)
+        or node.data in ("name", "number", "string", "card", "list")
+        or (node.data == "attr" and isinstance(node.children[0], Tree) and node.children[0].data == "name")
+    )
+
+
+def _has_cond(node) -> bool:
+    return any(t.data == "cond" for t in node.iter_subtrees())
+
+
+def _tabled(f: Fn, parts: list[Fn], table: dict, limit: int) -> Fn:
+    """``f`` with its value kept in ``table`` for each set of the values ``parts``
+    read (each part a function of (state, seat, card)); a value is worked out,
+    and any error raised, by ``f`` itself the first time."""
+    get = table.get
+    if not parts:  # the card alone: the card is the key
+
+        def by_card(st, s, c):
+            v = get(c, _UNSEEN)
+            if v is _UNSEEN:
+                v = f(st, s, c)
+                if len(table) >= limit:
+                    table.clear()
+                table[c] = v
+            return v
+
+        return by_card
+    if len(parts) == 1:
+        (p,) = parts
+
+        def key(st, s, c):
+            return p(st, s, c)
+
+    elif len(parts) == 2:
+        p, q = parts
+
+        def key(st, s, c):
+            return p(st, s, c), q(st, s, c)
+
+    elif len(parts) == 3:
+        p, q, r = parts
+
+        def key(st, s, c):
+            return p(st, s, c), q(st, s, c), r(st, s, c)
+
+    else:
+
+        def key(st, s, c):
+            return tuple([p(st, s, c) for p in parts])
+
+    def tabled(st, s, c):
+        k = key(st, s, c)
+        v = get(k, _UNSEEN)
         if v is _UNSEEN:
-            v = table[c] = f(st, s, c)
+            v = f(st, s, c)
+            if len(table) >= limit:
+                table.clear()
+            table[k] = v
         return v
 
-    return test
+    return tabled
 
 
-_UNSEEN = object()
+class _TablingCompiler(_Compiler):
+    """Compiles an argument evaluated once per card of a zone (the test of a
+    ``count``/``any``/``all``, the number of a ``sum_cards``/``max_cards``). Its
+    parts whose value depends only on cards, values of the hand and cards of zones
+    (``_table_key``) keep their values: each ``count``/``any``/``all``/``sum_cards``/
+    ``max_cards`` inside, per (the values it reads, the cards of its zones), in a
+    table shared by every part of the rule file with the same text (the same sum
+    over a hand written in three declarations is worked out once per hand and card);
+    a part with an ``if``, or the whole test of a ``count(ZONE, TEST)``, per the values
+    it reads when it reads no zone. ``rank(y) >= rank(x)`` inside a count over a hand
+    inside a sum over the hand is then worked out once per hand and pair of cards,
+    not once per visit."""
+
+    def __init__(self, text, pos, scope, bound, locals_=None, top=None):
+        super().__init__(text, pos, scope, bound, locals_)
+        self.top = top  # the whole test of a count(ZONE, TEST), kept per card even without an if
+
+    def c(self, node):
+        if isinstance(node, Tree) and not _trivial(node):
+            binder = node.data == "call" and str(node.children[0]) in _BINDERS
+            if binder or node is self.top or _has_cond(node):
+                key = _table_key(node, self)
+                if key is not None and (key[0] or key[1]) and (binder or not key[1]):
+                    values, zones = key
+                    f, k = super().c(node) if binder else _Compiler(*self._ctx()).c(node)
+                    text = _source(self.text, node)
+                    ident = (text, tuple(sorted(values)), tuple(sorted(zones))) if text is not None else object()
+                    table = self.scope.tables.setdefault(ident, {})
+                    parts = [values[v] for v in sorted(values)] + [zones[z] for z in sorted(zones)]
+                    if list(values) == ["card"] and not zones:
+                        parts = []  # ``_tabled`` keys by the card itself
+                    return _tabled(f, parts, table, _ZONE_TABLE_LIMIT if zones else _TABLE_LIMIT), k
+        return super().c(node)
+
+    def _ctx(self):
+        return self.text, self.pos, self.scope, self.bound, self.locals
 
 
 # -- a card test that reads only the card and a few values of the hand: tabulated -------
@@ -1390,6 +1734,42 @@ def _context_filter(fn: Fn, tree, scope: Scope):
             if len(tables) >= _CONTEXT_LIMIT:
                 tables.clear()
             tab = tables[key] = {}
+        out = []
+        for c in cards:
+            v = tab.get(c, _UNSEEN)
+            if v is _UNSEEN:
+                v = tab[c] = fn(st, s, c)
+            if v:
+                out.append(c)
+        return out
+
+    return filt
+
+
+def _zone_filter(fn: Fn, tree, cp: _Compiler):
+    """A whole-hand filter for a test that reads the card and nothing else but the
+    seat, the hand's single values, the game's counters and the cards of shared zones
+    (``all(trick, x, x.suit != led or rank(card) > rank(x))``): the test's value for
+    each card is kept per set of those values and cards (``_table_key``), each worked
+    out, and any error raised, by the test itself the first time. None for a test
+    that reads a seat's zone (the hand it filters changes at every call) or anything
+    else."""
+    key = _table_key(tree, cp)
+    if key is None:
+        return None
+    values, zones = key
+    if not zones or not all(z in cp.scope.zones for z in zones):
+        return None
+    parts = [values[v] for v in sorted(values) if v != "card"] + [zones[z] for z in sorted(zones)]
+    tables: dict = {}
+
+    def filt(st, s, cards):
+        k = tuple([p(st, s, None) for p in parts])
+        tab = tables.get(k)
+        if tab is None:
+            if len(tables) >= _CONTEXT_LIMIT:
+                tables.clear()
+            tab = tables[k] = {}
         out = []
         for c in cards:
             v = tab.get(c, _UNSEEN)

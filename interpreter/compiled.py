@@ -17,7 +17,9 @@ step, payment or list of effects they belong to (all kept alive by the game):
 - ``key_plans``: id(tricks step) -> its winner keys split into tabulated and evaluated
   (``fastpath.KeyPlan``);
 - ``sequences``: (id(sequence step), players) -> each suit's cards in the step's order
-  and each card's place in its suit.
+  and each card's place in its suit;
+- ``hand_vars``: the counters set again at every hand, (name, per seat, initial value
+  or None), or None until first needed.
 
 Nothing in these tables changes what a game does: each entry is a function of
 the rule file alone (and of the number of players, where it says so).
@@ -32,7 +34,17 @@ from ..dsl.model import GameDef
 
 
 class Compiled:
-    __slots__ = ("runners", "key_tables", "deal_plans", "short_loop", "ante", "card_tests", "key_plans", "sequences")
+    __slots__ = (
+        "runners",
+        "key_tables",
+        "deal_plans",
+        "short_loop",
+        "ante",
+        "card_tests",
+        "key_plans",
+        "sequences",
+        "hand_vars",
+    )
 
     def __init__(self) -> None:
         self.runners: dict[int, Callable[[Any, Any], int | None]] = {}
@@ -43,6 +55,7 @@ class Compiled:
         self.card_tests: dict[int, dict] = {}
         self.key_plans: dict[int, Any] = {}
         self.sequences: dict[tuple[int, int], tuple] = {}
+        self.hand_vars: list[tuple[str, bool, Any]] | None = None
 
 
 # id(GameDef) -> its Compiled; an entry goes when its GameDef is collected (a

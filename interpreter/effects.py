@@ -279,9 +279,24 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
                 return fld(st, seat, None) % st.n
     elif op == "pay":
         payment = a["payment"]
+        if payment.payer is not None and payment.payee is not None:  # one payment: as _pay makes it
+            payer, payee, amount, unit, ppath = (
+                payment.payer.fn,
+                payment.payee.fn,
+                payment.amount.fn,
+                payment.unit,
+                payment.path,
+            )
+            pwhere = payment.where.fn if payment.where is not None else None
 
-        def f(st, seat):
-            st._pay(payment, seat)
+            def f(st, seat):
+                if pwhere is None or pwhere(st, seat, None):
+                    st._transfer(payer(st, seat, None), payee(st, seat, None), amount(st, seat, None), unit, ppath)
+
+        else:
+
+            def f(st, seat):
+                st._pay(payment, seat)
     else:
         items = list(a.items())
         team = e.team_vars

@@ -158,7 +158,8 @@ class Procedure(StateParts):
             best = (min if lowest else max)(vals.values())
             seats = [s for s in seats if vals[s] == best]
             if len(seats) == 1:
-                self.emit({"type": "dealer", "seat": seats[0]})
+                if self._logging:
+                    self.emit({"type": "dealer", "seat": seats[0]})
                 return seats[0]
         raise RuleError(
             "the draw for dealer never decides: the order gives the drawn cards equal values",
@@ -179,9 +180,18 @@ class Procedure(StateParts):
             self._plays_at_hand = self.plays
             self._hand_over = False
             self._end_rule = ()
-            for name, (per_seat, init, reset) in g.vars.items():
-                if reset == "hand":
+            hand_vars = self._compiled.hand_vars
+            if hand_vars is None:
+                hand_vars = self._compiled.hand_vars = [
+                    (name, per_seat, init) for name, (per_seat, init, reset) in g.vars.items() if reset == "hand"
+                ]
+            for name, per_seat, init in hand_vars:
+                if init is not None:
                     self._init_var(name, per_seat, init)
+                elif per_seat:
+                    self.pvars[name] = [0] * self.n
+                else:
+                    self.vars[name] = 0
             self._gather()
             first = self.hand_no == 1
             deck = self._deck if first else None

@@ -13,6 +13,7 @@ closures and do not travel between processes.
 from __future__ import annotations
 
 import os
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
@@ -160,17 +161,27 @@ class Job:
     collector: Any = None
 
 
-_GAMES: dict = {}
+_LOADED = threading.local()
+
+
+def _games() -> dict:
+    games = getattr(_LOADED, "games", None)
+    if games is None:
+        games = _LOADED.games = {}
+    return games
 
 
 def _game(rules: str, options: tuple, limits: Limits | None = None) -> GameDef:
-    """The compiled rules, once per process."""
+    """The compiled rules, once per process and thread: a compiled rule file
+    fills tables and cells while it is played, so two threads of one worker
+    (a Dask worker with several threads) each play their own."""
+    games = _games()
     key = (rules, options, limits)
-    g = _GAMES.get(key)
+    g = games.get(key)
     if g is None:
         from ..dsl.model import load_game
 
-        g = _GAMES[key] = load_game(rules, options, limits)
+        g = games[key] = load_game(rules, options, limits)
     return g
 
 
@@ -234,7 +245,7 @@ def simulate(
         raise ValueError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
     workers = workers or os.cpu_count() or 1
     if game is not None:  # worker processes started by fork find it compiled
-        _GAMES[(job.rules, tuple(job.options), job.limits)] = game
+        _games()[(job.rules, tuple(job.options), job.limits)] = game
     size = chunk or default_chunk(games, workers)
     parts, count = chunks(games, size), chunk_count(games, size)
     workers = max(1, min(workers, count))  # never more workers than chunks to play

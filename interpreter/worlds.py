@@ -13,15 +13,17 @@ on the world's random generator is its own (``seed``): the hands to come are
 not the true ones either.
 
 ``place`` draws the permutation: the unseen cards go to the places of the
-unseen cards (each a seat's hand or a zone, with as many places as it has
-unseen cards), so that no seat gets a card of a suit it has shown it lacks.
-Such voids are read from the rules, never from a game's name: in a trick
-step whose first duty is to follow the suit led (``card.suit == led``) and
-that excuses no card (no ``free``), a seat that renounces, or plays a card of
-another suit, holds none of the suit led. Any other duty the rules impose
-(to overtrump, to head the trick, …) is checked when the hand's moves are
-played again in the world: a world in which one of them is not legal is
-drawn again (``academie.api.State.resample``).
+unseen cards (grouped by what is barred from them), so that no place gets a
+card barred from it. What is barred is read from the rules, never from a
+game's name (``lacks``): the hand is played again, and where a seat plays a
+card to a trick, the cards that would have made it not legal had the seat held
+one of them too (the follow rule's tiers, what they excuse, the lead rule) are
+barred from the places of the cards it held at that moment, a card it drew,
+took or was passed included. Any other duty the rules impose, and the public
+course of the hand (its events, the counters every seat sees), is checked
+when the hand's moves are played again in the world: a world that differs is
+drawn again (``academie.api.State.resample``, which also makes a world from a
+copy of the state where nothing needs playing again).
 """
 
 from __future__ import annotations
@@ -31,10 +33,11 @@ from typing import Any, Iterable
 
 from ..dsl.cards import Card, parse_card
 from ..dsl.model import GameDef
+from .fastpath import reads_card_led_trump
 from .procedure import Snapshot
 from .state import State
 
-__all__ = ["World", "lacking", "place", "voids"]
+__all__ = ["World", "lacks", "place", "voids"]
 
 
 class World(State):
@@ -89,12 +92,10 @@ def voids(game: GameDef, events: Iterable[dict], state: State | None = None) -> 
     trick step makes following the suit led the first duty. A card the rules
     excuse (``free``, asked of ``state``; none without it) shows nothing.
     {seat: {suit, …}}."""
-    tricks = [s for s in game.steps if s.kind == "tricks"]
-    if len(tricks) != 1 or any(s.kind == "sequence" for s in game.steps):
+    rule = _void_rule(game)
+    if rule is None or (rule[0].free is not None and state is None):
         return {}
-    st = tricks[0]
-    if not st.must or st.must[0].shape != "card.suit == led" or (st.free is not None and state is None):
-        return {}
+    st = rule[0]
     free = st.free.fn if st.free is not None else None
     out: dict[int, set[str]] = {}
     led: str | None = None
@@ -113,6 +114,18 @@ def voids(game: GameDef, events: Iterable[dict], state: State | None = None) -> 
         elif t in ("trick", "take", "hand_start", "hand_end"):
             led = None
     return out
+
+
+def _void_rule(game: GameDef) -> tuple | None:
+    """(the rules' one trick step,) when its first duty is to follow the suit led (``card.suit ==
+    led``): a card of another suit, or a renounce, then shows a void; else None."""
+    tricks = [s for s in game.steps if s.kind == "tricks"]
+    if len(tricks) != 1 or any(s.kind == "sequence" for s in game.steps):
+        return None
+    st = tricks[0]
+    if not st.must or st.must[0].shape != "card.suit == led":
+        return None
+    return (st,)
 
 
 def _free(free, state, seat: int, name: str) -> bool:
@@ -260,35 +273,155 @@ def _feasible(cards: list[Card], room: list[int], barred: list[set]) -> bool:
     return True
 
 
-def lacking(game: GameDef, snap: Snapshot, players: int, moves: list, observer: int) -> dict[int, set[Card]]:
-    """The cards each seat other than ``observer`` has shown it did not hold,
-    found by playing the hand's ``moves`` again from ``snap`` (the top of the
-    hand): at each card it played to a trick, if the card did not meet the
-    first tier of the follow rule (``must[0]``, asked then, in that trick) and
-    the rules do not excuse it (``free``), the seat held no card meeting that
-    tier. {seat: {card, …}}."""
-    st = State(game, players, 0, resume=snap, keep_events=False, check="hand")
-    pack = list(st.pack_cards)
-    out: dict[int, set[Card]] = {}
+class _Watch:
+    """The event sink of a hand played again: what each seat other than ``observer`` shows it lacks,
+    read at the moment it shows it, against the cards it holds then."""
+
+    def __init__(self, game: GameDef, observer: int):
+        self.st: Any = None
+        self.game = game
+        self.observer = observer
+        self.lacks: dict[Card, set[Card]] = {}
+        self.led: str | None = None
+        rule = _void_rule(game)
+        self.rule = rule
+        self.free = rule[0].free.fn if rule is not None and rule[0].free is not None else None
+
+    def held(self, seat: int, cards: Iterable[Card]) -> None:
+        """``seat`` holds none of ``cards``: each card of its hand now may not be one of them."""
+        bar = set(cards)
+        if not bar:
+            return
+        lacks = self.lacks
+        for c in self.st.hand[seat]:
+            got = lacks.get(c)
+            if got is None:
+                lacks[c] = set(bar)
+            else:
+                got |= bar
+
+    def played(self, step: Any, seat: int, m: Any) -> None:
+        """``seat`` plays ``m`` to a trick of ``step``: the cards that, had it held one of them too,
+        would have made ``m`` not legal, it did not hold. Where the follow rule's tiers read only
+        the card, ``led`` and ``trump``, those are the cards of the tiers before the first its
+        hand met (unless the rules excuse ``m``); else (a tier or the lead rule that reads the
+        hand) each card is tried in the hand in turn."""
+        st = self.st
+        if (
+            not isinstance(m, Card)
+            or (st.led is None and step.lead_test is None)
+            or (st.led is not None and not step.must)
+        ):
+            return
+        hand = st.hand[seat]
+        pack = st.pack_cards
+        try:
+            if st.led is not None and all(reads_card_led_trump(t, self.game) for t in step.must):
+                if step.free is not None and _free(step.free.fn, st, seat, m.name):
+                    return
+                bar: set[Card] = set()
+                for t in step.must:
+                    if t.filter(st, seat, hand):
+                        break
+                    bar.update(t.filter(st, seat, pack))
+                self.held(seat, bar)
+                return
+            mine = set(hand)
+            bar = set()
+            for x in pack:
+                if x in mine:
+                    continue
+                hand.append(x)
+                try:
+                    if m not in st._legal(step, seat)[0]:
+                        bar.add(x)
+                finally:
+                    hand.pop()
+        except Exception:  # a rule that cannot be asked so: nothing learnt
+            return
+        self.held(seat, bar)
+
+    def __call__(self, ev: dict) -> None:
+        if self.rule is None:
+            return
+        t = ev.get("type")
+        if t == "play":
+            suit = _suit(ev["card"])
+            if self.led is None:
+                self.led = suit
+            elif suit != self.led and ev["seat"] != self.observer:
+                if not (self.free is not None and _free(self.free, self.st, ev["seat"], ev["card"])):
+                    self.held(ev["seat"], (c for c in self.st.pack_cards if c.suit == self.led))
+        elif t == "renounce":
+            if ev.get("led") is not None and ev["seat"] != self.observer:
+                self.held(ev["seat"], (c for c in self.st.pack_cards if c.suit == ev["led"]))
+            self.led = None if self.rule[0].cannot_follow else self.led
+        elif t in ("trick", "take", "hand_start", "hand_end"):
+            self.led = None
+
+
+def lacks(
+    game: GameDef,
+    snap: Snapshot,
+    players: int,
+    moves: list,
+    observer: int,
+    sigma: dict | None = None,
+    seed: Any = 0,
+    marks: list | None = None,
+) -> dict[Card, set[Card]]:
+    """What the seats other than ``observer`` have shown they did not hold,
+    by the place of each card: {card: the cards that may not lie where it lay}.
+    Found by playing the hand's ``moves`` again from ``snap`` (the top of the
+    hand; dealt with ``sigma`` and ``seed`` as a ``World`` when given) and
+    reading, at the moment a seat shows it lacks some cards, the cards it holds
+    then: a card it drew, took or was passed counts as well as one it was
+    dealt, and one it had laid out before does not. A seat shows it at each
+    card it played to a trick: it held no card that would have made that card
+    not legal (by the follow rule's tiers, ``must``, asked then, in that trick,
+    and what the rules excuse, ``free``; by the lead rule when it led); where
+    the first tier is the suit led (``voids``' rule), at a renounce too: it held
+    none of the suit led. ``marks``: a list given is filled with the counters
+    and money every seat sees (``pvars``, ``vars``, ``declared``, ``bal``)
+    at the hand's first decision, then after each move."""
+    watch = _Watch(game, observer)
+    cls: type[State] = State if sigma is None else World
+    st = cls.__new__(cls)
+    watch.st = st
+    if sigma is None:
+        State.__init__(st, game, players, 0, resume=snap, keep_events=False, check="hand", sink=watch)
+    else:
+        World.__init__(
+            st,  # type: ignore[arg-type]
+            game,
+            players,
+            resume=snap,
+            sigma=sigma,
+            seed=seed,
+            keep_events=False,
+            check="hand",
+            sink=watch,
+        )
+    if marks is not None:
+        marks.append(_counters(st))
     for m in moves:
         d = st._decision
         if d is None:
             break
         step = getattr(st, "_cur_step", None)
-        if (
-            d.kind == "play"
-            and d.seat != observer
-            and step is not None
-            and step.kind == "tricks"
-            and step.must
-            and st.led is not None
-        ):
-            try:
-                tier = step.must[0].filter(st, d.seat, pack)
-                excused = step.free is not None and _free(step.free.fn, st, d.seat, m.name)
-            except Exception:  # a rule that cannot be asked of the whole pack: nothing learnt
-                tier, excused = [], True
-            if m not in tier and not excused:
-                out.setdefault(d.seat, set()).update(tier)
+        if d.kind == "play" and d.seat != observer and step is not None and step.kind == "tricks":
+            watch.played(step, d.seat, m)
         st.apply(m)
-    return out
+        if marks is not None:
+            marks.append(_counters(st))
+    return watch.lacks
+
+
+def _counters(st: State) -> tuple:
+    """The counters and money every seat sees, as they are now (new containers)."""
+    return (
+        {k: v[:] for k, v in st.pvars.items()},
+        dict(st.vars),
+        dict(st.declared),
+        {h: dict(b) for h, b in st.bal.items()},
+    )

@@ -311,3 +311,30 @@ def test_the_examples_of_docs_api_run(capsys):
     for code in blocks:
         exec(compile(code, "docs/api.md", "exec"), {})
     assert capsys.readouterr().out
+
+
+def test_each_thread_plays_its_own_compiled_game():
+    """A compiled rule file fills tables and cells while it is played, so two
+    threads must not share one: load_game keeps its games per thread, and so
+    does simulate's worker (a Dask worker may run chunks in threads)."""
+    import threading
+
+    from academie.interpreter import simulate as sim
+
+    here = academie.load_game("francion/terrail")
+    assert academie.load_game("francion/terrail") is here
+    here_def = sim._game("francion/terrail", ())
+    assert sim._game("francion/terrail", ()) is here_def
+    got: dict = {}
+
+    def other():
+        got["game"] = academie.load_game("francion/terrail")
+        got["def"] = sim._game("francion/terrail", ())
+        got["result"] = got["game"].new_state(players=4, seed=5).playout(random.Random(1))
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    assert got["game"] is not here and got["game"].gamedef is not here.gamedef
+    assert got["def"] is not here_def
+    assert got["result"] == here.new_state(players=4, seed=5).playout(random.Random(1))

@@ -256,3 +256,96 @@ def test_cards_moved_in_secret_replay_in_the_world():
             differ += any(w.engine.hand[s] != state.engine.hand[s] for s in range(4) if s != seat)
         state.apply_action(rng.choice(state.legal_actions()))
     assert worlds > 20 and differ > worlds // 2
+
+
+def test_a_void_is_kept_in_the_cards_a_seat_drew():
+    """Piquet: each seat discards and draws from the talon, then plays to tricks. A seat that shows a
+    void holds none of that suit in any world, among the cards it drew as among those it was dealt,
+    so a world replays its play: none is the true deal. (A world may still fall back to one that
+    reaches the same decision with other declared counts: the point, sequences and sets each hand
+    declares narrow the hands that can give them.)"""
+    game = academie.load_game("piquet/hoyle")
+    rng = random.Random(0)
+    worlds = voids = 0
+    for seed in range(2):
+        state = game.new_state(players=2, seed=seed)
+        while not state.is_terminal() and state.hand_no == 1:
+            seat = state.current_player()
+            other = 1 - seat
+            shown: set[str] = set()
+            led = None
+            for pub, _, _ in state._events:
+                if pub["type"] == "play":
+                    if led is None:
+                        led = pub["card"][-1]
+                    elif pub["seat"] == other and pub["card"][-1] != led:
+                        shown.add(led)
+                elif pub["type"] == "trick":
+                    led = None
+            for _ in range(3):
+                world = state.resample(seat, rng)
+                worlds += 1
+                assert not world.true_deal
+                assert world.current_player() == seat and world.engine.hand[seat] == state.engine.hand[seat]
+                if not world.fallback:
+                    assert world.information_state_string(seat) == state.information_state_string(seat)
+                assert not any(c.suit in shown for c in world.engine.hand[other])
+            voids += bool(shown)
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert voids > 5 and worlds > 100
+
+
+@pytest.mark.parametrize(
+    "ref, n", [("hearts/foster", 4), ("hearts/foster", 3), ("enfle/foster", 4), ("polignac/boussac", 5)]
+)
+def test_a_world_made_from_a_copy_is_the_world_played_again(ref, n):
+    """Where nothing but the deal and cards played face up to tricks has happened, a world is made
+    from a copy of the state with the unseen cards exchanged in place: it is the very world that
+    playing the hand again with that exchange gives (every seat's view, the moves, the future)."""
+    from academie.interpreter.worlds import place as draw
+
+    rng = random.Random(3)
+    copied = 0
+    for seed in range(2):
+        state = academie.load_game(ref).new_state(players=n, seed=seed)
+        while not state.is_terminal() and state.hand_no <= 2:
+            seat = state.current_player()
+            _, groups, barred, copyable, _ = state._unseen(seat)
+            if copyable is not None:
+                sigma = draw(groups, barred, rng)
+                a = _World.__new__(_World)
+                a._copy(state, state.engine.snapshot, sigma, sigma, 5, copyable)
+                b = _World.__new__(_World)
+                b._from(state, state.engine.snapshot, sigma, 5)
+                assert b._ok
+                for s in range(n):
+                    assert a.information_state_string(s) == b.information_state_string(s)
+                assert a.legal_actions() == b.legal_actions()
+                assert [list(h) for h in a.engine.hand] == [list(h) for h in b.engine.hand]
+                assert {z: list(cs) for z, cs in a.engine.zones.items()} == {
+                    z: list(cs) for z, cs in b.engine.zones.items()
+                }
+                copied += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert copied > 50
+
+
+def test_a_follow_rule_that_reads_the_hand_bars_what_a_play_shows():
+    """Quadrille: to a trump led, a seat must play a trump unless its only trumps are matadores
+    higher than the card led. A seat that plays another card shows it holds no other trump: each
+    card is tried in its hand in turn, so that no world gives it one, and every world replays the
+    hand (none is the true deal)."""
+    game = academie.load_game("quadrille/hoyle")
+    rng = random.Random(1)
+    worlds = 0
+    for seed in range(3):
+        state = game.new_state(players=4, seed=seed)
+        while not state.is_terminal() and state.hand_no == 1:
+            seat = state.current_player()
+            for _ in range(4):
+                world = state.resample(seat, rng)
+                worlds += 1
+                assert not world.fallback
+                assert world.information_state_string(seat) == state.information_state_string(seat)
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert worlds > 100

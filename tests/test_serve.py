@@ -27,6 +27,15 @@ def client():
     return TestClient(create_app())
 
 
+def test_the_test_client_runs_on_the_http_client_starlette_asks_for():
+    """The test extra installs httpx2, which starlette's TestClient asks for: importing it warns
+    of nothing (with plain httpx it warns that httpx is deprecated there)."""
+    r = subprocess.run(
+        [sys.executable, "-W", "error", "-c", "import starlette.testclient"], capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr
+
+
 def key_of(client, gid):
     return next(g["key"] for g in client.get("/api/games").json() if g["id"] == gid)
 

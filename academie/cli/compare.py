@@ -9,9 +9,9 @@ import click
 from ..dsl.loader import Limits
 from ..dsl.text import safe, safe_json
 from ..outputs import check_targets, write_text
-from .args import SEED, SEED_HELP
 from .common import input_files
 from .paths import allow_path_option, allowed_paths
+from .runs import run_options, skill_options
 
 
 def check_play_agents(specs: list[str], players: int | None, hint: str = "--agents") -> None:
@@ -32,45 +32,19 @@ def check_play_agents(specs: list[str], players: int | None, hint: str = "--agen
 )
 @click.option("--option-a", "options_a", multiple=True, metavar="NAME", help="Switch on an option of A only.")
 @click.option("--option-b", "options_b", multiple=True, metavar="NAME", help="Switch on an option of B only.")
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(0, 10**9),
-    default=0,
-    show_default=True,
-    help="Also play this many games of each, on the same seeds, and compare the play.",
+@run_options(
+    games=click.IntRange(0, 10**9),
+    games_default=0,
+    games_help="Also play this many games of each, on the same seeds, and compare the play.",
+    players_default="the fewest both allow",
+    seed_game="game i of each",
+    agents_help="Agents by seat (first, random, and any other the engine knows, with its parameters: NAME:K=V:…).",
 )
-@click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest both allow).")
-@click.option(
-    "--seed",
-    "-s",
-    type=SEED,
-    default="0",
-    show_default=True,
-    help="Base seed; game i of each uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".",
-)
-@click.option(
-    "--agents",
-    "-a",
-    default="random",
-    show_default=True,
-    metavar="A1,A2,…",
-    help="Agents by seat (first, random, and any other the engine knows, with its parameters: NAME:K=V:…).",
-)
-@click.option(
-    "--strong",
-    metavar="AGENT",
-    help="With --weak: also play each game with one STRONG player among WEAK ones (its seat turning with the "
+@skill_options(
+    strong_help="With --weak: also play each game with one STRONG player among WEAK ones (its seat turning with the "
     "game) and report the skill gap.",
+    weak_help="The other players of the skill run (with --strong).",
 )
-@click.option("--weak", metavar="AGENT", help="The other players of the skill run (with --strong).")
-@click.option(
-    "--workers",
-    "-w",
-    type=click.IntRange(1, 64),
-    help="Worker processes (default: all cores); the report is the same for any number.",
-)
-@click.option("--max-plays", type=click.IntRange(min=1), default=50_000, show_default=True, help="Play limit per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @click.option(
     "--html",

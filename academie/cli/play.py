@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import AbstractSet
 
 import click
 
+from .. import narrate as narration
 from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe, safe_json
 from ..interpreter.agents import AGENTS, play as play_out
@@ -46,76 +48,21 @@ def summary(st: State) -> dict:
     }
 
 
-def narrate(ev: dict, n: int, hidden: AbstractSet[int] = frozenset(), draw_lowest: bool = True) -> str | None:
-    """One line (or a few) of the game's narrative; the dealt hands of the
-    ``hidden`` seats are shown only by their number of cards. ``draw_lowest``:
-    whether the rules' draw for the first dealer goes to the lowest card
-    (``dealer: {draw: {lowest: …}}``) or to the highest."""
-    t = ev["type"]
-    if t == "dealer":
-        return f"Seat {ev['seat']} draws the {'lowest' if draw_lowest else 'highest'} card and deals first."
-    if t == "hand_start":
-        return f"\n== Hand {ev['hand']} (dealer: seat {ev['dealer']})"
-    if t == "deal":
-        lines = ["Deal:"] + [
-            f"  seat {i}: " + (f"{len(h)} cards" if i in hidden else " ".join(_p(c) for c in h))
-            for i, h in enumerate(ev["hands"])
-        ]
-        lines += [
-            f"  {k}: " + (f"{len(v)} cards" if hidden else " ".join(_p(c) for c in v))
-            for k, v in ev.items()
-            if k not in ("type", "hands")
-        ]
-        return "\n".join(lines)
-    if t == "turnup":
-        return f"Turn-up: {_p(ev['card'])}" + (f" (trumps: {ev['trump']})" if ev.get("trump") else "")
-    if t == "declare":
-        return f"Seat {ev['seat']} announces {ev['declaration']}."
-    if t == "play":
-        src = ev.get("from")
-        extra = f" ({'borrowed' if src == 'borrow' else 'from the ' + src})" if src and src != "hand" else ""
-        return f"  seat {ev['seat']} plays {_p(ev['card'])}{extra}"
-    if t == "run":
-        return f"  seat {ev['seat']} begins a run in {ev['suit']}"
-    if t == "renounce":
-        return f"  seat {ev['seat']} cannot follow {ev['led']}"
-    if t == "take":  # a move made by a step of the hand, not by a seat, is the table's
-        who = f"seat {ev['seat']}" if ev.get("seat") is not None else "the table"
-        return f"  {who} takes {' '.join(_p(c) for c in ev['cards'])} into {ev['to']}"
-    if t == "number":
-        return f"  seat {ev['seat']} chooses {ev['value']} ({ev['into']})"
-    if t == "suit":
-        why = ", ".join(x for x in (ev.get("into"), "trumps" if ev.get("trump") else None) if x)
-        return f"  seat {ev['seat']} names {ev['value']} ({why})"
-    if t == "choose":
-        return f"  seat {ev['seat']} chooses " + ("a card" if ev["seat"] in hidden else _p(ev["card"]))
-    if t == "deliver":
-        dest = f"seat {ev['to_seat']}'s {ev['to']}" if ev.get("to_seat") is not None else f"the {ev['to']}"
-        shown = ev["seat"] not in hidden or (ev.get("to_seat") is not None and ev["to_seat"] not in hidden)
-        cards = " ".join(_p(c) for c in ev["cards"]) if shown else f"{len(ev['cards'])} cards"
-        return f"  seat {ev['seat']} gives {cards or 'no card'} to {dest}"
-    if t == "trick":
-        return f"  -> seat {ev['winner']} wins the trick"
-    if t == "borrow":
-        return f"  seat {ev['seat']} borrows {_p(ev['card'])} from seat {ev['from']}"
-    if t == "draw":
-        return f"  seat {ev['seat']} draws {_p(ev['card'])} from the {ev['from']}"
-    if t == "pay":
-        return (
-            f"  {_h(ev['from'])} pays {ev['amount']} {ev['unit']}{'s' if ev['amount'] != 1 else ''} to {_h(ev['to'])}"
-        )
-    if t == "hand_end":
-        if ev.get("reason") == "unfinished":
-            return "Hand unfinished: the play limit was reached."
-        w = ev["winner"]
-        return f"Hand {ev['hand']} ends after {ev.get('plays', 0)} plays" + (
-            f": seat {w} wins." if w is not None else "."
-        )
-    if t == "game_end":
-        lines = ["\n== Game over" + (" (UNFINISHED: play limit reached)" if ev["unfinished"] else "")]
-        lines += [f"  {r['rank']}. seat {r['seat']}: {r['score']}" for r in ev["standings"]]
-        return "\n".join(lines)
-    return None
+def narrate(
+    ev: dict,
+    n: int,
+    hidden: AbstractSet[int] = frozenset(),
+    draw_lowest: bool = True,
+    you: AbstractSet[int] = frozenset(),
+    style: bool = False,
+) -> str | None:
+    """One line (or a few) of the game's narrative (``academie/narrate.py``,
+    the words the web page and the replay use too); the dealt hands and chosen
+    cards of the ``hidden`` seats are shown only by their number of cards.
+    ``draw_lowest``: whether the rules' draw for the first dealer goes to the
+    lowest card (``dealer: {draw: {lowest: …}}``) or to the highest."""
+    line = narration.narrate(ev, you=you, hidden=hidden, symbols=_utf(), draw_lowest=draw_lowest)
+    return None if line is None else narration.terminal(line, style)
 
 
 def _utf() -> bool:
@@ -243,10 +190,6 @@ def _suit(s: str) -> str:
     return {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(s, s) if _utf() else s
 
 
-def _h(h) -> str:
-    return f"seat {h}" if isinstance(h, int) else f"the {h}"
-
-
 @click.command()
 @click.argument("rules")
 @click.option(
@@ -326,15 +269,18 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
             click.echo(safe(f"{game.title} ({game.id}), {n} players, seed {seed}"))
         hidden = set(range(n)) - humans if humans else set()
         draw_lowest = bool((game.dealer_draw or {}).get("lowest", True))  # as the interpreter reads it
+        style = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+        witness = narration.Witness(humans) if humans else None  # cards no human saw, counted
 
         def sink(ev):
             for person in people:
                 person.see(ev)
             if as_json:
                 return
-            line = narrate(ev, n, hidden, draw_lowest)
-            if line is not None:
-                click.echo(safe(line))
+            line = narrate(witness.view(ev) if witness else ev, n, hidden, draw_lowest, humans, style)
+            if line is not None:  # each word of the rule file escaped by narrate, before any style
+                click.echo(line)
 
     st = State(
         game,

@@ -9,10 +9,10 @@ import click
 from ..dsl.loader import Limits
 from ..dsl.text import safe, safe_json
 from ..outputs import check_targets, write_text
-from .args import SEED, SEED_HELP
 from .common import input_files
 from .compare import check_play_agents
 from .paths import allow_path_option, allowed_paths
+from .runs import run_options, skill_options
 
 
 @click.command()
@@ -25,40 +25,18 @@ from .paths import allow_path_option, allowed_paths
     metavar="NAME",
     help="Switch on an option in every reading (repeatable).",
 )
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(1, 1_000_000),
-    default=200,
-    show_default=True,
-    help="Games of each reading (and as many again for the skill run).",
+@run_options(
+    games=click.IntRange(1, 1_000_000),
+    games_default=200,
+    games_help="Games of each reading (and as many again for the skill run).",
+    players_default="the fewest allowed",
+    seed_game="game i of each reading",
+    agents_help="Agents by seat for the measures of each reading (NAME or NAME:K=V:…).",
 )
-@click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest allowed).")
-@click.option(
-    "--seed",
-    "-s",
-    type=SEED,
-    default="0",
-    show_default=True,
-    help="Base seed; game i of each reading uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".",
+@skill_options(
+    strong_help="With --weak: the better player of the skill run.",
+    weak_help="With --strong: the other players of the skill run.",
 )
-@click.option(
-    "--agents",
-    "-a",
-    default="random",
-    show_default=True,
-    metavar="A1,A2,…",
-    help="Agents by seat for the measures of each reading (NAME or NAME:K=V:…).",
-)
-@click.option("--strong", metavar="AGENT", help="With --weak: the better player of the skill run.")
-@click.option("--weak", metavar="AGENT", help="With --strong: the other players of the skill run.")
-@click.option(
-    "--workers",
-    "-w",
-    type=click.IntRange(1, 64),
-    help="Worker processes (default: all cores); the report is the same for any number.",
-)
-@click.option("--max-plays", type=click.IntRange(min=1), default=50_000, show_default=True, help="Play limit per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Also write one self-contained HTML page.")
 @allow_path_option

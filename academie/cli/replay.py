@@ -78,8 +78,10 @@ def replay(log, rules, options, step, html_file, **kw):
     for i, s in enumerate(all_steps, 1):
         click.echo(safe(f"\n-- {s['title']} ({i}/{len(all_steps)})"))
         said = None
-        for text, rule in lines(s, doc, cache):
-            click.echo(safe("  " + text))
+        for line, rule in lines(s, doc, cache):
+            click.echo(safe("  " + line.text))
+            for d in line.details:  # a deal's hands, the standings
+                click.echo(safe("    " + d.clause))
             if rule is not None and rule is not said:  # a rule's words once for the events in a row it caused
                 for ln in _explained(rule):
                     click.echo(safe(ln))

@@ -13,7 +13,7 @@ from ..dsl.text import safe, safe_json
 from ..interpreter.simulate import MAX_CHUNK, MAX_GAMES
 from ..interpreter.state import DEFAULT_MAX_PLAYS
 from ..outputs import AtomicFile, check_targets
-from .args import SEED, SEED_HELP
+from .runs import run_options
 from .common import (
     EXIT_USAGE,
     inputs_of,
@@ -28,29 +28,15 @@ from .common import (
 
 @click.command()
 @click.argument("rules")
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(1, MAX_GAMES),
-    default=100,
-    show_default=True,
-    help=f"Number of games (at most {MAX_GAMES}; memory does not grow with it).",
-)
-@click.option("--players", "-p", type=click.IntRange(min=1), help="Number of players (default: the fewest allowed).")
-@click.option(
-    "--seed",
-    "-s",
-    type=SEED,
-    default="0",
-    show_default=True,
-    help="Base seed; game i uses seed SEED/i. " + SEED_HELP[0].upper() + SEED_HELP[1:] + ".",
-)
-@click.option(
-    "--agents",
-    "-a",
-    metavar="A1,A2,…",
-    help="Agents by seat: first, random, or a search player with its parameters after colons "
+@run_options(
+    games=click.IntRange(1, MAX_GAMES),
+    games_default=100,
+    games_help=f"Number of games (at most {MAX_GAMES}; memory does not grow with it).",
+    players_default="the fewest allowed",
+    seed_game="game i",
+    agents_help="Agents by seat: first, random, or a search player with its parameters after colons "
     "(ismcts:iterations=300, mc:iterations=100; docs/players.md); one name for all. Default: random.",
+    agents_default=None,
 )
 @option_flags
 @click.option(

@@ -37,7 +37,8 @@ from ..dsl.errors import RuleError
 from ..dsl.loader import Limits, corpus_ids, resolve
 from ..dsl.model import load_game
 from ..dsl.text import safe
-from .events import card_text, event_line, plays_of
+from ..narrate import card_text, narrate
+from .events import plays_of
 from .explain import explain, explain_refusal
 
 MAX_GAMES = 64
@@ -223,12 +224,14 @@ class Server:
         obs = st.observation(seat)
         hands = obs["earlier_hands"] + [obs["events"]]
         log = []
+        you = {s for s, a in enumerate(t.agents) if a == "human"}
+        lowest = bool((st.game.gamedef.dealer_draw or {}).get("lowest", True))  # as the interpreter reads it
         for hand in hands[-3:]:
             for ev in hand:
-                line = event_line(ev, t.agents)
+                line = narrate(ev, you=you, draw_lowest=lowest)
                 if line is not None:
                     rule = self._explain(t, ev["rule"]) if "rule" in ev else None
-                    log.append({"text": line, "type": ev["type"], "rule": rule})
+                    log.append({**line.as_dict(), "rule": rule})
         current, last = plays_of(obs["events"])
         units = sorted({u for b in obs["balances"].values() for u in b})
         seats = []

@@ -15,7 +15,7 @@ from ..describe import citations, get
 from ..dsl.loader import Doc, source_ids
 from ..dsl.text import safe
 from ..render import source_title
-from .events import card_text
+from ..narrate import card_text
 
 
 def path_text(path: Any) -> str:

@@ -15,7 +15,8 @@ from pathlib import Path
 from ..dsl.errors import Pos, RuleError
 from ..dsl.loader import Doc
 from ..dsl.text import safe
-from .events import card_text, event_line
+from ..narrate import Line, Part, lowest_draws, narrate
+from ..narrate import html as line_html
 from .explain import explain
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
@@ -91,16 +92,20 @@ def steps(events: list[dict]) -> list[dict]:
     return out
 
 
-def lines(step: dict, doc: Doc | None, cache: dict | None = None) -> list[tuple[str, dict | None]]:
-    """Each event of a step in words, with its rule explained (when the rules are known)."""
+def lines(step: dict, doc: Doc | None, cache: dict | None = None) -> list[tuple[Line, dict | None]]:
+    """Each event of a step in words (``academie/narrate.py``), with its rule
+    explained (when the rules are known); an event this log holds in a shape
+    the engine does not write (an older log, one edited by hand) is named by
+    its type."""
     cache = {} if cache is None else cache
+    lowest = lowest_draws(doc.data) if doc is not None else None
     out = []
     for ev in step["events"]:
         try:
-            text = event_line(ev, [])
-        except (KeyError, TypeError, AttributeError, IndexError):
-            text = f"({ev.get('type')} event)"
-        if text is None:
+            line = narrate(ev, draw_lowest=lowest)
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+            line = Line(str(ev.get("type")), (Part(f"({safe(str(ev.get('type')), one_line=True)} event)"),), "line")
+        if line is None:
             continue
         rule = None
         if doc is not None and "rule" in ev:
@@ -108,7 +113,7 @@ def lines(step: dict, doc: Doc | None, cache: dict | None = None) -> list[tuple[
             if k not in cache:
                 cache[k] = explain(doc, ev["rule"])
             rule = cache[k]
-        out.append((safe(text), rule))
+        out.append((line, rule))
     return out
 
 
@@ -132,8 +137,8 @@ def html_body(title: str, events: list[dict], doc: Doc | None, note: str = "") -
         if i < len(all_steps):
             nav.append(f'<a href="#step{i + 1}">next →</a>')
         parts.append(f'<section class="step" id="step{i}"><h2>{e(s["title"])}</h2><ol class="events">')
-        for text, rule in lines(s, doc, cache):
-            li = e(text)
+        for line, rule in lines(s, doc, cache):
+            li = line_html(line)
             if rule is not None:
                 li += " " + rule_html(rule)
             parts.append(f"<li>{li}</li>")
@@ -150,7 +155,3 @@ def rule_html(rule: dict) -> str:
         inner.append(f"<p class='small'>Editorial: {e(ed['reason'])} (evidence: {e(ed['evidence'])})</p>")
     inner.append(f"<p class='small'>rule element: <code>{e(rule['element'])}</code></p>")
     return f'<details class="rule"><summary title="{e(rule["path"])}">§</summary>{"".join(inner)}</details>'
-
-
-def cards_line(cards: list[str]) -> str:
-    return " ".join(card_text(c) for c in cards)

@@ -183,11 +183,19 @@
     const log = $("log");
     log.replaceChildren();
     for (const line of v.log) {
-      const li = el("li", { class: "ev-" + line.type }, line.text);
+      const li = el("li", { class: "ev-" + line.type }, ...line.parts.map(part));
       if (line.rule) li.append(" ", ruleDetails(line.rule));
+      if (line.details.length) li.append(el("ul", { class: "details" }, ...line.details.map((d) => el("li", {}, d))));
       log.append(li);
     }
     log.scrollTop = log.scrollHeight;
+  }
+
+  // a piece of an event's sentence (academie/narrate.py): a seat, a card or a suit in a span to style
+  function part(p) {
+    if (p.kind === "seat") return el("span", { class: "ev-seat" }, p.text);
+    if (p.kind === "card" || p.kind === "suit") return el("span", { class: /[♥♦]/.test(p.text) ? "ev-card red" : "ev-card" }, p.text);
+    return p.text;
   }
 
   function ruleDetails(rule) {

@@ -1,0 +1,463 @@
+"""Events in words: the one narration of an engine event (docs/engine.md,
+the event log) for every place that shows a game — the terminal of
+``academie play``, ``academie replay`` (in the terminal and as a page), the
+web page of ``academie serve`` and the site's replay pages.
+
+``narrate(ev)`` turns an event into a ``Line``: its words as parts to style
+(a seat, a card, a suit, a word of the rule file, plain text), the rule
+element that acted (the event's ``rule`` key, explained by
+``serve/explain.py``) and, for a deal or the end of the game, lines of
+detail (each hand, the standings). Each front end renders the same words
+its own way: ``terminal`` (indented under the hand's heading, styled when
+the output is a terminal), ``html`` (escaped) and ``as_dict`` (JSON for the
+page's script, which sets it as text, never as HTML).
+
+A rule file is untrusted input: every word that comes from it (a zone, a
+unit, a declaration, a pool) goes through ``dsl/text.py`` ``safe`` here,
+before any front end sees it. An event is a logged one (every card named) or
+a seat's view of it (``api.State.observation``: a card no one saw is only
+counted, a deal gives the hands' sizes); both read the same.
+"""
+
+from __future__ import annotations
+
+import html as _html
+from dataclasses import dataclass, field
+from typing import AbstractSet, Any, Callable, Iterable
+
+from .dsl.cards import parse_card, pretty
+from .dsl.text import safe
+
+_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_RED = ("H", "D")
+
+
+def card_text(name: str, symbols: bool = True) -> str:
+    """A card as the table shows it: ``Q♠`` (its name, ``QS``, without symbols or for what is no card)."""
+    c = parse_card(name) if symbols else None
+    return pretty(c) if c is not None else safe(str(name), one_line=True)
+
+
+def suit_text(s: Any, symbols: bool = True) -> str:
+    if symbols and s in _SUITS:
+        return _SUITS[s]
+    return safe(str(s), one_line=True)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of a line: ``kind`` is ``text``, ``seat`` (value: its number),
+    ``holder`` (a pool or zone that pays or is paid), ``card`` (value: its
+    name), ``suit`` (value: its letter) or ``name`` (a word of the rule file)."""
+
+    text: str
+    kind: str = "text"
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """An event in words. ``level``: ``heading`` (a hand begins, the game
+    ends), ``line`` (what happens around the play: the draw for the deal, the
+    deal, a turn-up, a declaration, the end of a hand) or ``move`` (the
+    play itself: a card, a take, a payment)."""
+
+    type: str
+    parts: tuple[Part, ...]
+    level: str = "move"
+    rule: Any = None
+    details: tuple["Line", ...] = field(default=())
+
+    @property
+    def clause(self) -> str:
+        """The words as they stand: ``seat 1 plays Q♠``."""
+        return "".join(p.text for p in self.parts)
+
+    def sentence_parts(self) -> tuple[Part, ...]:
+        """The parts as a sentence: a capital first letter, a full stop."""
+        if not self.parts:
+            return ()
+        first = self.parts[0]
+        head = Part(first.text[:1].upper() + first.text[1:], first.kind, first.value)
+        tail = () if self.clause.endswith((".", "!", "?")) else (Part("."),)
+        return (head,) + self.parts[1:] + tail
+
+    @property
+    def text(self) -> str:
+        """The words as a sentence: ``Seat 1 plays Q♠.``"""
+        return "".join(p.text for p in self.sentence_parts())
+
+    def as_dict(self) -> dict:
+        """For the web page's script: the sentence, its parts and the details' sentences."""
+        return {
+            "text": self.text,
+            "type": self.type,
+            "level": self.level,
+            "parts": [{"text": p.text, "kind": p.kind, "value": p.value} for p in self.sentence_parts()],
+            "details": [d.clause for d in self.details],
+        }
+
+
+# -- the words -------------------------------------------------------------------------------------
+
+
+def _t(text: str) -> Part:
+    return Part(text)
+
+
+class _Words:
+    """What a narration knows besides the event: which seats are "you", whose
+    cards are not shown, whether cards are written with suit symbols."""
+
+    def __init__(self, you: AbstractSet[int], hidden: AbstractSet[int], symbols: bool):
+        self.you, self.hidden, self.symbols = you, hidden, symbols
+
+    def seat(self, s: Any) -> Part:
+        if isinstance(s, int) and not isinstance(s, bool):
+            return Part(f"seat {s}" + (" (you)" if s in self.you else ""), "seat", s)
+        if s is None:
+            return Part("the table", "holder")
+        return Part("the " + safe(str(s), one_line=True), "holder", safe(str(s), one_line=True))
+
+    def card(self, name: Any) -> Part:
+        return Part(card_text(str(name), self.symbols), "card", safe(str(name), one_line=True))
+
+    def cards(self, names: Iterable[Any], none: str = "no card") -> list[Part]:
+        out: list[Part] = []
+        for name in names:
+            if out:
+                out.append(_t(" "))
+            out.append(self.card(name))
+        return out or [_t(none)]
+
+    def counted(self, ev: dict) -> list[Part]:
+        """The event's cards, or their number where the seat viewing did not see them."""
+        if "cards" in ev:
+            return self.cards(ev["cards"])
+        return [_t(_count(ev.get("count", 0)))]
+
+    def suit(self, s: Any) -> Part:
+        return Part(suit_text(s, self.symbols), "suit", s)
+
+
+def _name(v: Any) -> Part:
+    """A word of the rule file: a zone, a unit, a declaration."""
+    return Part(safe(str(v), one_line=True), "name")
+
+
+# what a kind's narration gives: its parts (a move), or its parts, level and details
+_Got = list[Part] | tuple[list[Part], str, tuple[Line, ...]]
+
+
+def _count(n: int, what: str = "card") -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _amount(n: Any, unit: Any) -> Part:
+    return Part(safe(f"{n} {unit}" + ("" if n == 1 else "s"), one_line=True), "name")
+
+
+def lowest_draws(doc_data: dict) -> bool:
+    """Whether the draw for the first dealer of a rule document goes to the lowest card (the default)."""
+    dealer = doc_data.get("dealer")
+    draw = dealer.get("draw") if isinstance(dealer, dict) else None
+    return bool(draw.get("lowest", True)) if isinstance(draw, dict) else True
+
+
+def narrate(
+    ev: dict,
+    *,
+    you: AbstractSet[int] = frozenset(),
+    hidden: AbstractSet[int] = frozenset(),
+    symbols: bool = True,
+    draw_lowest: bool | None = None,
+) -> Line | None:
+    """The event ``ev`` in words, or None for a kind of event this does not know.
+
+    ``you``: the seats shown as "seat 0 (you)" (the humans at the table);
+    ``hidden``: the seats whose dealt hand and chosen cards are shown only by
+    their number; ``symbols``: cards as ``Q♠`` rather than ``QS``;
+    ``draw_lowest``: whether the rules' draw for the first dealer goes to the
+    lowest card (``dealer: {draw: {lowest: …}}``), None when the rules are not
+    at hand (the line then says only who deals first)."""
+    w = _Words(you, hidden, symbols)
+    t = ev.get("type")
+    fn = _KINDS.get(t) if isinstance(t, str) else None
+    if fn is None:
+        return None
+    got = fn(ev, w, draw_lowest)
+    parts, level, details = got if isinstance(got, tuple) else (got, "move", ())
+    return Line(str(t), tuple(parts), level, ev.get("rule"), details)
+
+
+def _dealer(ev: dict, w: _Words, lowest: bool | None) -> _Got:
+    how = "deals first" if lowest is None else f"draws the {'lowest' if lowest else 'highest'} card and deals first"
+    return [w.seat(ev["seat"]), _t(" " + how)], "line", ()
+
+
+def _draw_for_dealer(ev: dict, w: _Words, _: bool | None) -> _Got:
+    parts: list[Part] = [_t("draw for the deal: ")]
+    for i, (s, c) in enumerate(sorted(ev["cards"].items(), key=lambda x: int(x[0]))):
+        parts += ([_t(", ")] if i else []) + [w.seat(int(s)), _t(" "), w.card(c)]
+    return parts, "line", ()
+
+
+def _hand_start(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [_t(f"Hand {ev['hand']}: "), w.seat(ev["dealer"]), _t(" deals")], "heading", ()
+
+
+def _shuffle(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev.get("seat")), _t(" shuffles")], "line", ()
+
+
+def _cut(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev.get("seat")), _t(" cuts the pack")], "line", ()
+
+
+def _deal(ev: dict, w: _Words, _: bool | None) -> _Got:
+    hands = ev.get("hands")
+    sizes = [len(h) for h in hands] if hands is not None else list(ev.get("hand_sizes") or [])
+    rest = {k: v for k, v in ev.items() if k not in ("type", "hands", "hand_sizes", "hand", "rule")}
+    parts: list[Part] = [_t("deal: ")]
+    if sizes and len(set(sizes)) == 1:
+        parts.append(_t(f"{_count(sizes[0])} each"))
+    else:
+        for i, n in enumerate(sizes):
+            parts += ([_t(", ")] if i else []) + [w.seat(i), _t(" " + _count(n))]
+    for k, v in rest.items():
+        parts += [_t(f", {len(v) if isinstance(v, list) else v} to the "), _name(k)]
+    details: list[Line] = []
+    if hands is not None:  # a logged deal: each hand, unless hidden
+        for i, h in enumerate(hands):
+            shown = [_t(_count(len(h)))] if i in w.hidden else w.cards(h)
+            details.append(Line("deal", (w.seat(i), _t(": "), *shown), "line"))
+        for k, v in rest.items():
+            if isinstance(v, list):
+                shown = [_t(_count(len(v)))] if w.hidden else w.cards(v)
+                details.append(Line("deal", (_name(k), _t(": "), *shown), "line"))
+    return parts, "line", tuple(details)
+
+
+def _turnup(ev: dict, w: _Words, _: bool | None) -> _Got:
+    parts = [_t("turn-up: "), w.card(ev["card"])]
+    if ev.get("trump"):
+        parts += [_t(" (trumps: "), w.suit(ev["trump"]), _t(")")]
+    return parts, "line", ()
+
+
+def _declare(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" announces "), _name(ev["declaration"])], "line", ()
+
+
+def _play(ev: dict, w: _Words, _: bool | None) -> _Got:
+    src = ev.get("from")
+    parts = [w.seat(ev["seat"]), _t(" plays "), w.card(ev["card"])]
+    if src == "borrow":
+        parts.append(_t(" (borrowed)"))
+    elif src and src != "hand":
+        parts += [_t(" (from the "), _name(src), _t(")")]
+    return parts
+
+
+def _run(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" begins a run in "), w.suit(ev["suit"])]
+
+
+def _renounce(ev: dict, w: _Words, _: bool | None) -> _Got:
+    led = ev.get("led")
+    return [w.seat(ev["seat"]), _t(" cannot follow")] + ([_t(" "), w.suit(led)] if led is not None else [])
+
+
+def _take(
+    ev: dict, w: _Words, _: bool | None
+) -> _Got:  # a move made by a step of the hand, not by a seat, is the table's
+    return [w.seat(ev.get("seat")), _t(" takes "), *w.counted(ev), _t(" into "), _name(ev["to"])]
+
+
+def _number(ev: dict, w: _Words, _: bool | None) -> _Got:
+    into = ev.get("into")
+    return [w.seat(ev["seat"]), _t(f" chooses {ev['value']}")] + ([_t(" ("), _name(into), _t(")")] if into else [])
+
+
+def _suit(ev: dict, w: _Words, _: bool | None) -> _Got:
+    why = [_name(ev["into"])] if ev.get("into") else []
+    if ev.get("trump"):
+        why += ([_t(", ")] if why else []) + [_t("trumps")]
+    return [w.seat(ev["seat"]), _t(" names "), w.suit(ev["value"])] + ([_t(" ("), *why, _t(")")] if why else [])
+
+
+def _choose(ev: dict, w: _Words, _: bool | None) -> _Got:
+    secret = "card" not in ev or ev["seat"] in w.hidden
+    return [w.seat(ev["seat"]), _t(" chooses "), _t("a card") if secret else w.card(ev["card"])]
+
+
+def _deliver(ev: dict, w: _Words, _: bool | None) -> _Got:
+    to_seat = ev.get("to_seat")
+    if to_seat is not None and to_seat == ev["seat"]:  # cards set aside in a zone of his own
+        dest = [_t("his "), _name(ev.get("to"))]
+    elif to_seat is not None:
+        dest = [w.seat(to_seat), _t("'s "), _name(ev.get("to"))]
+    else:
+        dest = [_t("the "), _name(ev.get("to"))]
+    shown = "cards" in ev and (ev["seat"] not in w.hidden or (to_seat is not None and to_seat not in w.hidden))
+    what = w.counted(ev) if shown or "cards" not in ev else [_t(_count(len(ev["cards"])))]
+    verb = " puts " if to_seat is not None and to_seat == ev["seat"] else " gives "
+    return [w.seat(ev["seat"]), _t(verb), *what, _t(" into " if verb == " puts " else " to "), *dest]
+
+
+def _trick(ev: dict, w: _Words, _: bool | None) -> _Got:
+    parts = [w.seat(ev["winner"]), _t(" wins the trick")]
+    if ev.get("cards"):
+        parts += [_t(" ("), *w.cards(ev["cards"]), _t(")")]
+    return parts
+
+
+def _borrow(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" borrows "), w.card(ev["card"]), _t(" from "), w.seat(ev["from"])]
+
+
+def _draw(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" draws "), w.card(ev["card"]), _t(" from the "), _name(ev["from"])]
+
+
+def _pay(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["from"]), _t(" pays "), _amount(ev["amount"], ev["unit"]), _t(" to "), w.seat(ev["to"])]
+
+
+def _give(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [_t("the bank gives "), _amount(ev["amount"], ev["unit"]), _t(" to "), w.seat(ev["to"])]
+
+
+def _hand_end(ev: dict, w: _Words, _: bool | None) -> _Got:
+    if ev.get("reason") == "unfinished":
+        return [_t(f"hand {ev['hand']} is unfinished: the play limit was reached")], "line", ()
+    parts = [_t(f"hand {ev['hand']} ends")]
+    if ev.get("plays") is not None:
+        parts.append(_t(f" after {ev['plays']} plays"))
+    if ev.get("winner") is not None:
+        parts += [_t(": "), w.seat(ev["winner"]), _t(" wins")]
+    return parts, "line", ()
+
+
+def _game_end(ev: dict, w: _Words, _: bool | None) -> _Got:
+    parts = [_t("Game over")]
+    if ev.get("unfinished"):
+        parts.append(_t(" (unfinished: the play limit was reached)"))
+    details = tuple(
+        Line("game_end", (_t(f"{r['rank']}. "), w.seat(r["seat"]), _t(f": {r['score']}")), "line")
+        for r in ev.get("standings") or []
+    )
+    return parts, "heading", details
+
+
+_KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
+    "dealer": _dealer,
+    "draw_for_dealer": _draw_for_dealer,
+    "hand_start": _hand_start,
+    "shuffle": _shuffle,
+    "cut": _cut,
+    "deal": _deal,
+    "turnup": _turnup,
+    "declare": _declare,
+    "play": _play,
+    "run": _run,
+    "renounce": _renounce,
+    "take": _take,
+    "number": _number,
+    "suit": _suit,
+    "choose": _choose,
+    "deliver": _deliver,
+    "trick": _trick,
+    "borrow": _borrow,
+    "draw": _draw,
+    "pay": _pay,
+    "give": _give,
+    "hand_end": _hand_end,
+    "game_end": _game_end,
+}
+KINDS = frozenset(_KINDS)  # the kinds of event narrated
+
+
+class Witness:
+    """What the players at a table have seen, so that an event is told to
+    them as the API's observation tells it (``api.State.observation``): a
+    take of cards no one saw face up (the talon drawn into a hand) gives only
+    their number, unless it was one of the ``viewers`` who took them.
+    ``view(ev)`` follows the events in order, each hand afresh."""
+
+    FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards"}
+
+    def __init__(self, viewers: AbstractSet[int]):
+        self.viewers = viewers
+        self.seen: set[str] = set()
+
+    def view(self, ev: dict) -> dict:
+        t = ev.get("type")
+        if t == "hand_start":
+            self.seen.clear()
+        key = self.FACE_UP.get(t) if isinstance(t, str) else None
+        if key is not None:
+            v = ev.get(key)
+            self.seen.update(v if isinstance(v, list) else [str(v)])
+        elif t == "draw_for_dealer":
+            self.seen.update(ev.get("cards", {}).values())
+        elif t == "take" and ev.get("seat") not in self.viewers and not self.seen.issuperset(ev.get("cards", [])):
+            return {**{k: v for k, v in ev.items() if k != "cards"}, "count": len(ev["cards"])}
+        return ev
+
+
+# -- the front ends ----------------------------------------------------------------------------------
+
+
+def _styled(p: Part, style: bool) -> str:
+    text = safe(p.text)
+    if not style:
+        return text
+    import click
+
+    if p.kind == "seat":
+        return click.style(text, bold=True)
+    if p.kind in ("card", "suit"):
+        c = parse_card(str(p.value)) if p.kind == "card" else None
+        suit = c.suit if c is not None else p.value
+        return click.style(text, fg="red") if suit in _RED else text
+    return text
+
+
+def terminal(line: Line, style: bool = False) -> str:
+    """The line for the terminal: a heading set off (``== Hand 2: …``), a move
+    indented under its hand (``  seat 1 plays Q♠``; a trick's winner with an
+    arrow), the details below, each indented; ``style``: seats in bold, red
+    suits in red (ANSI sequences, for a terminal)."""
+
+    def words(parts: Iterable[Part]) -> str:
+        return "".join(_styled(p, style) for p in parts)
+
+    if line.level == "heading":
+        head = "\n== " + words(line.parts)
+    elif line.level == "move":
+        head = "  " + ("-> " if line.type == "trick" else "") + words(line.parts)
+    else:
+        head = words(line.sentence_parts())
+    return "\n".join([head] + ["  " + words(d.parts) for d in line.details])
+
+
+def html(line: Line) -> str:
+    """The sentence as HTML, every word escaped: seats and cards in spans
+    (``ev-seat``, ``ev-card``, ``red``), the details as a list."""
+    out = []
+    for p in line.sentence_parts():
+        text = _html.escape(p.text)
+        if p.kind == "seat":
+            out.append(f'<span class="ev-seat">{text}</span>')
+        elif p.kind == "card":
+            c = parse_card(str(p.value))
+            red = " red" if c is not None and c.suit in _RED else ""
+            out.append(f'<span class="ev-card{red}">{text}</span>')
+        else:
+            out.append(text)
+    if line.details:
+        out.append(
+            '<ul class="details">' + "".join(f"<li>{_html.escape(d.clause)}</li>" for d in line.details) + "</ul>"
+        )
+    return "".join(out)
