@@ -304,6 +304,7 @@ HAND_MEASURES = [
         "changes of the player on lead, per hand",
         "the lead passes to another player {r} times more often in {g}",
     ),
+    ("declarations", "declarations per hand", "players declare {r} times more often in {g}"),
 ]
 GAME_MEASURES = [
     ("hands_per_game", "hands per game (DurationTurns, in hands)", "a game lasts {r} times more hands in {g}"),
@@ -406,13 +407,26 @@ def report(da: Design, db: Design, n: int, skill_a: dict | None = None, skill_b:
     }
     means += [(k, lab, verb, *by_game[k]) for k, lab, verb in GAME_MEASURES]
     one_hand = all(_fixed(x) and x["mean"] == 1 for x in by_game["hands_per_game"])
+    not_measured = []  # the measures of docs/measures.md that this run cannot give, and why
+    unused = []
     for key, label, verb, ma, mb in means:
         if one_hand and key == "plays_per_game":
             continue  # a game is one hand in both: the same as the plays per hand
         if not ma["n"] and not mb["n"]:
+            why = (
+                "a game is one hand in both"
+                if one_hand
+                else "no game of two hands or more"
+                + ("" if key == "lead_change" else " with a single winner")
+                + " in either"
+            )
+            not_measured.append({"measure": key, "label": label, "why": why})
             continue
         if key in da.per_hand and not ma["mean"] and not mb["mean"]:
-            continue  # a counter neither game uses
+            unused.append(label)  # a counter neither game uses
+            continue
+        if one_hand and key == "plays":
+            label = "plays per hand = per game (DurationMoves; a game is one hand)"
         row = {"measure": key, "label": label, "a": ma, "b": mb}
         if ma["n"] and mb["n"]:
             d, lo, hi = _diff_means(ma, mb)
@@ -446,6 +460,7 @@ def report(da: Design, db: Design, n: int, skill_a: dict | None = None, skill_b:
             1 / n,
         ),
         ("advantage_dealer", "games won by the first dealer", ra["advantage_dealer"], rb["advantage_dealer"], 1 / n),
+        ("completion", "Completion: games that end by the rules", ra["completion"], rb["completion"], None),
         ("timeouts", "Timeouts: games stopped by the play limit", ra["timeouts"], rb["timeouts"], None),
     ):
         if not xa["n"] and not xb["n"]:
@@ -477,6 +492,41 @@ def report(da: Design, db: Design, n: int, skill_a: dict | None = None, skill_b:
         {"position": i + 1, "a": x, "b": y}
         for i, (x, y) in enumerate(zip(ra["win_share_by_position"], rb["win_share_by_position"]))
     ]
+    by_number = [
+        {"seat": i, "a": x, "b": y} for i, (x, y) in enumerate(zip(ra["win_share_by_seat"], rb["win_share_by_seat"]))
+    ]
+    kinds = sorted(set(ra.get("win_share_by_agent", {})) | set(rb.get("win_share_by_agent", {})))
+    by_agent = []
+    if len(kinds) > 1:
+        for k in kinds:
+            xa, xb = ra["win_share_by_agent"].get(k), rb["win_share_by_agent"].get(k)
+            row = {"agent": k, "a": xa, "b": xb, "expected": 1 / n}
+            if xa and xb and xa["n"] and xb["n"]:
+                d, lo, hi = _diff_means(xa, xb)
+                row["difference"] = {"d": d, "low": lo, "high": hi}
+                row["significant"] = not (lo <= 0 <= hi)
+                if row["significant"]:
+                    lines.append(
+                        f"share of a game won by a {k} seat: {xa['mean']:.1%} in A, {xb['mean']:.1%} in B "
+                        f"(difference {d:+.1%}, 95% CI {lo:+.1%} to {hi:+.1%})"
+                    )
+            by_agent.append(row)
+    else:
+        not_measured.append(
+            {
+                "measure": "win_share_by_agent",
+                "label": "win share by kind of player",
+                "why": "every seat plays the same agent (give mixed --agents, e.g. first,random,random)",
+            }
+        )
+    if skill_a is None and skill_b is None:
+        not_measured.append(
+            {
+                "measure": "skill",
+                "label": "skill gap and luck",
+                "why": "no skill run (give --strong and --weak)",
+            }
+        )
     for tag, r in (("A", ra), ("B", rb)):
         f = r["fairness"]
         if f["p_value"] is not None and f["p_value"] < 0.05:
@@ -504,6 +554,10 @@ def report(da: Design, db: Design, n: int, skill_a: dict | None = None, skill_b:
         "means": rows,
         "proportions": props,
         "win_share_by_position": seats,
+        "win_share_by_seat": by_number,
+        "win_share_by_agent": by_agent,
+        "not_measured": not_measured,
+        "counters_unused": unused,
         "design": {"a": ra, "b": rb},
         "skill": skill,
         "significant": lines,
@@ -541,6 +595,13 @@ def format_play(p: dict) -> str:
     lines.append(f"  game wins by seat, counted from the first dealer (+1 = the first leader; even: {1 / n:.1%}):")
     for s in r["win_share_by_position"]:
         lines.append(f"  {'seat +' + str(s['position']):<62} {share_text(s['a']):>24} {share_text(s['b']):>24}")
+    lines.append(f"  game wins by seat number (the first dealer is drawn; even: {1 / n:.1%}):")
+    for s in r.get("win_share_by_seat", []):
+        lines.append(f"  {'seat ' + str(s['seat']):<62} {share_text(s['a']):>24} {share_text(s['b']):>24}")
+    if r.get("win_share_by_agent"):
+        lines.append(f"  share of a game won by each kind of player, per seat (even: {1 / n:.1%}):")
+        for row in r["win_share_by_agent"]:
+            lines.append(f"  {row['agent'][:62]:<62} {_opt(pct_text, row['a']):>24} {_opt(pct_text, row['b']):>24}")
     da, db = r["design"]["a"], r["design"]["b"]
     lines.append(
         f"  {'Balance (1 - the largest gap between two seats’ win shares)':<62} "
@@ -558,6 +619,10 @@ def format_play(p: dict) -> str:
                 f"{share_text(sk['strong_win_share'])} (even {sk['even']:.1%}); score margin "
                 f"{mean_text(sk['score_margin'])}; luck {luck_text(sk)}"
             )
+    for x in r.get("not_measured", []):
+        lines.append(f"  {x['label'][:62]:<62} n/a: {x['why']}")
+    if r.get("counters_unused"):
+        lines.append("  0 in every hand of both (the rules have none): " + "; ".join(r["counters_unused"]))
     lines.append("")
     if r["fixed_by_rules"]:
         lines.append("Fixed by the rules (the same in every game: not a finding of play):")
@@ -575,6 +640,18 @@ def format_play(p: dict) -> str:
 
 def _num(x, fmt: str = ".2f") -> str:
     return "n/a" if x is None else format(x, fmt)
+
+
+def pct_text(x) -> str:
+    """A mean of shares, in per cent, with its interval."""
+    if not x["n"] or x["mean"] is None:
+        return "n/a"
+    return f"{x['mean']:.1%} [{x['low']:.1%}, {x['high']:.1%}]"
+
+
+def _opt(fmt, x) -> str:
+    """A figure that one side may lack (a kind of player only one side seats)."""
+    return "n/a" if x is None else fmt(x)
 
 
 def balance_text(d: dict) -> str:

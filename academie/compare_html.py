@@ -289,7 +289,7 @@ def _num(x, fmt: str = ".2f") -> str:
 
 
 def play_html(a, b, played) -> str:
-    from .compare import balance_text, luck_text, mean_text, share_text
+    from .compare import _opt, balance_text, luck_text, mean_text, pct_text, share_text
 
     r = played["report"]
     n = played["players"]
@@ -311,6 +311,16 @@ def play_html(a, b, played) -> str:
         out.append(
             f"<tr><td>games won by seat +{s['position']} from the first dealer</td><td>{share_text(s['a'])}</td>"
             f"<td>{share_text(s['b'])}</td></tr>"
+        )
+    for s in r.get("win_share_by_seat", []):
+        out.append(
+            f"<tr><td>games won by seat {s['seat']} (seat number; the first dealer is drawn)</td>"
+            f"<td>{share_text(s['a'])}</td><td>{share_text(s['b'])}</td></tr>"
+        )
+    for row in r.get("win_share_by_agent", []):
+        out.append(
+            f"<tr><td>share of a game won by a {html.escape(row['agent'])} seat (even {row['expected']:.1%})</td>"
+            f"<td>{_opt(pct_text, row['a'])}</td><td>{_opt(pct_text, row['b'])}</td></tr>"
         )
     da, db = r["design"]["a"], r["design"]["b"]
     out.append(
@@ -340,6 +350,14 @@ def play_html(a, b, played) -> str:
             "<tr><td>luck (1: the strong player wins no more than an equal one; 0: it always wins)</td>"
             + "".join(f"<td>{luck_text(x) if x else 'n/a'}</td>" for x in sk)
             + "</tr>"
+        )
+    for x in r.get("not_measured", []):
+        out.append(f"<tr><td>{html.escape(x['label'])}</td><td colspan='2'>n/a: {html.escape(x['why'])}</td></tr>")
+    if r.get("counters_unused"):
+        out.append(
+            "<tr><td>0 in every hand of both (the rules have none)</td><td colspan='2'>"
+            + html.escape("; ".join(r["counters_unused"]))
+            + "</td></tr>"
         )
     out.append("</table>")
     if r["fixed_by_rules"]:

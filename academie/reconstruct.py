@@ -226,8 +226,15 @@ def rank(rows: list[dict], n: int) -> tuple[list[dict], list[str]]:
             f"question and no question separates them at 95%; '{top['reading']}' is listed first for its Balance."
         )
     else:
-        why = _why(top, rest)
+        why = _why(top, rest, rows, n)
         lines.append(f"'{top['reading']}' ranks first: {why}.")
+        second = rest[0]
+        if all(second["penalties"].get(q, 0) - v < 1 for q, v in top["penalties"].items()):
+            lines.append(
+                f"No question separates '{top['reading']}' from '{second['reading']}' at 95% in these "
+                f"{_games(rows)} games: the order rests on differences within chance, and more games, or "
+                "stronger players (--strong, --weak), may reverse it."
+            )
     return ranking, lines
 
 
@@ -242,18 +249,70 @@ QUESTIONS = {
 }
 
 
-def _why(top: dict, rest: list[dict]) -> str:
+def _why(top: dict, rest: list[dict], rows: list[dict], n: int) -> str:
+    """Why ``top`` ranks first, question by question: the readings it beats on that
+    question and the measures that decided it, with their figures."""
+    by = {r["reading"]: r for r in rows}
     parts = []
     for q, words in QUESTIONS.items():
         if q not in top["penalties"]:
             continue
-        beaten = [x["reading"] for x in rest if x["penalties"].get(q, 0) > top["penalties"][q]]
-        sure = [x["reading"] for x in rest if x["penalties"].get(q, 0) - top["penalties"][q] >= 1]
+        beaten = [x for x in rest if x["penalties"].get(q, 0) > top["penalties"][q]]
+        if not beaten:
+            continue
+        sure = [x["reading"] for x in beaten if x["penalties"][q] - top["penalties"][q] >= 1]
+        unsure = [x["reading"] for x in beaten if x["reading"] not in sure]
+        said = []
         if sure:
-            parts.append(f"{words} {_names(sure)} (significant at 95%)")
-        elif beaten:
-            parts.append(f"{words} {_names(beaten)} (not significant at 95%)")
+            said.append(f"{words} {_names(sure)} (significant at 95%)")
+        if unsure:
+            said.append(f"{words} {_names(unsure)} (not significant at 95%)")
+        evidence = [_evidence(q, by[top["reading"]], by[x["reading"]], n) for x in beaten]
+        parts.append(" and ".join(said) + ": " + "; ".join(evidence))
     return "; ".join(parts) or "no question separates it from the others"
+
+
+def _pct(x: dict) -> str:
+    return f"{x['p']:.1%} [{x['low']:.1%}, {x['high']:.1%}]"
+
+
+def _evidence(q: str, top: dict, other: dict, n: int) -> str:
+    """The measures behind one question's verdict, in words, for the first reading against another."""
+    t, o = top["reading"], other["reading"]
+    if q == "ends":
+        return (
+            f"Completion, the share of games that end by the rules: {_pct(top['design']['completion'])} in "
+            f"'{t}', {_pct(other['design']['completion'])} in '{o}' (the others were stopped by the play limit)"
+        )
+    if q == "balanced":
+        dt, do = top["design"], other["design"]
+        pt, po = dt["fairness"]["p_value"], do["fairness"]["p_value"]
+        test = (
+            f"the fairness test (χ² of the games won by each position against an even share) finds '{o}' uneven "
+            f"(p = {po:.2g}) and no unevenness in '{t}' (p = {pt:.2g})"
+            if po is not None and pt is not None and po < 0.05 <= pt
+            else f"the fairness test gives p = {pt:.2g} in '{t}' and p = {po:.2g} in '{o}'"
+            if po is not None and pt is not None
+            else "the fairness test could not be made"
+        )
+        first = ""
+        pos_o, pos_t = do["win_share_by_position"], dt["win_share_by_position"]
+        if pos_o and pos_t and pos_o[0]["p"] is not None:
+            k = max(range(n), key=lambda i: (abs(pos_o[i]["p"] - 1 / n), -i))  # the position most unlike an even one
+            who = "the first leader" if k == 0 else "the first dealer" if k == n - 1 else f"the seat +{k + 1}"
+            first = (
+                f"; {who} wins {_pct(pos_o[k])} of the games of '{o}' and {_pct(pos_t[k])} of '{t}', "
+                f"against an even {1 / n:.1%}"
+            )
+        return f"{test}{first}; Balance {do['balance']:.2f} in '{o}', {dt['balance']:.2f} in '{t}'"
+    st, so = top["skill"]["strong_win_share"], other["skill"]["strong_win_share"]
+    d, lo, hi = newcombe(st["k"], st["n"], so["k"], so["n"])
+    return (
+        f"one {top['skill']['strong']} among {top['skill']['weak']} players wins {_pct(st)} of the games of '{t}' "
+        f"and {_pct(so)} of '{o}' (an equal seat: {1 / n:.1%}; the difference {-d:+.1%}, 95% CI {-hi:+.1%} to "
+        f"{-lo:+.1%}); its score less the others' mean: {top['skill']['score_margin']['mean']:.1f} against "
+        f"{other['skill']['score_margin']['mean']:.1f}"
+    )
 
 
 def _names(xs: list[str]) -> str:

@@ -39,6 +39,7 @@ and how many of those are the true deal.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -50,6 +51,18 @@ import academie
 from academie.dsl.loader import corpus_ids, resolve
 
 Z = 1.959964
+
+
+def rules_digest(ref: str) -> str:
+    """A digest of the rule file a game is read from (and the files it extends): the games of a
+    results file made on other rules are never counted with these (``--resume``, ``report``)."""
+    doc = resolve(ref)
+    files = [doc.file, *doc.chain]
+    h = hashlib.blake2b(digest_size=6)
+    for f in dict.fromkeys(x for x in files if x):
+        with open(f, "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()
 
 
 def games_of_corpus() -> list[str]:
@@ -262,10 +275,11 @@ def strength(args) -> dict:
     stops starting games after that long."""
     cells = cells_of(args)
     done: dict[tuple, list] = {c: [] for c in cells}
+    digests = {ref: rules_digest(ref) for ref in {c[0] for c in cells}}
     if args.out and args.resume:
         for row in _read(args.out):
             key = (row["game"], row["players"], row["against"])
-            if key in done and row["iterations"] == args.iterations:
+            if key in done and row["iterations"] == args.iterations and row.get("rules") == digests[row["game"]]:
                 done[key].append(row)
     spent = {c: sum(r["seconds"] for r in done[c]) for c in cells}
     stop = time.perf_counter() + 60 * args.minutes if args.minutes else None
@@ -289,6 +303,7 @@ def strength(args) -> dict:
                 "margin": margin,
                 "hands": hands,
                 "seconds": round(seconds, 2),
+                "rules": digests[ref],
             }
             done[cell].append(row)
             spent[cell] += seconds
@@ -309,9 +324,15 @@ def summary(games: list[dict]) -> list[dict]:
     """One row per (game, players, opponent, iterations): the figures of docs/players.md."""
     cells: dict[tuple, list] = {}
     for g in games:
-        cells.setdefault((g["game"], g["players"], g["against"], g["iterations"]), []).append(g)
+        cells.setdefault((g["game"], g["players"], g["against"], g["iterations"], g.get("rules")), []).append(g)
+    current: dict[str, str | None] = {}
     rows = []
-    for (ref, n, opponent, iterations), rs in cells.items():
+    for (ref, n, opponent, iterations, digest), rs in cells.items():
+        if ref not in current:
+            try:
+                current[ref] = rules_digest(ref)
+            except Exception:  # a game no longer in the corpus
+                current[ref] = None
         wins = sum(r["win"] for r in rs)
         lo_w, hi_w = wilson(wins, len(rs))
         m, m_lo, m_hi = mean_ci([r["margin"] for r in rs])
@@ -329,6 +350,8 @@ def summary(games: list[dict]) -> list[dict]:
                 "margin_ci": [round(m_lo, 2), round(m_hi, 2)],
                 "hands_mean": round(statistics.fmean(r["hands"] for r in rs), 1),
                 "seconds_per_game": round(statistics.fmean(r["seconds"] for r in rs), 1),
+                "rules": digest,
+                "rules_now": digest is not None and digest == current[ref],
             }
         )
     return rows
@@ -336,12 +359,13 @@ def summary(games: list[dict]) -> list[dict]:
 
 def markdown(rows: list[dict]) -> str:
     out = [
-        "| game | players | against | iterations | games | ismcts wins (95% CI) | by chance | score margin (95% CI) |",
-        "|---|---:|---|---:|---:|---|---:|---|",
+        "| game | rules | players | against | iterations | games | ismcts wins (95% CI) | by chance | score margin (95% CI) |",
+        "|---|---|---:|---|---:|---:|---|---:|---|",
     ]
     for r in rows:
+        rules = "current" if r.get("rules_now") else "older" if r.get("rules") is None else "changed since"
         out.append(
-            f"| {r['game']} | {r['players']} | {r['against']} | {r['iterations']} | {r['games']} | "
+            f"| {r['game']} | {rules} | {r['players']} | {r['against']} | {r['iterations']} | {r['games']} | "
             f"{r['win_share']:.1%} ({r['win_ci'][0]:.1%}–{r['win_ci'][1]:.1%}) | {r['chance']:.1%} | "
             f"{r['margin']:+.1f} ({r['margin_ci'][0]:+.1f} to {r['margin_ci'][1]:+.1f}) |"
         )
@@ -375,6 +399,11 @@ def main() -> None:
     rp = sub.add_parser("report", help="the table from the games of strength --out files")
     rp.add_argument("files", nargs="+")
     rp.add_argument("--markdown", action="store_true")
+    rp.add_argument(
+        "--superseded",
+        action="store_true",
+        help="also list the rows made on older rules where the same cell has rows of today's rules",
+    )
     args = ap.parse_args()
     if args.what == "speed":
         print(json.dumps(speed(args), indent=1))
@@ -382,6 +411,12 @@ def main() -> None:
         print(json.dumps({"worlds": worlds(args)}, indent=1))
     elif args.what == "report":
         rows = summary([g for f in args.files for g in _read(f)])
+        rows.sort(key=lambda r: (r["against"] != "random", r["against"], r["game"], r["players"], r["iterations"]))
+        if not args.superseded:
+            now = {(r["game"], r["players"], r["against"], r["iterations"]) for r in rows if r["rules_now"]}
+            rows = [
+                r for r in rows if r["rules_now"] or (r["game"], r["players"], r["against"], r["iterations"]) not in now
+            ]
         print(markdown(rows) if args.markdown else json.dumps({"strength": rows}, indent=1))
     else:
         args.opponents = args.opponents or ["random", "mc"]

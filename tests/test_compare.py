@@ -280,3 +280,36 @@ def test_legends_hide_nothing_and_each_unit_has_its_axis(monkeypatch):
     assert len(counts.axes) == len(
         [m for m in rows if m["a"]["n"] and m["b"]["n"] and (m["a"]["mean"] or m["b"]["mean"])]
     )
+
+
+def test_every_measure_of_the_docs_is_reported_or_said_not_measured(run, tmp_path):
+    """docs/measures.md lists the measures: the text, the JSON and the page give each with its interval,
+    or say why this run cannot give it."""
+    page = tmp_path / "c.html"
+    args = ("compare", "emprunt/lacombe", "emprunt/lacombe+runs-to-king", "--games", "30", "-a", "first,random,random")
+    code, out, err = run(*args, "--html", page)
+    assert code == 0, err
+    html_text = page.read_text()
+    for text in (out, html_text):
+        assert "Completion: games that end by the rules" in text and "100.0% [88.6%, 100.0%]" in text
+        assert "seat 2" in text  # the wins by seat number, beside those by position
+        assert "DurationMoves" in text
+        for label in ("LeadChange", "Drama", "DecisivenessMoves"):
+            assert f"{label}: share of" in text
+        assert "n/a: a game is one hand in both" in text
+        assert "skill gap and luck" in text and "give --strong and --weak" in text
+        assert "tricks per hand" in text  # a counter neither side uses, said so
+    line = next(x for x in out.splitlines() if x.strip().startswith("first "))
+    assert line.count("%") == 6  # the share of a game won by a 'first' seat, with its interval, A and B
+    play = json.loads(run(*args, "--json")[1])["play"]
+    props = {r["measure"]: r for r in play["proportions"]}
+    assert props["completion"]["a"]["p"] == 1 and props["completion"]["a"]["low"] < 1
+    assert [s["seat"] for s in play["win_share_by_seat"]] == [0, 1, 2]
+    assert all(s["a"]["low"] <= s["a"]["p"] <= s["a"]["high"] for s in play["win_share_by_seat"])
+    kinds = {r["agent"]: r for r in play["win_share_by_agent"]}
+    assert set(kinds) == {"first", "random"} and kinds["first"]["a"]["low"] <= kinds["first"]["a"]["mean"]
+    assert {x["measure"] for x in play["not_measured"]} == {"lead_change", "drama", "decisiveness", "skill"}
+    code, out, err = run("compare", "polignac/boussac", "polignac/boussac+capot", "--games", "10")
+    assert code == 0, err
+    assert "declarations per hand" in out  # the counter of declarations, where a side declares
+    assert "win share by kind of player" in out and "every seat plays the same agent" in out

@@ -65,3 +65,24 @@ def test_francion_readings_of_the_welche(run):
     assert {x["reading"] for x in res["ranking"]} == {"as written", "welche-led-as-heart"}
     for r in res["readings"]:
         assert r["design"]["lead_change"]["n"] == 20 and r["design"]["drama"]["n"] > 0
+
+
+def test_the_ranking_names_the_measures_that_decided_it(run):
+    code, out, err = run("reconstruct", "emprunt/lacombe", "-n", "100", "--strong", "first", "--weak", "random")
+    assert code == 0, err
+    why = out[out.index("'runs-to-king' ranks first:") :]
+    assert "the fairness test (χ² of the games won by each position against an even share) finds 'as written'" in why
+    assert "the first leader wins 62.0% [52.2%, 70.9%] of the games of 'as written'" in why
+    assert "Balance 0.54 in 'as written', 0.87 in 'runs-to-king'" in why
+    assert "one first among random players wins" in why and "the difference +" in why
+    code, out, err = run("reconstruct", "francion/terrail", "-n", "30")
+    assert code == 0, err
+    why = out[out.index("ranks first:") :]
+    assert "the first dealer wins" in why  # the position most unlike an even share, not always the first leader
+
+
+def test_an_order_within_chance_is_said_to_be_so(run):
+    code, out, err = run("reconstruct", "francion/terrail", "-n", "400")
+    assert code == 0, err
+    assert "not significant at 95%" in out
+    assert "No question separates" in out and "differences within chance" in out
