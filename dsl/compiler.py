@@ -1725,15 +1725,23 @@ def _context_filter(fn: Fn, tree, scope: Scope):
     if not values and not seat:
         return None  # the card alone: the per-card closure is as quick
     read = [values[n] for n in sorted(values)]
+    return _kept_filter(fn, lambda st, s: (s if seat else None, *[get(st) for get in read]), "values")
+
+
+def _kept_filter(fn: Fn, key_of: Callable[[Any, Any], tuple], per: str):
+    """A whole-hand filter that keeps each card's value of ``fn`` per key
+    (``key_of(state, seat)``: the values the test reads besides the card),
+    each worked out, and any error raised, by ``fn`` itself the first time.
+    ``filter.kept_per`` says what the key holds (``per``)."""
     tables: dict = {}
 
     def filt(st, s, cards):
-        key = (s if seat else None, *[get(st) for get in read])
-        tab = tables.get(key)
+        k = key_of(st, s)
+        tab = tables.get(k)
         if tab is None:
             if len(tables) >= _CONTEXT_LIMIT:
                 tables.clear()
-            tab = tables[key] = {}
+            tab = tables[k] = {}
         out = []
         for c in cards:
             v = tab.get(c, _UNSEEN)
@@ -1743,6 +1751,7 @@ def _context_filter(fn: Fn, tree, scope: Scope):
                 out.append(c)
         return out
 
+    filt.kept_per = per  # type: ignore[attr-defined]
     return filt
 
 
@@ -1761,22 +1770,4 @@ def _zone_filter(fn: Fn, tree, cp: _Compiler):
     if not zones or not all(z in cp.scope.zones for z in zones):
         return None
     parts = [values[v] for v in sorted(values) if v != "card"] + [zones[z] for z in sorted(zones)]
-    tables: dict = {}
-
-    def filt(st, s, cards):
-        k = tuple([p(st, s, None) for p in parts])
-        tab = tables.get(k)
-        if tab is None:
-            if len(tables) >= _CONTEXT_LIMIT:
-                tables.clear()
-            tab = tables[k] = {}
-        out = []
-        for c in cards:
-            v = tab.get(c, _UNSEEN)
-            if v is _UNSEEN:
-                v = tab[c] = fn(st, s, c)
-            if v:
-                out.append(c)
-        return out
-
-    return filt
+    return _kept_filter(fn, lambda st, s: tuple([p(st, s, None) for p in parts]), "values and zones")
