@@ -415,15 +415,13 @@ class State:
                 if type(m) is not str and m in d.moves:
                     # a legal card or number: straight to the engine (what ``apply`` checks, checked)
                     if self._lazy:
-                        e._advance(m)
+                        e.apply_legal(m)
                     else:
                         self._applying = 1
                         try:
-                            e._advance(m)
+                            e.apply_legal(m)
                         finally:
                             self._applying = 0
-                    if e._check_moves:
-                        e._check_card_count()
                     self._moves.append(m)
                     return
         if d is None:

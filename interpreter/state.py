@@ -244,6 +244,12 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
                 Pos("<move>", 1, 1),
                 code="move",
             )
+        self.apply_legal(move)
+
+    def apply_legal(self, move) -> None:
+        """Take ``move``, already known to be one of the decision's legal moves
+        (a Card or a declaration name from ``legal_moves()``), without looking
+        it up again: what ``apply`` does once it has checked the move."""
         self._advance(move)
         if self._check_moves:
             self._check_card_count()
