@@ -149,7 +149,7 @@ def rules_html(ctx: dict, links: dict) -> Markup:
 
 
 CSS = """
-body{font-family:Georgia,serif;max-width:62em;margin:1.5em auto;padding:0 1em;color:#222;line-height:1.45}
+body{font-family:Georgia,serif;max-width:62em;margin:1.5em auto;padding:0 1em;color:#222;line-height:1.45;overflow-wrap:break-word}
 h1,h2,h3{font-family:Helvetica,Arial,sans-serif}
 code{background:#f2f0ea;padding:0 .2em;font-size:90%}
 .editorial{color:#8a4b00;font-weight:bold;font-size:85%}
@@ -161,4 +161,10 @@ th{background:#f4f4f4;text-align:left}
 mark{background:#fde68a} .uncovered{background:#fde2e2} .notrule{color:#777}
 nav a{margin-right:1em} .small{font-size:85%;color:#555}
 img{max-width:100%}
+.ev-seat{font-weight:bold} .ev-card{font-family:DejaVu Sans,sans-serif} .ev-card.red{color:#c00000}
+ul.details{margin:0;padding-left:1.4em;list-style:none;font-size:90%;color:#555}
 """
+# The narration's spans (academie/narrate.py ``html``: a seat, a card, a red card, a deal's hands)
+# look as on the web page (serve/static/style.css); a long word (a log's path in a replay's title)
+# breaks rather than widen the page past a phone's screen. No quote or angle bracket in CSS: the page
+# template escapes it when it is given as a plain string (academie replay --html).

@@ -59,3 +59,16 @@ def test_end_of_input_abandons_without_blaming_the_rule_file():
     assert code == 2
     assert "standard input ended before seat 0 chose a move" in err
     assert "rule" not in err and "internal error" not in err and ".yaml" not in err
+
+
+def test_why_at_the_prompt_gives_the_rules_behind_the_moves():
+    code, out, _ = play("why\n1\n")
+    after = out[out.index("your move: ") :]
+    assert "why: the rules behind these moves" in first_prompt(out) + after[:200]
+    # the follow rule that limits the moves: its path and its sources' words, by source id
+    assert "these moves: the follow rule (card.suit == led)" in after
+    assert "§ hand.play.follow.must.0" in after
+    assert '"Holding no card of suit led, player may discard a card of another suit." (hoyle-1913)' in after
+    # the last rule that acted: the counters each player began with
+    assert "the last rule that acted:" in after and "§ money.start.0.give" in after
+    assert "seat 0 (you) plays 2♣" in after  # then the move is played

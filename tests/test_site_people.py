@@ -70,6 +70,7 @@ def test_a_replay_page_per_game_with_its_rules_explained(site):
     enfle = (site / page_name("replay", "enfle/academie")).read_text(encoding="utf-8")
     assert "Before each hand, each of the players puts one of his chips into a pot" in enfle
     assert " pays " in enfle and "<details" in enfle
+    assert '<span class="ev-seat">' in enfle and ".ev-seat{font-weight:bold}" in enfle  # seats styled as served
 
 
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and os.path.exists(p)), None)

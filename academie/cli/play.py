@@ -65,6 +65,20 @@ def narrate(
     return None if line is None else narration.terminal(line, style)
 
 
+def rule_lines(doc, path, indent: str = "    ") -> list[str]:
+    """The rule element ``path`` (an event's ``rule`` key, a follow rule) in
+    short: its path in the rule file, then what its sources say, each as
+    ``§ "quote" (source id)``, or its editorial reason; every word of the rule
+    file escaped (``dsl/text.py`` ``safe``)."""
+    said = explain(doc, path)
+    if said is None:
+        return []
+    out = [f"{indent}§ {said['path']}"]
+    out += [f'{indent}  "{c["quote"]}" ({c["source"] or "no source"})' for c in said["cites"]]
+    out += [f"{indent}  editorial: {e['reason']}" for e in said["editorial"]]
+    return [safe(line) for line in out]
+
+
 def _utf() -> bool:
     return bool(sys.stdout.encoding and sys.stdout.encoding.lower().startswith("utf"))
 
@@ -81,7 +95,9 @@ class TerminalHuman:
     the same way throughout. A move is its number or its name (``QS``,
     ``pass``); an entry that is no legal move is answered with why (a card
     refused by the follow rule: that rule, in its source's words) and the
-    moves again. End of input (Ctrl-D) abandons the game (``Abandoned``)."""
+    moves again; ``why`` answers with the rule that limits the moves and the
+    last rule that acted, each with its source's words. End of input (Ctrl-D)
+    abandons the game (``Abandoned``)."""
 
     name = "human"
 
@@ -89,10 +105,14 @@ class TerminalHuman:
         self.inp, self.out = inp or sys.stdin, out or sys.stdout
         self.n = seats
         self.trick: list[tuple[int, str]] = []  # (seat, card) of the trick in progress, from the events
+        self.last_rule = None  # the rule key of the last event that named one
+        self.hinted = False
 
     def see(self, ev: dict) -> None:
         """Follow the events: who played which card in the trick in progress."""
         t = ev["type"]
+        if ev.get("rule") is not None:
+            self.last_rule = ev["rule"]
         if t == "play":
             self.trick.append((ev["seat"], ev["card"]))
         elif t in ("trick", "hand_start") or (t == "take" and ev.get("to") in ("hand", "pack")):
@@ -131,6 +151,22 @@ class TerminalHuman:
 
     def moves(self, moves: list) -> None:
         self._w("  moves:        " + "  ".join(f"[{i + 1}] {_move(m)}" for i, m in enumerate(moves)) + "\n")
+        if not self.hinted:  # once a game
+            self._w("  (enter a move's number or name; why: the rules behind these moves)\n")
+            self.hinted = True
+
+    def rules(self, state: State, seat: int) -> str:
+        """The answer to ``why``: the rule that limits the moves now, the last rule that acted."""
+        lines = []
+        rule = follow_rule_of(state, seat)
+        if rule is not None and rule["rule"] is not None:
+            kind = "lead rule" if rule["tier"] is None else "follow rule"
+            lines.append(f"these moves: the {kind}" + (f" ({rule['test']})" if rule["test"] else ""))
+            lines += rule_lines(state.g.doc, rule["rule"], "  ")
+        if self.last_rule is not None:
+            lines.append("the last rule that acted:")
+            lines += rule_lines(state.g.doc, self.last_rule, "  ")
+        return "\n  ".join(lines) if lines else "no rule limits these moves, and none has acted yet"
 
     def why(self, state: State, seat: int, t: str, moves: list) -> str:
         """Why the entry ``t`` is no legal move."""
@@ -174,6 +210,10 @@ class TerminalHuman:
             for m in moves:
                 if (c is not None and m is c) or move_name(m).lower() == t.lower():
                     return m
+            if t.lower() == "why":
+                self._w("  " + self.rules(state, seat) + "\n")
+                self.moves(moves)
+                continue
             self._w("  " + self.why(state, seat, t, moves) + "\n")
             self.moves(moves)
 
@@ -235,8 +275,16 @@ def _suit(s: str) -> str:
 )
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), help="Write the event log here as JSON Lines.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary instead of the narrative.")
+@click.option(
+    "--why",
+    is_flag=True,
+    help="Under each event, the rule element that made it (a payment, a pick-up, the end of a hand): its path in "
+    "the rule file and its source's words (source id and quote), once for the events in a row it caused.",
+)
 @limit_flags
-def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, max_plays, log_file, as_json, **kw):
+def play(
+    rules, players, seed, agents, dealer, deck, deal_file, options, hands, max_plays, log_file, as_json, why, **kw
+):
     """Play one game of RULES (a corpus id such as enfle/academie, looked up
     only in the corpus, or a path: an argument that ends in .yaml or .yml or
     starts with ./, ../, / or ~; options may follow a plus:
@@ -244,7 +292,12 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
 
     Seats are numbered 0 … n-1 in the direction of play; the seat after seat i
     is i+1. The game is narrated on standard output (or summarised with
-    --json); --log writes every event as JSON Lines.
+    --json); --why shows under each event the rule that made it, in its
+    source's words; --log writes every event as JSON Lines.
+
+    A human player (--agents human,…) sees the table before each move and
+    enters a move's number or name; why at the prompt shows the rule that
+    limits the moves and the last rule that acted.
     """
     if deck and deal_file:
         raise click.UsageError("give --deck or --deal, not both")
@@ -272,6 +325,7 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
         style = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
         witness = narration.Witness(humans) if humans else None  # cards no human saw, counted
+        said: list = [None]  # the rule last shown by --why: once for the events in a row it caused
 
         def sink(ev):
             for person in people:
@@ -281,6 +335,11 @@ def play(rules, players, seed, agents, dealer, deck, deal_file, options, hands, 
             line = narrate(witness.view(ev) if witness else ev, n, hidden, draw_lowest, humans, style)
             if line is not None:  # each word of the rule file escaped by narrate, before any style
                 click.echo(line)
+                rule = ev.get("rule")
+                if why and rule is not None and rule != said[0]:
+                    for ln in rule_lines(game.doc, rule):
+                        click.echo(ln)
+                said[0] = rule
 
     st = State(
         game,
