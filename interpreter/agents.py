@@ -179,26 +179,59 @@ def make_agents(spec: list[str], players: int, seed) -> list[Agent]:
     random agents of a game share one generator of their own, seeded from the
     game seed, so that their choices never disturb the shuffle (and a game
     seeds two generators, not one per seat)."""
+    return agent_maker(spec, players)(seed)
+
+
+def agent_maker(spec: list[str], players: int) -> "AgentMaker":
+    """``make_agents`` with the spec read once: called with a game seed, it
+    gives the agents of that game (the same agents as ``make_agents``), for a
+    run of many games with the same spec. A spec naming no agent, or a player
+    given parameters it does not take, is refused here."""
     if len(spec) == 1:
         spec = spec * players
     if len(spec) != players:
         raise ValueError(f"{len(spec)} agents for {players} players")
-    out: list[Agent] = []
-    shared = random.Random(f"{seed}:agents") if "random" in spec else None
+    # per seat: None for a random agent (it takes the shared generator), else a factory of the seed
+    makers: list[Callable[[Any], Agent] | None] = []
     for seat, name in enumerate(spec):
         if ":" in name or (name not in AGENTS and name in known_agents()):
             check_spec(name)
             pname, params = split_spec(name)
-            out.append(PLAYERS[pname](params, seat=seat, seed=seed))
+            makers.append(_player(PLAYERS[pname], params, seat))
         elif name == "first":
-            out.append(FirstAgent())
+            makers.append(lambda seed: FirstAgent())
         elif name == "random":
-            out.append(RandomAgent(rng=shared))
+            makers.append(None)
         elif name == "human":
-            out.append(HumanAgent())
+            makers.append(lambda seed: HumanAgent())
         else:
             raise ValueError(f"unknown agent '{name}' (agents: {', '.join(AGENTS)})")
-    return out
+    return AgentMaker(makers, all(name in AGENTS for name in spec))
+
+
+class AgentMaker:
+    """The agents of one game from its seed (``agent_maker``). ``built_in``:
+    every seat is a built-in agent (none searches with the public API)."""
+
+    __slots__ = ("makers", "built_in", "random_only", "seats")
+
+    def __init__(self, makers: list[Callable[[Any], Agent] | None], built_in: bool):
+        self.makers = makers
+        self.built_in = built_in
+        self.random_only = all(m is None for m in makers)
+        self.seats = range(len(makers))
+
+    def __call__(self, seed) -> list[Agent]:
+        if self.random_only:  # the usual simulation: one generator, a random agent per seat
+            shared = random.Random(f"{seed}:agents")
+            return [RandomAgent(rng=shared) for _ in self.seats]
+        rng = random.Random(f"{seed}:agents") if None in self.makers else None
+        return [RandomAgent(rng=rng) if m is None else m(seed) for m in self.makers]
+
+
+def _player(factory: Callable[..., Any], params: dict[str, str], seat: int) -> Callable[[Any], Agent]:
+    """A registered player's factory for ``seat``, as a function of the seed."""
+    return lambda seed: factory(dict(params), seat=seat, seed=seed)
 
 
 def play(state: State, agents: list[Agent]) -> State:

@@ -19,7 +19,9 @@ step, payment or list of effects they belong to (all kept alive by the game):
 - ``sequences``: (id(sequence step), players) -> each suit's cards in the step's order
   and each card's place in its suit;
 - ``hand_vars``: the counters set again at every hand, (name, per seat, initial value
-  or None), or None until first needed.
+  or None), or None until first needed;
+- ``layouts``: players -> what a new state's zones and money are made from
+  (``layout``).
 
 Nothing in these tables changes what a game does: each entry is a function of
 the rule file alone (and of the number of players, where it says so).
@@ -44,6 +46,7 @@ class Compiled:
         "key_plans",
         "sequences",
         "hand_vars",
+        "layouts",
     )
 
     def __init__(self) -> None:
@@ -56,6 +59,18 @@ class Compiled:
         self.key_plans: dict[int, Any] = {}
         self.sequences: dict[tuple[int, int], tuple] = {}
         self.hand_vars: list[tuple[str, bool, Any]] | None = None
+        self.layouts: dict[int, tuple] = {}
+
+    def layout(self, game: GameDef, players: int) -> tuple[tuple, tuple[int, ...], dict[str, int]]:
+        """For ``players`` players: the holders of money (the seats, then the money zones),
+        the seat of each seat's zone in the order a state lists them (zone by zone, seat by
+        seat), and a balance of nothing in every currency (copied for each holder)."""
+        lay = self.layouts.get(players)
+        if lay is None:
+            holders = (*range(players), *game.pools)
+            owners = tuple(range(players)) * len(game.seat_zones)
+            lay = self.layouts[players] = (holders, owners, dict.fromkeys(game.currencies, 0))
+        return lay
 
 
 # id(GameDef) -> its Compiled; an entry goes when its GameDef is collected (a

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..dsl.errors import RuleError
 from ..dsl.loader import Limits
 from ..dsl.model import GameDef
-from .agents import make_agents, play
+from .agents import AgentMaker, agent_maker, play
 from .state import State
 
 BACKENDS = ("local", "dask")
@@ -42,10 +42,30 @@ def game_seed(seed, i: int) -> str:
 
 
 def play_one(game: GameDef, players: int, seed, agents: list[str], max_plays: int) -> State:
-    ags = make_agents(agents, players, seed)
-    if any(getattr(a, "needs_api", False) for a in ags):  # players that search: decision by decision
+    return play_made(game, players, seed, _maker(agents, players), max_plays)
+
+
+def play_made(game: GameDef, players: int, seed, maker: AgentMaker, max_plays: int) -> State:
+    """One game of a run, its agents made by ``maker`` (``agent_maker``: the spec read once per run)."""
+    ags = maker(seed)
+    if not maker.built_in and any(getattr(a, "needs_api", False) for a in ags):  # players that search
         return play(State(game, players, seed, max_plays=max_plays, keep_events=False, check="hand"), ags)
     return State(game, players, seed, max_plays=max_plays, keep_events=False, check="hand", agents=ags)
+
+
+# (spec, players) -> its AgentMaker, for specs of built-in agents only (a registered
+# player's name may be given another factory later)
+_MAKERS: dict[tuple, AgentMaker] = {}
+
+
+def _maker(agents: list[str], players: int) -> AgentMaker:
+    key = (tuple(agents), players)
+    m = _MAKERS.get(key)
+    if m is None:
+        m = agent_maker(agents, players)
+        if m.built_in and len(_MAKERS) < 64:
+            _MAKERS[key] = m
+    return m
 
 
 class Tally:
@@ -193,11 +213,11 @@ def run_chunk(job: Job, start: int, stop: int, game: GameDef | None = None):
         g = game if game is not None else _game(job.rules, job.options, job.limits)
         tally = Tally(job.players)
         rows: list | None = [] if job.rows else None
-        agents = list(job.agents)
+        maker = agent_maker(list(job.agents), job.players)  # the spec read once per chunk
         extra = tally.extra = job.collector(job) if job.collector is not None else None
         for i in range(start, stop):
             s = game_seed(job.seed, i)
-            st = extra.play(g, s, i) if extra is not None else play_one(g, job.players, s, agents, job.max_plays)
+            st = extra.play(g, s, i) if extra is not None else play_made(g, job.players, s, maker, job.max_plays)
             tally.add(st)
             if rows is not None:
                 rows.append(game_row(i, s, st))

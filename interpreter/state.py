@@ -31,7 +31,7 @@ within one hand stays doubled, so it is found then).
 from __future__ import annotations
 
 import random
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any, Callable
 
 from ..dsl.cards import Card, parse_card
@@ -70,6 +70,9 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
 
     # the short trick loop for agents that draw uniformly (off: the general loop, for tests)
     _draw_inline = True
+    # the attributes __init__ sets, taken from the first state made (values None): a new state's
+    # dictionary starts with them all, at its full size, instead of growing as they are set
+    _keys: dict[str, None] | None = None
 
     def __init__(
         self,
@@ -101,6 +104,8 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
                 game.doc.pos(("players",)),
                 code="players",
             )
+        if State._keys is not None:
+            self.__dict__.update(State._keys)
         self.g = game
         self._compiled = for_game(game)  # what the interpreter works out once per rule file
         self.n = players
@@ -123,14 +128,12 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         # zones
         self.zones: dict[str, list] = {z: [] for z in game.zones}
         self.zones["pack"] = list(self.pack_cards)
-        self.pzones: dict[str, list[list]] = {}
-        self._all_zones = list(self.zones.values())
-        self._zone_owner: dict[int, int] = {}  # id(a seat's zone) -> the seat
+        holders, owners, zero = self._compiled.layout(game, players)
         seats = range(players)
-        for z in game.seat_zones:
-            zs = self.pzones[z] = [[] for _ in seats]
-            self._all_zones += zs
-            self._zone_owner.update(zip(map(id, zs), seats))
+        self.pzones: dict[str, list[list]] = {z: [[] for _ in seats] for z in game.seat_zones}
+        seat_zones = [*chain.from_iterable(self.pzones.values())]
+        self._all_zones = [*self.zones.values(), *seat_zones]
+        self._zone_owner: dict[int, int] = dict(zip(map(id, seat_zones), owners))  # id(a seat's zone) -> the seat
         self.hand = self.pzones["hand"]
         self._hand_ids = frozenset(map(id, self.hand))
         self._touched: set[int] = set()
@@ -140,8 +143,7 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
             self._deck = self._check_deck(deck) if deck is not None else None
             self._deal = self._check_deal(deal, deal_file) if deal is not None else None
         # money
-        zero = dict.fromkeys(game.currencies, 0)
-        self.bal: dict[Any, dict[str, int]] = {h: zero.copy() for h in [*range(players), *game.pools]}
+        self.bal: dict[Any, dict[str, int]] = dict(zip(holders, map(dict.copy, repeat(zero, len(holders)))))
         self._totals: dict[str, int] | None = None
         # counters
         self.vars: dict[str, Any] = {}
@@ -190,6 +192,8 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         self._gen = self._run()
         if resume is None:
             self._step_pos: Pos | None = None
+        if State._keys is None:
+            State._keys = dict.fromkeys(self.__dict__)
         self._advance(None)
         self._resume = None
 

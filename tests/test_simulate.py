@@ -158,3 +158,43 @@ def test_the_time_left_leaves_out_the_start_of_the_workers():
     assert eta.done(100) == "about 0:08 left"  # 800 games at 100 a second, not at 200 in 31 s
     assert eta.done(100) == "about 0:07 left"
     assert eta.done(700) is None  # finished
+
+
+def _agents_by_hand(spec, seed):
+    """The agents of one game as make_agents has always made them: the random seats share one
+    generator seeded with "<game seed>:agents"; a registered player is made with the game seed."""
+    import random
+
+    from academie.interpreter.agents import PLAYERS, FirstAgent, RandomAgent, split_spec
+
+    shared = random.Random(f"{seed}:agents")
+    out = []
+    for seat, name in enumerate(spec):
+        if name == "random":
+            out.append(RandomAgent(rng=shared))
+        elif name == "first":
+            out.append(FirstAgent())
+        else:
+            pname, params = split_spec(name)
+            out.append(PLAYERS[pname](params, seat=seat, seed=seed))
+    return out
+
+
+@pytest.mark.parametrize(
+    "agents",
+    [("random",) * 4, ("first", "random", "random", "first"), ("random", "mc:iterations=4", "random", "first")],
+)
+def test_a_run_plays_each_game_with_the_agents_of_its_seed(agents):
+    """A chunk reads the agent spec once: its games are those of agents made for each seed alone."""
+    from academie import load_game
+    from academie.interpreter.agents import play
+    from academie.interpreter.simulate import game_seed
+    from academie.interpreter.state import State
+
+    game = load_game("enfle/academie").gamedef
+    job = Job("enfle/academie", (), 4, 11, agents, 50_000, rows=True)
+    _, _, rows = run_chunk(job, 0, 4, game)
+    for i, row in enumerate(rows):
+        s = game_seed(11, i)
+        st = play(State(game, 4, s, max_plays=50_000, keep_events=False), _agents_by_hand(agents, s))
+        assert (row["plays"], row["scores"]) == (st.plays, st.returns())
