@@ -70,9 +70,6 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
 
     # the short trick loop for agents that draw uniformly (off: the general loop, for tests)
     _draw_inline = True
-    # the attributes __init__ sets, taken from the first state made (values None): a new state's
-    # dictionary starts with them all, at its full size, instead of growing as they are set
-    _keys: dict[str, None] | None = None
 
     def __init__(
         self,
@@ -104,8 +101,6 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
                 game.doc.pos(("players",)),
                 code="players",
             )
-        if State._keys is not None:
-            self.__dict__.update(State._keys)
         self.g = game
         self._compiled = for_game(game)  # what the interpreter works out once per rule file
         self.n = players
@@ -192,8 +187,6 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         self._gen = self._run()
         if resume is None:
             self._step_pos: Pos | None = None
-        if State._keys is None:
-            State._keys = dict.fromkeys(self.__dict__)
         self._advance(None)
         self._resume = None
 
