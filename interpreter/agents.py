@@ -165,13 +165,22 @@ class HumanAgent:
             if not line:
                 raise Abandoned(f"standard input ended before seat {seat} chose a move: the game is abandoned", seat)
             t = line.strip()
-            if t.isdigit() and 1 <= int(t) <= len(moves):
-                return moves[int(t) - 1]
-            c = parse_card(t)
-            for m in moves:
-                if (c is not None and m is c) or move_name(m).lower() == t.lower():
-                    return m
+            m = typed_move(t, moves)
+            if m is not None:
+                return m
             w(f"  '{t}' is not one of the legal moves\n")
+
+
+def typed_move(t: str, moves: list) -> Any:
+    """The move of ``moves`` a person typed: its number in the list (from 1),
+    a card's name, or a declaration's name (any case); None if none is."""
+    if t.isdigit() and 1 <= int(t) <= len(moves):
+        return moves[int(t) - 1]
+    c = parse_card(t)
+    for m in moves:
+        if (c is not None and m is c) or move_name(m).lower() == t.lower():
+            return m
+    return None
 
 
 def make_agents(spec: list[str], players: int, seed) -> list[Agent]:

@@ -12,8 +12,8 @@ import click
 from .. import narrate as narration
 from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe, safe_json
-from ..interpreter.agents import AGENTS, play as play_out
-from ..interpreter.state import DEFAULT_MAX_PLAYS, Abandoned, State, move_name
+from ..interpreter.agents import AGENTS, play as play_out, typed_move
+from ..interpreter.state import DEFAULT_MAX_PLAYS, Abandoned, State
 from ..api import follow_rule_of
 from ..serve.explain import explain
 from ..outputs import atomic_write, check_targets
@@ -204,12 +204,9 @@ class TerminalHuman:
                 self._w("\n")
                 raise Abandoned(f"standard input ended before seat {seat} chose a move: the game is abandoned", seat)
             t = line.strip()
-            if t.isdigit() and 1 <= int(t) <= len(moves):
-                return moves[int(t) - 1]
-            c = parse_card(t)
-            for m in moves:
-                if (c is not None and m is c) or move_name(m).lower() == t.lower():
-                    return m
+            m = typed_move(t, moves)
+            if m is not None:
+                return m
             if t.lower() == "why":
                 self._w("  " + self.rules(state, seat) + "\n")
                 self.moves(moves)
