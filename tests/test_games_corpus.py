@@ -17,6 +17,18 @@ CONCEPTS = Path(__file__).parent / "concepts"
 ORDER = ["7", "8", "9", "10", "J", "Q", "K", "A"]  # a thirty-two card pack, lowest first
 
 
+def hands_of(events):
+    """The events of each finished hand, from its hand_start to its hand_end."""
+    hand: list = []
+    for e in events:
+        if e["type"] == "hand_start":
+            hand = [e]
+            continue
+        hand.append(e)
+        if e["type"] == "hand_end":
+            yield hand
+
+
 def names(cards):
     return [c.name if hasattr(c, "name") else c for c in cards]
 
@@ -199,14 +211,7 @@ def test_whist_rubber_of_three_games(options, game_at, seed):
     assert max(games) == 2 and min(games) <= 1
     # replay the scores from the events: tricks above six, then honours unless at nine (four)
     score, won_games = [0, 0], [0, 0]
-    hand = []
-    for e in st.events:
-        if e["type"] == "hand_start":
-            hand = [e]
-            continue
-        hand.append(e)
-        if e["type"] != "hand_end":
-            continue
+    for hand in hands_of(st.events):
         dealer = hand[0]["dealer"]
         deal = next(x for x in hand if x["type"] == "deal")["hands"]
         turn = next(x for x in hand if x["type"] == "turnup")
@@ -373,14 +378,7 @@ def test_euchre_the_maker_scores_or_is_euchred(seed):
     st = play(State(g, 2, seed, keep_events=True), make_agents(["random"], 2, seed))
     st.check_invariants()
     points = [0, 0]
-    hand: list = []
-    for e in st.events:
-        if e["type"] == "hand_start":
-            hand = [e]
-            continue
-        hand.append(e)
-        if e["type"] != "hand_end":
-            continue
+    for hand in hands_of(st.events):
         dealer = hand[0]["dealer"]
         numbers = [x for x in hand if x["type"] == "number"]
         maker = next((x["seat"] for x in numbers if x["value"] == 1), None)
@@ -411,14 +409,7 @@ def test_reversis_put_out_take_in_exchange_across_and_the_party(seed):
     st = play(State(g, 4, seed, keep_events=True), make_agents(["random"], 4, seed))
     st.check_invariants()
     parties = [0] * 4
-    hand: list = []
-    for e in st.events:
-        if e["type"] == "hand_start":
-            hand = [e]
-            continue
-        hand.append(e)
-        if e["type"] != "hand_end":
-            continue
+    for hand in hands_of(st.events):
         dealer = hand[0]["dealer"]
         deal = next(x for x in hand if x["type"] == "deal")["hands"]
         assert [len(h) for h in deal] == [12 if s == dealer else 11 for s in range(4)]
