@@ -872,16 +872,51 @@ def _f_cards_fold(fn):
 def _f_rank(cp, node, args):
     f, k = cp.c(args[0])
     cp._need(args[0], k, "card")
-    orders = cp.scope.orders
-    if len(args) == 2:
-        order = orders[cp.symbol(args[1], "an order", orders)]
-    elif len(orders) == 1:
-        order = next(iter(orders.values()))
-    elif "play" in orders:
-        order = orders["play"]
-    else:
-        cp.fail(node, "rank(card) needs the name of an order: rank(card, ORDER)")
+    order = _order_of(cp, node, args[1] if len(args) == 2 else None)
     return (lambda st, s, c: order.get(f(st, s, c), -1)), "num"
+
+
+def _order_of(cp, node, arg):
+    """The order named by ``arg``, or when it is None the default one: ``play``,
+    or the only order of the file."""
+    orders = cp.scope.orders
+    if arg is not None:
+        return orders[cp.symbol(arg, "an order", orders)]
+    if len(orders) == 1:
+        return next(iter(orders.values()))
+    if "play" in orders:
+        return orders["play"]
+    name = str(node.children[0])
+    call = "rank(card" if name == "rank" else f"{name}(ZONE, card"
+    cp.fail(node, f"{call}) needs the name of an order: {call}, ORDER)")
+
+
+def _f_run(cp, node, args):
+    """``run(ZONE, CARD)``, ``run(ZONE, CARD, ORDER)``: how many ranks of the card's
+    suit the zone holds in an unbroken run ending at the card's rank and going down
+    (the card's rank number in the order, the number one below, …, until one is
+    missing); 0 when the zone holds no card of that suit and rank. A rank held twice
+    counts once."""
+    z, kz = cp.c(args[0])
+    cp._need(args[0], kz, "zone")
+    f, k = cp.c(args[1])
+    cp._need(args[1], k, "card")
+    order = _order_of(cp, node, args[2] if len(args) == 3 else None)
+    get = order.get
+
+    def run(st, s, c):
+        x = f(st, s, c)
+        r = get(x, -1)
+        if r < 0:
+            return 0
+        suit = x.suit
+        held = {get(y, -1) for y in z(st, s, c) if y.suit == suit}
+        n = 0
+        while r - n in held:
+            n += 1
+        return n
+
+    return run, "num"
 
 
 def _f_balance(cp, node, args):
@@ -1023,6 +1058,7 @@ FUNCTIONS = {
     "sum_cards": (2, 3, _f_cards_fold(sum)),
     "max_cards": (2, 3, _f_cards_fold(lambda vs: max(vs, default=0))),
     "rank": (1, 2, _f_rank),
+    "run": (2, 3, _f_run),
     "balance": (2, 2, _f_balance),
     "tricks_won": (1, 1, _f_tricks_won),
     "team": (1, 1, _f_team),
@@ -1468,7 +1504,7 @@ _UNSEEN = object()
 
 # -- the parts of an argument evaluated once per card of a zone: their values kept -----------
 _BINDERS = frozenset({"count", "any", "all", "sum_cards", "max_cards"})  # a zone, then a card test or number
-_PURE_CALLS = frozenset({"rank", "min", "max", "abs"})  # a function of their arguments alone
+_PURE_CALLS = frozenset({"rank", "run", "min", "max", "abs"})  # a function of their arguments alone
 _ZONE_TABLE_LIMIT = 1 << 12  # values kept per part keyed by a zone's cards (new at every hand), then started again
 _TABLE_LIMIT = 1 << 16  # values kept per part keyed by cards and values, then started again
 
@@ -1552,6 +1588,8 @@ def _table_key(node, cp: _Compiler, skip: frozenset = frozenset()) -> tuple[dict
                     return False
                 zones[text] = n
                 return True
+            if fname in sc.seat_vars:
+                return False  # a counter of a seat, named like a function: not a function of its seat
             if fname in _BINDERS:
                 if not args or not visit(args[0], inner):
                     return False

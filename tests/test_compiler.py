@@ -1,12 +1,14 @@
 """dsl/compiler.py: what each construct of the expression language compiles to and evaluates
 to, on a small stand-in for the game state, and where and how a mistake is reported."""
 
+import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from academie.dsl.cards import card
-from academie.dsl.compiler import Expr, Scope, compile_expr
+from academie.dsl.compiler import FUNCTIONS, Expr, Scope, compile_expr
 from academie.dsl.errors import Pos, RuleError
 from academie.dsl.loader import Limits
 
@@ -106,6 +108,10 @@ def error(text, kind="game"):
         ("min_seats(points(seat))", "num", 1),
         ("rank(AS, play) > rank(KS, play)", "bool", True),
         ("rank(AS)", "num", 12),  # the one order, when the game has one
+        ("run(hand(dealer), QC)", "num", 2),  # the queen and the knave of clubs
+        ("run(hand(dealer), JC)", "num", 1),  # nothing below the knave
+        ("run(hand(dealer), KC)", "num", 0),  # a card not held
+        ("run(hand(leader), AH, play)", "num", 1),  # the king is missing
         ("holder(KD)", "seat", 1),
         ("holder(5D)", "seat", None),
         ("any(hand(dealer), card.suit == C)", "bool", True),
@@ -200,6 +206,9 @@ def test_an_unknown_name_is_located_at_the_name_and_a_near_name_is_suggested():
         ("if round > 1 then dealer else trump", "game", "the two branches give a seat and a suit"),
         ("abs(1, 2)", "game", "abs() takes 1 argument, not 2"),
         ("rank(AS, cut)", "game", "expected the name of an order here (one of: play)"),
+        ("run(AS, AS)", "game", "expected a zone (of cards) here, found a card"),
+        ("run(hand(leader), 3)", "game", "expected a card here, found a number"),
+        ("run(hand(leader), AS, cut)", "game", "expected the name of an order here (one of: play)"),
         ("points(AS)", "game", "expected a seat or a number here, found a card"),  # points(0) is a literal seat
         ("3 in round", "game", "'in' needs a zone or a list"),
         ("card.rank in [A, K, 3 + 1]", "card", "a list of ranks must hold ranks only"),
@@ -226,6 +235,17 @@ def test_a_syntax_error_is_located_in_the_expression(text, message):
     assert d.pos.line == 10 and 5 <= d.pos.col <= 5 + len(text)
 
 
+def test_without_a_play_order_rank_and_run_ask_for_an_order():
+    two = Scope(seat_zones={"hand"}, orders={"sequence": PLAY, "cut": PLAY})
+    for text, message in (
+        ("rank(AS)", "rank(card) needs the name of an order: rank(card, ORDER)"),
+        ("run(hand(0), AS)", "run(ZONE, card) needs the name of an order: run(ZONE, card, ORDER)"),
+    ):
+        with pytest.raises(RuleError) as e:
+            compile_expr(text, AT, two)
+        assert message in e.value.diagnostics[0].message
+
+
 def test_a_divisor_that_is_zero_in_play_is_a_located_runtime_error():
     e = compile_expr("round / count(stock)", AT, SCOPE)
     assert e(state()) == 1
@@ -240,3 +260,11 @@ def test_the_limits_bound_an_expression_before_it_is_parsed():
     with pytest.raises(RuleError) as e:
         compile_expr("1 + " * 50 + "1", AT, SCOPE, limits=Limits(expr_length=40))
     assert e.value.diagnostics[0].code == "limit"
+
+
+def test_every_function_is_in_the_language_reference():
+    """A function the compiler knows and docs/language.md does not list is one a user cannot find."""
+    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    table = doc.split("**Functions**", 1)[1].split("\n\n", 2)[1]
+    listed = set(re.findall(r"`([a-z_]+)\(", table))
+    assert set(FUNCTIONS) <= listed, sorted(set(FUNCTIONS) - listed)

@@ -60,6 +60,8 @@ def measure(cards):
     return {
         "point": point,
         "run": longest,
+        "runs": sum(1 for n, _ in runs if n >= 3),
+        "below_ace": next((n for n in range(8) if ORDER[7 - n] + "S" not in cards), 8),
         "sq": max([10 * n + top for n, top in runs if n >= 3], default=0),
         "seqlen": sum(n for n, _ in runs if n >= 3),
         "seqbig": sum(1 for n, _ in runs if n >= 5),
@@ -81,12 +83,20 @@ def test_sum_cards_and_max_cards_measure_a_hand():
     st = State(g, 2, 0, dealer=0, deal=deal, hands=1)
     assert st.decision_kind() == "play"
     assert st.pvars["pips"] == [655, 549]
-    assert st.pvars["run"] == [3, 5]
+    assert st.pvars["longest"] == [3, 5]
+    assert st.pvars["longest_run"] == [3, 5]  # run(): the same runs, measured down from each card
+    assert st.pvars["runs"] == [2, 1]  # A-K-Q and 9-8-7 of spades; the five hearts
+    assert st.pvars["below_ace"] == [3, 0]  # down from the ace of spades; 0 where it is not held
     assert st.pvars["set"] == [3, 2]  # three aces; two kings at most
     assert st.pvars["score"] == [1, 5]  # a truth value added up counts the hearts
     for s in (0, 1):
         m = measure(deal["hands"][s])
-        assert [st.pvars["pips"][s], st.pvars["run"][s], st.pvars["set"][s]] == [m["point"], m["run"], m["set"]]
+        assert [st.pvars["pips"][s], st.pvars["longest"][s], st.pvars["set"][s]] == [m["point"], m["run"], m["set"]]
+        assert [st.pvars["longest_run"][s], st.pvars["runs"][s], st.pvars["below_ace"][s]] == [
+            m["run"],
+            m["runs"],
+            m["below_ace"],
+        ]
 
 
 def test_max_cards_of_an_empty_zone_is_zero():
@@ -102,7 +112,12 @@ def test_random_hands_measured_as_computed_here(seed):
     st = State(g, 4, seed)
     for s in range(4):
         m = measure(names(st.hand[s]))
-        assert [st.pvars["pips"][s], st.pvars["run"][s], st.pvars["set"][s]] == [m["point"], m["run"], m["set"]]
+        assert [st.pvars["pips"][s], st.pvars["longest"][s], st.pvars["set"][s]] == [m["point"], m["run"], m["set"]]
+        assert [st.pvars["longest_run"][s], st.pvars["runs"][s], st.pvars["below_ace"][s]] == [
+            m["run"],
+            m["runs"],
+            m["below_ace"],
+        ]
 
 
 # -- Piquet ------------------------------------------------------------------------

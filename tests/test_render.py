@@ -121,6 +121,11 @@ def test_option_changes_the_rules():
         ("count(tricks(seat), card.suit == H)", "value", "the number of hearts in the player's tricks"),
         ("balance(pot, chip)", "value", "the chips in the pot"),
         ("players <= 4", "cond", "the number of players is at most 4"),
+        (
+            "run(hand(seat), card, sequence)",
+            "value",
+            "the number of cards in the run of its suit in the player's hand going down from the card in the sequence order",
+        ),
     ],
 )
 def test_words(text, kind, said):

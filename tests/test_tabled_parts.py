@@ -117,6 +117,32 @@ def test_the_same_text_in_two_expressions_is_worked_out_by_both_alike():
     assert b(st, 1) == 1 and a(st, 1) == 0
 
 
+def test_run_inside_a_sum_follows_the_hand():
+    kept, plain = _both("sum_cards(hand(seat), if run(hand(seat), card) >= 3 then run(hand(seat), card) else 0)")
+    hands = ["7S 8S 9S KH", "7S 9S 10S JS", "AH KH QH JH 10H", "7S 8S 9S KH"]
+    for h in hands:
+        st = _St([h, "8D"])
+        assert kept(st, 0) == plain(st, 0)
+    # 7-8-9: the run at 9S is 3; 9-10-J: 3 at JS; the five hearts: 3, 4, 5 from the ten up
+    assert [kept(_St([h, "8D"]), 0) for h in hands] == [3, 3, 12, 3]
+    st = _St(["7S 8S 9S KH", "8D"])
+    st.pzones["hand"][0].append(parse_card("10S"))  # the same list, one card more: 3 at 9S, 4 at 10S
+    assert kept(st, 0) == plain(st, 0) == 7
+
+
+def test_a_seat_counter_named_like_a_function_is_not_kept_as_one():
+    """A per-seat counter may be named ``max``, ``abs`` or ``run`` (a file written before the
+    function was): ``run(seat)`` is then the counter, whose value changes, not a function of
+    the seat alone."""
+    scope = Scope(zones={"trick"}, seat_zones={"hand"}, seat_vars={"run"}, orders={"play": ORDER})
+    kept, plain = _both("sum_cards(hand(seat), if run(seat) > 0 then 1 else 0)", scope=scope)
+    st = _St(["7S 8S 9S", "8D"])
+    st.pvars = {"run": [0, 0]}
+    assert kept(st, 0) == plain(st, 0) == 0
+    st.pvars["run"][0] = 2
+    assert kept(st, 0) == plain(st, 0) == 3
+
+
 def test_an_error_is_raised_at_every_call_not_kept():
     kept, _ = _both("sum_cards(hand(seat), x, 10 / (rank(x) - limit))")
     st = _St(["7S 8S", "8D"], limit=1)
