@@ -1610,6 +1610,17 @@ def _table_key(node, cp: _Compiler, skip: frozenset = frozenset()) -> tuple[dict
     return values, {z: _cards_getter(plain.c(zn)[0]) for z, zn in zones.items()}
 
 
+def _nested(node) -> bool:
+    """Whether a binder's argument holds another binder (or a ``run``): worked out again it
+    costs a pass over a zone for each card, more than looking up a zone's cards does."""
+    args = node.children[1].children if len(node.children) > 1 and node.children[1] is not None else []
+    for a in args[1:]:
+        for sub in a.iter_subtrees() if isinstance(a, Tree) else ():
+            if sub.data == "call" and (str(sub.children[0]) in _BINDERS or str(sub.children[0]) == "run"):
+                return True
+    return False
+
+
 def _trivial(node) -> bool:
     """A leaf, a list, or a field of a named card: reading it is as quick as looking it up."""
     return (
@@ -1683,7 +1694,9 @@ class _TablingCompiler(_Compiler):
     (``_table_key``) keep their values: each ``count``/``any``/``all``/``sum_cards``/
     ``max_cards`` inside, per (the values it reads, the cards of its zones), in a
     table shared by every part of the rule file with the same text (the same sum
-    over a hand written in three declarations is worked out once per hand and card);
+    over a hand written in three declarations is worked out once per hand and card)
+    when it holds a binder or a ``run`` of its own (``_nested``: a single pass over a
+    zone costs no more than making the key of the zone's cards does);
     a part with an ``if``, or the whole test of a ``count(ZONE, TEST)``, per the values
     it reads when it reads no zone. ``rank(y) >= rank(x)`` inside a count over a hand
     inside a sum over the hand is then worked out once per hand and pair of cards,
@@ -1698,7 +1711,7 @@ class _TablingCompiler(_Compiler):
             binder = node.data == "call" and str(node.children[0]) in _BINDERS
             if binder or node is self.top or _has_cond(node):
                 key = _table_key(node, self)
-                if key is not None and (key[0] or key[1]) and (binder or not key[1]):
+                if key is not None and (key[0] or key[1]) and (binder or not key[1]) and (not key[1] or _nested(node)):
                     values, zones = key
                     f, k = super().c(node) if binder else _Compiler(*self._ctx()).c(node)
                     text = _source(self.text, node)
