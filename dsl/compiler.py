@@ -117,6 +117,11 @@ class _Compiler:
         self.text, self.pos, self.scope, self.bound = text, pos, scope, bound
         self.locals: dict[str, list] = locals_ or {}  # names given to a zone's card: any(trick, x, …)
 
+    def whole(self, tree, fn: Fn) -> Fn:
+        """The compiled expression as it is called from outside (``_TablingCompiler`` keeps
+        some values): here, itself."""
+        return fn
+
     # -- errors ---------------------------------------------------------
     def where(self, node) -> Pos:
         meta = getattr(node, "meta", None)
@@ -1109,6 +1114,8 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game", limits=N
         raise RuleError(
             Diagnostic(pos, "the expression is nested too deeply to compile (lower --max-expr-depth)", code="limit")
         ) from None
+    if kind in ("game", "seat"):
+        fn = _TablingCompiler(text, pos, scope, BOUND[kind]).whole(tree, fn)
     names = frozenset(str(t) for t in _tokens(tree) if t.type == "NAME")
     filt = None
     if kind == "card":
@@ -1614,9 +1621,17 @@ def _nested(node) -> bool:
     """Whether a binder's argument holds another binder (or a ``run``): worked out again it
     costs a pass over a zone for each card, more than looking up a zone's cards does."""
     args = node.children[1].children if len(node.children) > 1 and node.children[1] is not None else []
-    for a in args[1:]:
-        for sub in a.iter_subtrees() if isinstance(a, Tree) else ():
-            if sub.data == "call" and (str(sub.children[0]) in _BINDERS or str(sub.children[0]) == "run"):
+    return any(isinstance(a, Tree) and _passes_over_a_zone(a) for a in args[1:])
+
+
+def _passes_over_a_zone(tree) -> bool:
+    """Whether ``tree`` holds a binder with a card test or a number (``count(ZONE)`` alone is
+    a length) or a ``run``: each costs a pass over a zone's cards."""
+    for sub in tree.iter_subtrees():
+        if sub.data == "call":
+            name = str(sub.children[0])
+            args = sub.children[1].children if len(sub.children) > 1 and sub.children[1] is not None else []
+            if name == "run" or (name in _BINDERS and len(args) > 1):
                 return True
     return False
 
@@ -1725,6 +1740,26 @@ class _TablingCompiler(_Compiler):
 
     def _ctx(self):
         return self.text, self.pos, self.scope, self.bound, self.locals
+
+    def whole(self, tree, fn: Fn) -> Fn:
+        """A whole expression about a seat or the game (an effect's value, a condition) that
+        passes over a zone for each card of a zone (``_nested``: a binder holding a binder or a
+        ``run``) and reads nothing but cards, values of the hand and the cards of zones
+        (``_table_key``): its value kept per those, in a table
+        shared by the expressions of the rule file with the same text. A hand's point
+        reckoned again in another world of a search where the seat holds the same cards is
+        then looked up."""
+        if not isinstance(tree, Tree) or not any(
+            sub.data == "call" and str(sub.children[0]) in _BINDERS and _nested(sub) for sub in tree.iter_subtrees()
+        ):
+            return fn
+        key = _table_key(tree, self)
+        if key is None or not key[1]:
+            return fn
+        values, zones = key
+        ident = ("whole", self.text, tuple(sorted(values)), tuple(sorted(zones)))
+        parts = [values[v] for v in sorted(values)] + [zones[z] for z in sorted(zones)]
+        return _tabled(fn, parts, self.scope.tables.setdefault(ident, {}), _ZONE_TABLE_LIMIT)
 
 
 # -- a card test that reads only the card and a few values of the hand: tabulated -------
