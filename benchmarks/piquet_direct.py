@@ -35,25 +35,33 @@ runs of consecutive ranks, the sets from a count per rank), not by the rule
 file's expressions. The random generator is seeded per game, but not as the
 interpreter seeds it: the two give the same distributions, not the same games.
 ``tests/test_direct_yardsticks.py`` checks the reckoning and the play's counts
-card for card against the interpreter on stacked deals.
+card for card against the interpreter: on stacked deals (a repique, a pique, a
+capot, carte blanche), on random deals with the same choices, and with the
+choices this file's random player makes replayed in the interpreter.
 
 The distributions, from ``python benchmarks/piquet_direct.py --compare 2000``
-(2,000 games each; the interpreter stepped move by move with uniform choices):
+(2,000 games each, seeds ``0/i``; the interpreter stepped move by move, each
+move uniform among its legal moves; the last column is the difference in
+standard errors of the difference):
 
-    measure                          interpreter   hand-written
-    hands a game                         4.73           4.74
-    plays a hand                        24.00          24.00
-    winner's final score               132.2          132.3
-    loser's final score                 62.7           62.9
-    games won by the first elder        51.7 %         52.2 %
-    elder's count in hand (a hand)      11.06          11.07
-    younger's count in hand (a hand)     6.46           6.43
-    hands with a repique                 3.7 %          3.8 %
-    elder's points a hand               29.53          29.52
-    younger's points a hand             12.79          12.88
+    measure                             interpreter  hand-written  difference / s.e.
+    hands a game                               4.74          4.69               1.92
+    winner's final score                     115.09        115.46              -0.88
+    loser's final score                       74.39         72.93               1.97
+    first elder's wins %                      51.55         50.85               0.44
+    elder's count in hand (a hand)             6.68          6.84              -1.46
+    younger's count in hand (a hand)           6.80          6.87              -0.62
+    hands with a repique %                     0.45          0.64              -1.74
+    hands with a pique %                       0.83          0.71               0.93
+    elder's points (a hand)                   20.43         20.61              -0.98
+    younger's points (a hand)                 19.52         19.57              -0.29
 
-Each difference is within its sampling noise (the standard error of a share of
-2,000 games is about 1.1 points; of a mean score about 1 point).
+Plays a hand: 24 in both (the discards are not plays for the interpreter
+either). Every difference is within two standard errors, as ten measures of
+one distribution give; with 10,000 games each (``--compare 10000 --seed x``)
+every difference was again within two (the largest 1.97, the younger's count
+in hand, 6.77 and 6.87; hands a game 4.72 and 4.72, the first elder's wins
+51.0 % and 50.8 %, the elder's points a hand 20.63 and 20.52).
 
     python benchmarks/piquet_direct.py -n 1000
     python benchmarks/piquet_direct.py --compare 2000
@@ -64,7 +72,6 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections import Counter
 
 SUITS = "SHDC"
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")
@@ -290,10 +297,9 @@ def play_hand(
     return tally
 
 
-def play_game(rng: random.Random):
-    """One game. Returns (scores by seat, hands played, the first dealer, stats)
-    where stats counts plays, repiques, piques, capots, each seat role's count
-    in hand and points (``elder_in_hand``, ``younger_points`` …)."""
+def play_game(rng: random.Random, log: list | None = None):
+    """One game. Returns (scores by seat, hands played, the first dealer).
+    ``log``: a list each hand's figures are added to, as ``HAND_FIGURES``."""
     rnd = rng.random
     # the first dealer: each draws a card, the lower deals; equal ranks draw again
     while True:
@@ -303,9 +309,8 @@ def play_game(rng: random.Random):
             break
     first_dealer = dealer
     score = [0, 0]
-    stats: Counter = Counter()
     hands = 0
-    out: dict = {}
+    out = {} if log is not None else None
     while score[0] < GAME and score[1] < GAME:
         pack = list(range(32))
         rng.shuffle(pack)
@@ -320,109 +325,125 @@ def play_game(rng: random.Random):
         score[0] += tally[0]
         score[1] += tally[1]
         hands += 1
-        stats["plays"] += 24
-        stats["repiques"] += out["repiqued"]
-        stats["piques"] += out["piqued"] > 0
-        stats["capots"] += 12 in out["won"]
-        stats["elder_in_hand"] += out["in_hand"][elder]
-        stats["younger_in_hand"] += out["in_hand"][dealer]
-        stats["elder_points"] += tally[elder]
-        stats["younger_points"] += tally[dealer]
+        if out is not None and log is not None:
+            ih = out["in_hand"]
+            log.append((ih[elder], ih[dealer], out["repiqued"], out["piqued"] > 0, tally[elder], tally[dealer]))
         dealer = elder
-    return score, hands, first_dealer, stats
+    return score, hands, first_dealer
+
+
+# what ``play_game`` logs of a hand, and the interpreter's games too (``interpreter_games``)
+HAND_FIGURES = (
+    "elder's count in hand",
+    "younger's count in hand",
+    "repique",
+    "pique",
+    "elder's points",
+    "younger's points",
+)
 
 
 def run_games(games: int, seed="0") -> dict:
-    """``games`` games; a report shaped like the interpreter's Tally (and more)."""
+    """``games`` games; a report shaped like the interpreter's Tally."""
     wins = [0.0, 0.0]
-    totals: Counter = Counter()
     hands = 0
     for g in range(games):
-        score, h, first_dealer, stats = play_game(random.Random(f"{seed}/{g}"))
+        score, h, _ = play_game(random.Random(f"{seed}/{g}"))
         hands += h
-        totals.update(stats)
-        _results(totals, wins, score, first_dealer)
+        top = max(score)
+        for s in (0, 1):
+            if score[s] == top:
+                wins[s] += 1 / (2 if score[0] == score[1] else 1)
     return {
         "games": games,
         "players": 2,
         "wins_by_seat": wins,
         "unfinished": 0,
         "hands": hands,
-        "hand_plays": {"mean": totals["plays"] / hands if hands else 0, "max": 24},
-        "totals": dict(totals),
+        "hand_plays": {"mean": 24.0 if hands else 0, "max": 24},
+        "totals": {"plays": 24 * hands, "tricks": 12 * hands},
     }
 
 
-def _results(totals: Counter, wins: list[float], score: list[int], first_dealer: int) -> None:
-    top = max(score)
-    winners = [s for s in (0, 1) if score[s] == top]
-    for s in winners:
-        wins[s] += 1 / len(winners)
-        if s != first_dealer:
-            totals["first_elder_wins"] += 1 / len(winners)
-    totals["winner_score"] += top
-    totals["loser_score"] += min(score)
+def _game_figures(score: list[int], hands: int, first_dealer: int) -> tuple:
+    """A game's figures: hands, the winner's and the loser's score, the first elder's share of the win."""
+    elder = 1 - first_dealer
+    won = 1.0 if score[elder] > score[first_dealer] else 0.5 if score[0] == score[1] else 0.0
+    return hands, max(score), min(score), won
 
 
-def interpreter_games(games: int, seed="0") -> dict:
-    """The interpreter's games measured as ``run_games`` measures its own: the
-    rule file played move by move, each move uniform among the legal ones, the
-    counts read from the state at each hand's first card and between hands."""
+def direct_figures(games: int, seed="0") -> tuple[list, list]:
+    """(each game's figures, each hand's figures) of ``games`` hand-written games."""
+    per_game, per_hand = [], []
+    for g in range(games):
+        score, hands, first_dealer = play_game(random.Random(f"{seed}/{g}"), per_hand)
+        per_game.append(_game_figures(score, hands, first_dealer))
+    return per_game, per_hand
+
+
+def interpreter_figures(games: int, seed="0") -> tuple[list, list]:
+    """The same figures of the rule file's games, played move by move, each move
+    uniform among the legal ones: the count in hand read at each hand's first
+    card, the pique at the cards after it, the points from the scores between
+    hands."""
     from academie.dsl.model import load_game
     from academie.interpreter.state import State
 
     g = load_game("piquet/hoyle")
-    totals: Counter = Counter()
-    wins = [0.0, 0.0]
-    hands = 0
+    per_game, per_hand = [], []
     for i in range(games):
         rng = random.Random(f"{seed}/{i}")
         st = State(g, 2, f"{seed}/{i}")
         first_dealer = st.dealer
-        seen = 0
-        before = [0, 0]
-        dealer = st.dealer
-        while not st.is_terminal():
-            if st.hand_no != seen:  # a new hand: the last one's points, this one's dealer
+        hand: list = []
+        seen, dealer, before = 0, st.dealer, [0, 0]
+        while True:
+            over = st.is_terminal()
+            if over or st.hand_no != seen:  # the last hand's points
                 if seen:
-                    _hand_points(totals, st.pvars["score"], before, dealer)
-                before, dealer, seen = st.pvars["score"][:], st.dealer, st.hand_no
-                counted = False
-            if not counted and st.decision_kind() == "play":
-                counted = True
-                totals["repiques"] += st.vars["repiqued"]
-                totals["elder_in_hand"] += st.pvars["tally"][1 - dealer]
-                totals["younger_in_hand"] += st.pvars["tally"][dealer]
+                    score = st.pvars["score"]
+                    e, d = 1 - dealer, dealer
+                    per_hand.append((*hand, score[e] - before[e], score[d] - before[d]))
+                if over:
+                    break
+                before, dealer, seen, hand = st.pvars["score"][:], st.dealer, st.hand_no, []
+            if not hand and st.decision_kind() == "play":
+                tally = st.pvars["tally"]
+                hand = [tally[1 - dealer], tally[dealer], st.vars["repiqued"], False]
+            if hand and st.vars["piqued"]:  # seen at the next card (one made at the last trick is missed)
+                hand[3] = True
             st.apply(rng.choice(st.legal_moves()))
-        _hand_points(totals, st.pvars["score"], before, dealer)
-        hands += st.hand_no
-        totals["plays"] += st.plays
-        _results(totals, wins, st.returns(), first_dealer)
-    return {"games": games, "hands": hands, "wins_by_seat": wins, "totals": dict(totals)}
+        per_game.append(_game_figures(st.returns(), st.hand_no, first_dealer))
+    return per_game, per_hand
 
 
-def _hand_points(totals: Counter, score: list[int], before: list[int], dealer: int) -> None:
-    totals["elder_points"] += score[1 - dealer] - before[1 - dealer]
-    totals["younger_points"] += score[dealer] - before[dealer]
+def _mean_se(xs: list) -> tuple[float, float]:
+    n = len(xs)
+    m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    return m, (var / n) ** 0.5
 
 
-def compare(games: int, seed="0") -> list[tuple[str, float, float]]:
-    """The figures of the docstring's table: (measure, interpreter, hand-written)."""
-    ri, rd = interpreter_games(games, seed), run_games(games, seed)
+def compare(games: int, seed="0") -> list[tuple[str, float, float, float]]:
+    """The figures of the docstring's table: (measure, interpreter, hand-written,
+    the difference in standard errors)."""
+    gi, hi = interpreter_figures(games, seed)
+    gd, hd = direct_figures(games, seed)
     rows = []
-    for label, f in (
-        ("hands a game", lambda r: r["hands"] / r["games"]),
-        ("plays a hand", lambda r: r["totals"]["plays"] / r["hands"]),
-        ("winner's final score", lambda r: r["totals"]["winner_score"] / r["games"]),
-        ("loser's final score", lambda r: r["totals"]["loser_score"] / r["games"]),
-        ("games won by the first elder %", lambda r: 100 * r["totals"].get("first_elder_wins", 0) / r["games"]),
-        ("elder's count in hand (a hand)", lambda r: r["totals"]["elder_in_hand"] / r["hands"]),
-        ("younger's count in hand (a hand)", lambda r: r["totals"]["younger_in_hand"] / r["hands"]),
-        ("hands with a repique %", lambda r: 100 * r["totals"].get("repiques", 0) / r["hands"]),
-        ("elder's points a hand", lambda r: r["totals"]["elder_points"] / r["hands"]),
-        ("younger's points a hand", lambda r: r["totals"]["younger_points"] / r["hands"]),
-    ):
-        rows.append((label, f(ri), f(rd)))
+    labels = [
+        ("hands a game", 1),
+        ("winner's final score", 1),
+        ("loser's final score", 1),
+        ("first elder's wins %", 100),
+    ]
+    for k, (label, scale) in enumerate(labels):
+        (mi, si), (md, sd) = _mean_se([r[k] for r in gi]), _mean_se([r[k] for r in gd])
+        rows.append((label, scale * mi, scale * md, (mi - md) / ((si**2 + sd**2) ** 0.5 or 1)))
+    for k, label in enumerate(HAND_FIGURES):
+        scale = 100 if label in ("repique", "pique") else 1
+        (mi, si), (md, sd) = _mean_se([float(r[k]) for r in hi]), _mean_se([float(r[k]) for r in hd])
+        label = f"hands with a {label} %" if scale == 100 else f"{label} (a hand)"
+        rows.append((label, scale * mi, scale * md, (mi - md) / ((si**2 + sd**2) ** 0.5 or 1)))
     return rows
 
 
@@ -435,9 +456,9 @@ def main(argv=None):
     )
     a = ap.parse_args(argv)
     if a.compare:
-        print(f"{'measure':<34} {'interpreter':>12} {'hand-written':>13}")
-        for label, i, d in compare(a.compare, a.seed):
-            print(f"{label:<34} {i:>12.2f} {d:>13.2f}")
+        print(f"{'measure':<34} {'interpreter':>12} {'hand-written':>13} {'difference / s.e.':>18}")
+        for label, i, d, z in compare(a.compare, a.seed):
+            print(f"{label:<34} {i:>12.2f} {d:>13.2f} {z:>18.2f}")
         return
     t = time.process_time()
     rep = run_games(a.games, a.seed)
