@@ -180,6 +180,12 @@ def test_a_card_that_does_not_follow_suit_is_refused():
 
 def test_random_games_end_at_101():
     for g in range(50):
-        score, hands, first_dealer, stats = piquet_direct.play_game(random.Random(g))
-        assert max(score) >= piquet_direct.GAME and hands >= 1 and first_dealer in (0, 1)
-        assert stats["plays"] == 24 * hands
+        log: list = []
+        score, hands, first_dealer = piquet_direct.play_game(random.Random(g), log)
+        assert max(score) >= piquet_direct.GAME and first_dealer in (0, 1) and len(log) == hands
+        # the points logged by role add up to the scores (the deal passes at each hand),
+        # and no score had reached 101 before the last hand
+        first = [h[4] if k % 2 == 0 else h[5] for k, h in enumerate(log)]  # the first elder's
+        second = [h[5] if k % 2 == 0 else h[4] for k, h in enumerate(log)]
+        assert [sum(first), sum(second)] == [score[1 - first_dealer], score[first_dealer]]
+        assert sum(first[:-1]) < piquet_direct.GAME and sum(second[:-1]) < piquet_direct.GAME
