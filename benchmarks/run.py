@@ -2,6 +2,7 @@
 
     python benchmarks/run.py                 # 1,000 hands per player count, 4 to 8 players
     python benchmarks/run.py --hands 4000 --json
+    python benchmarks/run.py --game piquet --repeat 5   # Piquet and L'Enflé, both ways
 
 For each player count both play the same number of hands (random agents, the
 interpreter as ``academie simulate`` runs it: ``State`` with keep_events=False)
@@ -20,6 +21,18 @@ schema validator cleared first) and warm; the time to validate the corpus if the
 command line has a ``validate`` command; and the interpreter's speed on any
 other game of the corpus (no hand-written version of those), skipped if there
 is none.
+
+With ``--game piquet``, only this: the interpreter on Piquet
+(``rules/piquet/hoyle.yaml``, 2 players), Piquet written by hand
+(``piquet_direct.py``), the interpreter on L'Enflé (4 players) and L'Enflé
+written by hand, timed in turn in this process by its CPU time
+(``time.process_time``), each the best of ``--repeat``; ``--games`` games of
+Piquet and of L'Enflé about as many plays. Printed: plays per second for all
+four, how many times as long the interpreter takes as the hand-written game on
+each game, and the L'Enflé / Piquet ratio of plays per second for the
+interpreter and for the hand-written games: the corpus's speed spread (the
+slowest game against the fastest) as the interpreter has it and as the games
+themselves have it.
 """
 
 from __future__ import annotations
@@ -37,6 +50,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import enfle_direct  # noqa: E402
+import piquet_direct  # noqa: E402
 
 from academie.dsl import compiler, loader  # noqa: E402
 from academie.dsl.loader import corpus_ids, resolve  # noqa: E402
@@ -45,6 +59,7 @@ from academie.interpreter.simulate import Tally, game_seed, play_one  # noqa: E4
 from academie.interpreter.state import DEFAULT_MAX_PLAYS  # noqa: E402
 
 ENFLE = "enfle/academie"
+PIQUET = "piquet/hoyle"
 
 
 def _interp_games(game, n: int, games: int, seed="bench") -> dict:
@@ -203,13 +218,112 @@ def bench_others(hands: int, repeat: int) -> list[dict]:
     return rows
 
 
+def _cpu_timed(fn) -> tuple[float, dict]:
+    gc.collect()
+    t = time.process_time()
+    out = fn()
+    return time.process_time() - t, out
+
+
+def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4) -> dict:
+    """The interpreter and the hand-written game on Piquet and on L'Enflé: plays
+    per second by CPU time, each the best of ``repeat``, the four taken in turn
+    at each round (so that a slow spell of the machine falls on all)."""
+    gp, ge = load_game(PIQUET), load_game(ENFLE)
+    n = enfle_players
+    # L'Enflé: about as many plays as the Piquet games (a probe of the hand-written games)
+    per_p = piquet_direct.run_games(50, "probe")["totals"]["plays"] / 50
+    per_e = enfle_direct.run_games(n, 50, "probe")["totals"]["plays"] / 50
+    games_e = max(1, round(games * per_p / per_e))
+    runs = {
+        ("piquet", "interpreter"): lambda: _interp_games(gp, 2, games),
+        ("piquet", "direct"): lambda: piquet_direct.run_games(games, "bench"),
+        ("enfle", "interpreter"): lambda: _interp_games(ge, n, games_e),
+        ("enfle", "direct"): lambda: _direct_games(n, games_e),
+    }
+    best = dict.fromkeys(runs, math.inf)
+    reports: dict = {}
+    for _ in range(repeat):
+        for key, fn in runs.items():
+            t, reports[key] = _cpu_timed(fn)
+            best[key] = min(best[key], t)
+    rows = {}
+    for game, players, count in (("piquet", 2, games), ("enfle", n, games_e)):
+        ri, rd = reports[game, "interpreter"], reports[game, "direct"]
+        pi, pd = ri["totals"]["plays"], rd["totals"]["plays"]
+        rows[game] = {
+            "players": players,
+            "games": count,
+            "plays_interpreter": pi,
+            "plays_direct": pd,
+            "interpreter_s": best[game, "interpreter"],
+            "direct_s": best[game, "direct"],
+            "interpreter_plays_per_s": pi / best[game, "interpreter"],
+            "direct_plays_per_s": pd / best[game, "direct"],
+            "plays_per_hand": {"interpreter": pi / ri["hands"], "direct": pd / rd["hands"]},
+        }
+        r = rows[game]
+        r["slower"] = r["direct_plays_per_s"] / r["interpreter_plays_per_s"]
+    return {
+        "python": sys.version.split()[0],
+        "repeat": repeat,
+        "clock": "process_time",
+        "games": rows,
+        "enfle_over_piquet": {
+            "interpreter": rows["enfle"]["interpreter_plays_per_s"] / rows["piquet"]["interpreter_plays_per_s"],
+            "direct": rows["enfle"]["direct_plays_per_s"] / rows["piquet"]["direct_plays_per_s"],
+        },
+    }
+
+
+def print_yardsticks(out: dict) -> None:
+    rows = out["games"]
+    print(
+        f"Piquet and L'Enflé, the interpreter and the game written by hand, random players; "
+        f"CPU time, best of {out['repeat']} (Python {out['python']})"
+    )
+    print(
+        f"{'game':<12} {'players':>7} {'games':>6} {'plays':>8} {'interp plays/s':>15} {'direct plays/s':>15} "
+        f"{'slower':>7}  plays/hand interp~direct"
+    )
+    for label, key in (("Piquet", "piquet"), ("L'Enflé", "enfle")):
+        r = rows[key]
+        c = r["plays_per_hand"]
+        print(
+            f"{label:<12} {r['players']:>7} {r['games']:>6} {r['plays_interpreter']:>8,} "
+            f"{r['interpreter_plays_per_s']:>15,.0f} {r['direct_plays_per_s']:>15,.0f} {r['slower']:>6.2f}x  "
+            f"{c['interpreter']:.1f} ~ {c['direct']:.1f}"
+        )
+    q = out["enfle_over_piquet"]
+    print(
+        f"L'Enflé / Piquet, plays per second: the interpreter {q['interpreter']:.2f}x, "
+        f"the hand-written games {q['direct']:.2f}x"
+    )
+    print("(slower: the interpreter's time for a play over the hand-written game's)")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=1000, help="hands per player count (default 1000)")
     ap.add_argument("--players", default="4-8", help="player counts: 4-8 or 4,8 (default 4-8)")
     ap.add_argument("--repeat", type=int, default=3, help="best of this many timed runs (default 3)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument(
+        "--game",
+        choices=("enfle", "piquet"),
+        default="enfle",
+        help="piquet: time the interpreter and the hand-written games on Piquet and on L'Enflé "
+        "(4 players) by CPU time, and nothing else (default: enfle, the report above)",
+    )
+    ap.add_argument("--games", type=int, default=400, help="with --game piquet: games of Piquet a timing (default 400)")
     a = ap.parse_args(argv)
+    if a.game == "piquet":
+        ys = bench_yardsticks(a.games, a.repeat)
+        if a.json:
+            print(json.dumps(ys, indent=1))
+        else:
+            print_yardsticks(ys)
+        return
     if "-" in a.players:
         lo, hi = map(int, a.players.split("-"))
         players = list(range(lo, hi + 1))
