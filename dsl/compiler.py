@@ -797,9 +797,19 @@ def _truths(cp: _Compiler, args, conv: Callable = bool) -> Callable | None:
 
         return only
     tables: dict = {}
+    if len(parts) == 1:  # the usual case (the card, or the card an enclosing count names)
+        (part,) = parts
+
+        def key_of(st, s, c):
+            return part(st, s, c)
+
+    else:
+
+        def key_of(st, s, c):
+            return tuple([p(st, s, c) for p in parts])
 
     def truths(st, s, c, reduce):
-        k = tuple([p(st, s, c) for p in parts])
+        k = key_of(st, s, c)
         tab = tables.get(k)
         if tab is None:
             if len(tables) >= _LOOKUP_LIMIT:
@@ -854,13 +864,13 @@ def _f_cards_fold(fn):
             e = cp.lazy(args[1], "card", *_NUMERIC)
             look = _truths(cp, args, int)
             if look is not None:  # each card's number looked up per the other values read
-                return (lambda st, s, c: look(st, s, c, lambda xs: fn(list(xs)))), "num"
+                return (lambda st, s, c: look(st, s, c, fn)), "num"
             return (lambda st, s, c: fn([int(e(st, s, x)) for x in z(st, s, c)])), "num"
         cell, name_node = cp.named(args[1], "card")
         e = cp.lazy(args[2], "card", *_NUMERIC, local=(str(name_node.children[0]), cell))
         look = _truths(cp, args, int)
         if look is not None:
-            return (lambda st, s, c: look(st, s, c, lambda xs: fn(list(xs)))), "num"
+            return (lambda st, s, c: look(st, s, c, fn)), "num"
 
         def fold(st, s, c):
             out = []
