@@ -278,3 +278,45 @@ def test_a_follow_test_with_a_part_worked_out_apart_keeps_only_the_cards_that_di
     st = _St(["8S 9S 9H", "8D"])
     st.led, st.trump = "S", "S"
     assert e.filter(st, 0, hand_without) == []  # no high trump in hand: nothing, though 8S was kept before
+
+
+def _api_game(ref, plain: bool):
+    from academie import api
+
+    saved = compiler._TablingCompiler
+    if plain:
+        compiler._TablingCompiler = _Plain  # type: ignore[misc]
+    try:
+        return api.Game(load_game(ref), ref, ())
+    finally:
+        compiler._TablingCompiler = saved  # type: ignore[misc]
+
+
+def _search_trace(game, n: int) -> list:
+    """What a search sees: at a few decisions of a random game, 25 worlds drawn for the seat
+    to move, each played out at random to the end of the hand; the worlds' moves and scores."""
+    rng = random.Random(7)
+    state = game.new_state(players=n, seed="worlds")
+    out = []
+    while not state.is_terminal() and len(out) < 3 * 25:
+        acts = state.legal_actions()
+        if len(acts) > 1 and rng.random() < 0.3:
+            seat = state.current_player()
+            for _ in range(25):
+                world = state.resample(seat, rng)
+                at = len(world.history)
+                scores = world.playout(rng, 1)
+                out.append((tuple(str(m) for m in world.history[:at]), tuple(scores)))
+        state.apply_action(acts[int(rng.random() * len(acts))])
+    return out
+
+
+@pytest.mark.parametrize("ref,n", [("piquet/hoyle", 2), ("hoc/encyclopedie", 3)])
+def test_a_search_sees_the_same_worlds_with_the_values_kept(ref, n):
+    """The values kept per a hand's cards (a seat's point, its sequences) are met again in
+    other worlds of a search where the seat holds the same hand, and in worlds whose cards
+    were exchanged in place: the worlds and their playouts are those of the expressions
+    worked out each time."""
+    kept, plain = _search_trace(_api_game(ref, False), n), _search_trace(_api_game(ref, True), n)
+    assert len(kept) == 75
+    assert kept == plain
