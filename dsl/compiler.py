@@ -797,16 +797,7 @@ def _truths(cp: _Compiler, args, conv: Callable = bool) -> Callable | None:
 
         return only
     tables: dict = {}
-    if len(parts) == 1:  # the usual case (the card, or the card an enclosing count names)
-        (part,) = parts
-
-        def key_of(st, s, c):
-            return part(st, s, c)
-
-    else:
-
-        def key_of(st, s, c):
-            return tuple([p(st, s, c) for p in parts])
+    key_of = _key_of(parts)  # one part (the usual case: the card, or a named card) is its own key
 
     def truths(st, s, c, reduce):
         k = key_of(st, s, c)
@@ -1381,7 +1372,7 @@ def _reads_card(node) -> bool:
     if node.data == "name":
         return str(node.children[0]) == "card"
     if node.data == "call" and str(node.children[0]) in _CARD_BINDERS:
-        args = node.children[1].children if len(node.children) > 1 and node.children[1] is not None else []
+        args = _call_args(node)
         return any(_reads_card(a) for a in (args[:1] if len(args) == 2 else args))
     return any(_reads_card(ch) for ch in node.children if ch is not None)
 
@@ -1598,7 +1589,7 @@ def _table_key(node, cp: _Compiler, skip: frozenset = frozenset()) -> tuple[dict
             return True
         if d == "call":
             fname = str(n.children[0])
-            args = list(n.children[1].children) if len(n.children) > 1 and n.children[1] is not None else []
+            args = _call_args(n)
             if fname in sc.seat_zones:
                 text = _source(cp.text, n)
                 if len(args) != 1 or text is None or _names_in(args[0]) & inner or not visit(args[0], inner):
@@ -1627,10 +1618,15 @@ def _table_key(node, cp: _Compiler, skip: frozenset = frozenset()) -> tuple[dict
     return values, {z: _cards_getter(plain.c(zn)[0]) for z, zn in zones.items()}
 
 
+def _call_args(node) -> list:
+    """The argument nodes of a call (none for ``teams()``)."""
+    return list(node.children[1].children) if len(node.children) > 1 and node.children[1] is not None else []
+
+
 def _nested(node) -> bool:
     """Whether a binder's argument holds another binder (or a ``run``): worked out again it
     costs a pass over a zone for each card, more than looking up a zone's cards does."""
-    args = node.children[1].children if len(node.children) > 1 and node.children[1] is not None else []
+    args = _call_args(node)
     return any(isinstance(a, Tree) and _passes_over_a_zone(a) for a in args[1:])
 
 
@@ -1640,7 +1636,7 @@ def _passes_over_a_zone(tree) -> bool:
     for sub in tree.iter_subtrees():
         if sub.data == "call":
             name = str(sub.children[0])
-            args = sub.children[1].children if len(sub.children) > 1 and sub.children[1] is not None else []
+            args = _call_args(sub)
             if name == "run" or (name in _BINDERS and len(args) > 1):
                 return True
     return False
@@ -1659,23 +1655,9 @@ def _has_cond(node) -> bool:
     return any(t.data == "cond" for t in node.iter_subtrees())
 
 
-def _tabled(f: Fn, parts: list[Fn], table: dict, limit: int) -> Fn:
-    """``f`` with its value kept in ``table`` for each set of the values ``parts``
-    read (each part a function of (state, seat, card)); a value is worked out,
-    and any error raised, by ``f`` itself the first time."""
-    get = table.get
-    if not parts:  # the card alone: the card is the key
-
-        def by_card(st, s, c):
-            v = get(c, _UNSEEN)
-            if v is _UNSEEN:
-                v = f(st, s, c)
-                if len(table) >= limit:
-                    table.clear()
-                table[c] = v
-            return v
-
-        return by_card
+def _key_of(parts: list[Fn]) -> Fn:
+    """A function of (state, seat, card) giving the values ``parts`` read: the value itself
+    for one part, a tuple for more (unrolled up to three: a hot path)."""
     if len(parts) == 1:
         (p,) = parts
 
@@ -1698,6 +1680,28 @@ def _tabled(f: Fn, parts: list[Fn], table: dict, limit: int) -> Fn:
 
         def key(st, s, c):
             return tuple([p(st, s, c) for p in parts])
+
+    return key
+
+
+def _tabled(f: Fn, parts: list[Fn], table: dict, limit: int) -> Fn:
+    """``f`` with its value kept in ``table`` for each set of the values ``parts``
+    read (each part a function of (state, seat, card)); a value is worked out,
+    and any error raised, by ``f`` itself the first time."""
+    get = table.get
+    if not parts:  # the card alone: the card is the key
+
+        def by_card(st, s, c):
+            v = get(c, _UNSEEN)
+            if v is _UNSEEN:
+                v = f(st, s, c)
+                if len(table) >= limit:
+                    table.clear()
+                table[c] = v
+            return v
+
+        return by_card
+    key = _key_of(parts)
 
     def tabled(st, s, c):
         k = key(st, s, c)
