@@ -269,8 +269,8 @@ def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4) -> dict:
             "direct_plays_per_s": 1 / best[game, "direct"],
             "plays_per_hand": {"interpreter": pi / ri["hands"], "direct": pd / rd["hands"]},
         }
-        r = rows[game]
-        r["slower"] = r["direct_plays_per_s"] / r["interpreter_plays_per_s"]
+        row = rows[game]
+        row["slower"] = row["direct_plays_per_s"] / row["interpreter_plays_per_s"]
     return {
         "python": sys.version.split()[0],
         "repeat": repeat,
