@@ -30,6 +30,7 @@ CASES = [
     (V, "cycle-a.yaml", 1, "cycle-b.yaml:2:10", "extends goes round in a circle: cycle-a -> cycle-b -> cycle-a"),
     (V, "option-conflict-unknown.yaml", 1, "5:17", "conflicts with 'long', which is not an option"),
     (V, "option-broken.yaml", 1, "6:21", "with option 'broken': unknown name 'playerz'"),
+    (V, "option-set-extends.yaml", 1, "7:7", "option 'whist': its set: cannot hold 'extends'"),
     (
         V,
         "kind-seat-as-hand.yaml",
