@@ -790,6 +790,10 @@ class State:
             public = {"type": "deal", "hand_sizes": [len(h) for h in ev["hands"]]}
             public.update({k: len(v) for k, v in ev.items() if k not in ("type", "hands")})
             events.append((public, -1, ev))  # -1: each seat sees its own hand
+        elif t == "look":  # the cards of a zone not his own a seat chooses from: how many for all, which for him
+            public = {k: v for k, v in ev.items() if k != "cards"}
+            public["count"] = len(ev["cards"])
+            events.append((public, ev["seat"], ev))
         elif t == "choose":  # a card chosen in secret: that a card was chosen, for all; which, for him
             events.append(({"type": "choose", "seat": ev["seat"]}, ev["seat"], ev))
         elif t == "deliver":  # chosen cards passed on: their number for all, the cards for both seats

@@ -291,6 +291,13 @@ def _choose(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["seat"]), _t(" chooses "), _t("a card") if secret else w.card(ev["card"])]
 
 
+def _look(ev: dict, w: _Words, _: bool | None) -> _Got:
+    whose = [w.seat(ev["zone_seat"]), _t("'s ")] if ev.get("zone_seat") is not None else [_t("the ")]
+    secret = "cards" not in ev or ev["seat"] in w.hidden
+    seen = [_t(_count(len(ev["cards"]) if "cards" in ev else ev.get("count", 0)))] if secret else w.cards(ev["cards"])
+    return [w.seat(ev["seat"]), _t(" looks at "), *whose, _name(ev.get("zone")), _t(": "), *seen]
+
+
 def _deliver(ev: dict, w: _Words, _: bool | None) -> _Got:
     to_seat = ev.get("to_seat")
     if to_seat is not None and to_seat == ev["seat"]:  # cards set aside in a zone of his own
@@ -365,6 +372,7 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "take": _take,
     "number": _number,
     "suit": _suit,
+    "look": _look,
     "choose": _choose,
     "deliver": _deliver,
     "trick": _trick,
@@ -403,6 +411,8 @@ class Witness:
             self.seen.update(ev.get("cards", {}).values())
         elif t == "take" and ev.get("seat") not in self.viewers and not self.seen.issuperset(ev.get("cards", [])):
             return {**{k: v for k, v in ev.items() if k != "cards"}, "count": len(ev["cards"])}
+        elif t == "look" and ev.get("seat") not in self.viewers:
+            return {**{k: v for k, v in ev.items() if k != "cards"}, "count": len(ev.get("cards", []))}
         return ev
 
 

@@ -234,6 +234,9 @@ class _Words:
             return f"the player who announced {self.value(a[0])[4:]}"
         if f == "holder" and a:
             return f"the player holding {self.value(a[0])}"
+        if f == "index" and a:
+            who = self.value(a[0])
+            return "the player's place at the table" if who == "the player" else f"the place at the table of {who}"
         if f == "run" and len(a) >= 2:
             order = f" in the {self.value(a[2])[4:]} order" if len(a) == 3 else ""
             return f"the number of cards in the run of its suit in {self.value(a[0])} going down from {self.value(a[1])}{order}"
@@ -372,6 +375,7 @@ _FUNCS = {
     "declared",
     "declarer",
     "holder",
+    "index",
     "run",
 }
 

@@ -284,15 +284,16 @@ class _Compiler:
         return (lambda st, s, c: -f(st, s, c)), "num"
 
     def c_not_op(self, node):
-        f, _ = self.c(node.children[0])
+        f = self._truth(node.children[0], "'not' takes a truth value")
         return (lambda st, s, c: not f(st, s, c)), "bool"
 
-    def _truth(self, node):
-        """An operand of ``and`` / ``or``: a truth value (a comparison, a test,
-        true/false). ``pot or 10`` is a mistake, not a number."""
+    def _truth(self, node, what: str = "'and', 'or' join truth values"):
+        """An operand of ``and`` / ``or`` / ``not``, the test of an ``if``: a truth
+        value (a comparison, a test, true/false). ``pot or 10`` is a mistake, not a
+        number, and ``if dealer then …`` a seat, not a test."""
         f, k = self.c(node)
         if k not in ("bool", "any"):
-            self.fail(node, f"'and', 'or' join truth values (comparisons, tests), not {_article(k)}")
+            self.fail(node, f"{what} (comparisons, tests), not {_article(k)}{_truth_hint(k)}")
         return f
 
     def c_and_op(self, node):
@@ -328,10 +329,10 @@ class _Compiler:
         return any_of, "bool"
 
     def c_cond(self, node):
-        t, _ = self.c(node.children[0])
+        t = self._truth(node.children[0], "'if' tests a truth value")
         a, ka = self.c(node.children[1])
         b, kb = self.c(node.children[2])
-        ca, cb = _CLASS.get(ka), _CLASS.get(kb)
+        ca, cb = _BRANCH_CLASS.get(ka), _BRANCH_CLASS.get(kb)
         if ca and cb and ca != cb:
             self.fail(node, f"the two branches give {_article(ka)} and {_article(kb)}: both must give the same kind")
         return (lambda st, s, c: a(st, s, c) if t(st, s, c) else b(st, s, c)), (ka if ka == kb else "any")
@@ -490,6 +491,8 @@ class _Compiler:
         op = str(op)
         for n, k in ((left, kl), (right, kr)):
             self._need(n, k, "num", "seat")
+            if k == "seat" and op in "*/%":
+                self.fail(n, f"'{op}' works on numbers, and a seat is not one" + _INDEX_HINT)
         if op in "+-" and (kl == "seat" or kr == "seat"):
             if op == "+" and kl == "seat" and kr == "seat":
                 self.fail(node, "two seats cannot be added: add a number of places to a seat")
@@ -647,7 +650,19 @@ class _Compiler:
 
 # Types of values: which can be ordered (< >), and which can never equal one another.
 _ORDERED = ("num", "seat", "any")
-_NUMERIC = ("num", "seat", "bool")
+_NUMERIC = ("num", "bool")  # a seat is not a number: index(SEAT) is its place at the table
+# What the two branches of an ``if`` must agree on: a seat and a number, or a truth value and a number, differ.
+_BRANCH_CLASS = {
+    "num": "number",
+    "seat": "seat",
+    "bool": "truth value",
+    "card": "card",
+    "suit": "suit",
+    "rank": "rank",
+    "str": "text",
+    "zone": "zone",
+}
+_INDEX_HINT = ": write index(SEAT) for a seat's place at the table (0, 1, … players - 1)"
 _CLASS = {
     "num": "number",
     "seat": "number",
@@ -673,6 +688,15 @@ def _kind_name(k: str) -> str:
     if k.startswith("symbol:"):
         return f"name ({k[7:]})"
     return _KIND_NAMES.get(k, k)
+
+
+def _truth_hint(k: str) -> str:
+    """How to make a truth value of a value of kind ``k``."""
+    if k == "seat":
+        return ": compare it with a seat (seat == dealer)"
+    if k == "num":
+        return ": compare it with a number (hand_no % 4 == 0, count(hand(seat)) > 0)"
+    return ""
 
 
 def _article(k: str) -> str:
@@ -712,14 +736,14 @@ def _zone_test(cp: _Compiler, args):
     z, k = cp.c(args[0])
     cp._need(args[0], k, "zone")
     if len(args) == 2:
-        t = cp.lazy(args[1], "card")
+        t = cp.lazy(args[1], "card", "bool")
         return z, (lambda st, s, c, x: t(st, s, x))
     return _named_test(cp, z, args)
 
 
 def _named_test(cp: _Compiler, z, args):
     cell, name_node = cp.named(args[1], "card")
-    t = cp.lazy(args[2], "card", local=(str(name_node.children[0]), cell))
+    t = cp.lazy(args[2], "card", "bool", local=(str(name_node.children[0]), cell))
 
     def test(st, s, c, x):
         cell[0] = x
@@ -996,7 +1020,7 @@ def _f_top_seat(cp, node, args):
 
 
 def _f_count_seats(cp, node, args):
-    e = cp.lazy(args[0], "seat")
+    e = cp.lazy(args[0], "seat", "bool")
     return (lambda st, s, c: sum(1 for x in range(st.n) if e(st, x, c))), "num"
 
 
@@ -1041,6 +1065,23 @@ def _f_declarer(cp, node, args):
     return (lambda st, s, c: st.declared.get(d)), "seat"
 
 
+def _f_index(cp, node, args):
+    """``index(SEAT)``: the seat's place at the table as a number (0, 1, …
+    players - 1), for arithmetic on seats or to keep a seat in a counter. A seat
+    that is none (``declarer(NAME)`` when none was declared) is a located error."""
+    f, k = cp.c(args[0])
+    cp._need(args[0], k, "seat")
+    where, text = cp.where(args[0]), _text(cp.text, args[0])
+
+    def index(st, s, c):
+        v = f(st, s, c)
+        if type(v) is not int:
+            raise RuleError(Diagnostic(where, f"{text!r} names no seat here (it is {v!r})", code="runtime"))
+        return v
+
+    return index, "num"
+
+
 def _f_holder(cp, node, args):
     f, k = cp.c(args[0])
     cp._need(args[0], k, "card")
@@ -1081,6 +1122,7 @@ FUNCTIONS = {
     "declared": (1, 1, _f_declared),
     "declarer": (1, 1, _f_declarer),
     "holder": (1, 1, _f_holder),
+    "index": (1, 1, _f_index),
 }
 
 

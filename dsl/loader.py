@@ -763,6 +763,7 @@ def resolve(
             code="cycle",
         )
     data, positions = load_file(path, limits)
+    check_option_sets(data, positions)
     file = str(path)
     chain = [file]
     inherited: dict[str, str] = {}
@@ -800,6 +801,33 @@ def resolve(
     apply_options(doc, list(options))
     _place_steps(doc.data, doc.positions)
     return doc
+
+
+# Keys an option's ``set`` cannot apply: read from the file before any option is laid over it.
+_NOT_IN_OPTION_SET = {
+    "extends": "the file's parent is read before any option is laid over it: write the rules the option "
+    "changes under set:, or make the variant a file of its own that extends this one",
+    "imports": "imports are read before any option is laid over the file: write the rules the option "
+    "changes under set:",
+    "options": "the options are chosen before any is laid over the game: declare this one beside the "
+    "others, under options:",
+    "source": "a bare quote's source is the one named at the top of the file that writes it: "
+    "cite {source: ID, quote: …} instead",
+}
+
+
+def check_option_sets(data: dict, positions: dict) -> None:
+    """Refuse, at its key, what an option's ``set`` holds but cannot apply
+    (``extends``, ``imports``, ``options``, ``source``): it would be ignored in silence."""
+    diags = []
+    for name, opt in (data.get("options") or {}).items():
+        for key in (opt or {}).get("set") or {}:
+            reason = _NOT_IN_OPTION_SET.get(key)
+            if reason is not None:
+                at = positions.get(("options", name, "set", key, "@key")) or positions.get((), UNKNOWN)
+                diags.append(Diagnostic(at, f"option '{name}': its set: cannot hold '{key}' ({reason})", code="option"))
+    if diags:
+        raise RuleError(diags)
 
 
 def apply_options(doc: Doc, names: list[str]) -> None:

@@ -12,12 +12,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .cards import RANKS, SUITS, Card, card as _card
-from .compiler import Expr, Scope, compile_expr
+from .compiler import _INDEX_HINT, Expr, Scope, _truth_hint, compile_expr
 from .errors import Diagnostic, Pos, RuleError
 from .loader import Doc, Limits, resolve, source_ids, strip_nulls
 
 # What an expression must give where a number or a seat is expected (the last item names it).
-_NUMBER = ("num", "seat", "bool", "a number")
+_NUMBER = ("num", "bool", "a number")  # a seat is not a number: index(SEAT) gives its place at the table
+_TRUTH = ("bool", "a truth value (a comparison or a test)")  # a condition: when, who, cards, allow …
 _SEAT = ("seat", "num", "a seat")
 _SEAT_OR_NONE = ("seat", "num", "none", "a seat (or none)")
 _KIND_WORDS = {
@@ -285,9 +286,15 @@ class _Model:
             self.errors.extend(err.diagnostics)
             return None
         if want is not None and e.kind not in want and e.kind != "any":
+            hint = ""
+            if want is _TRUTH:
+                hint = _truth_hint(e.kind)
+            elif e.kind == "seat" and "num" in want:
+                hint = _INDEX_HINT
             self.err(
                 path,
-                f"'{v}' gives a {_KIND_WORDS.get(e.kind, e.kind.split(':')[0])}, but {want[-1]} is expected here",
+                f"'{v}' gives a {_KIND_WORDS.get(e.kind, e.kind.split(':')[0])}, but {want[-1]} is expected here"
+                + hint,
                 "expression",
             )
             return None
@@ -398,8 +405,8 @@ class _Model:
             | set(orders)
         )
         for i, r in enumerate(pack.get("remove", []) or []):
-            w = self.expr(("pack", "remove", i, "when"))
-            t = self.expr(("pack", "remove", i, "cards"), "card")
+            w = self.expr(("pack", "remove", i, "when"), want=_TRUTH)
+            t = self.expr(("pack", "remove", i, "cards"), "card", want=_TRUTH)
             for e, key in ((w, "when"), (t, "cards")):
                 if e is not None and not e.names <= static:
                     self.err(
@@ -472,7 +479,7 @@ class _Model:
             dealer_seat=self.expr(("dealer", "seat"), want=_SEAT),
             steps=steps,
             hands=self.expr(("game", "hands"), want=_NUMBER),
-            until=self.expr(("game", "until")),
+            until=self.expr(("game", "until"), want=_TRUTH),
             next_dealer=self.expr(("game", "next_dealer"), want=_SEAT),
             hand_winner=self.expr(("game", "hand_winner"), want=_SEAT_OR_NONE),
             game_end=self.effects(("game", "end"), seat_bound=False),
@@ -508,7 +515,7 @@ class _Model:
         players alone."""
         if not t:
             return None
-        static = {"players", "seat", "true", "false", "none", "min", "max", "abs"}
+        static = {"players", "seat", "true", "false", "none", "min", "max", "abs", "index"}
         if ("of" in t) == ("sides" in t):
             self.err(("teams",), "teams: gives either of: (a seat's side) or sides: (the seats of each side)")
             return None
@@ -582,7 +589,7 @@ class _Model:
         the steps that always run, and adds nothing to them. A deal whose
         size is an expression of the seat and the players is counted too; one
         that reads more is checked in play."""
-        static = {"players", "seat", "true", "false", "none", "min", "max", "abs"}
+        static = {"players", "seat", "true", "false", "none", "min", "max", "abs", "index"}
         for n in range(gd.min_players, gd.max_players + 1):
             try:
                 size = len(gd.pack(n))
@@ -704,7 +711,7 @@ class _Model:
             payee=self.holder(path + ("to",), p.get("to")),
             amount=amount,
             unit=unit,
-            where=self.expr(path + ("where",), "seat"),
+            where=self.expr(path + ("where",), "seat", want=_TRUTH),
             exclude=self.expr(path + ("except",), "seat"),
             pos=self.doc.pos(path),
             path=tuple(path),
@@ -724,7 +731,7 @@ class _Model:
             # when: is tested before at: rebinds the seat (about the seat in hand), so that it
             # guards at:; with at: each it is tested for every seat
             sk = "seat" if seat_bound or e.get("at") is not None else "game"
-            when = self.expr(p + ("when",), "seat" if seat_bound or each else "game")
+            when = self.expr(p + ("when",), "seat" if seat_bound or each else "game", want=_TRUTH)
             if at is not None and at.kind not in ("seat", "num", "any"):
                 self.err(p + ("at",), f"at: expects a seat, not a {at.kind}")
             ops = [k for k in e if k in ("take", "end_trick", "pay", "set", "add")]
@@ -743,7 +750,7 @@ class _Model:
                     "from": self.zone_ref(p + ("take", "from"), a["from"], sk),
                     "to": self.zone_ref(p + ("take", "to"), a["to"], sk),
                     "to_name": to.split("(")[0].strip(),
-                    "cards": self.expr(p + ("take", "cards"), "card"),
+                    "cards": self.expr(p + ("take", "cards"), "card", want=_TRUTH),
                     # the shapes "a shared zone, whole" and "a zone of the seat's own":
                     # the interpreter moves those without evaluating anything
                     "from_shared": frm if frm in self.shared else None,
@@ -826,7 +833,7 @@ class _Model:
     def step(self, name, s) -> Step | None:
         base = ("hand", name)
         kind = s["kind"]
-        st = Step(name=name, kind=kind, pos=self.doc.key_pos(base), when=self.expr(base + ("when",)))
+        st = Step(name=name, kind=kind, pos=self.doc.key_pos(base), when=self.expr(base + ("when",), want=_TRUTH))
         if kind == "pay":
             st.payment = self.payment(base, s)
         elif kind == "shuffle":
@@ -867,10 +874,12 @@ class _Model:
             st.leader = self.expr(base + ("leader",), want=_SEAT)
             f = s.get("follow") or {}
             st.must = [
-                e for i in range(len(f.get("must", []))) if (e := self.expr(base + ("follow", "must", i), "card"))
+                e
+                for i in range(len(f.get("must", [])))
+                if (e := self.expr(base + ("follow", "must", i), "card", want=_TRUTH))
             ]
-            st.free = self.expr(base + ("follow", "free"), "card")
-            st.lead_test = self.expr(base + ("follow", "lead"), "card")
+            st.free = self.expr(base + ("follow", "free"), "card", want=_TRUTH)
+            st.lead_test = self.expr(base + ("follow", "lead"), "card", want=_TRUTH)
             st.cannot_follow = self.effects(base + ("cannot_follow",), end_trick=True)
             st.winner_key = [
                 e
@@ -917,7 +926,7 @@ class _Model:
         """A step where players choose: a number (``choose_number``) or cards
         (``choose_cards``)."""
         st.first = self.expr(base + ("first",), want=_SEAT)
-        st.who = self.expr(base + ("who",), "seat")
+        st.who = self.expr(base + ("who",), "seat", want=_TRUTH)
         if st.kind == "choose_suit":
             self.suit_step(st, base, s)
             return
@@ -953,11 +962,11 @@ class _Model:
                 self.err(
                     base, "a choose_number step keeps each seat's number in a counter (into: NAME, per_seat: true)"
                 )
-            st.allow = self.expr(base + ("allow",), "value")
+            st.allow = self.expr(base + ("allow",), "value", want=_TRUTH)
         else:
             st.src = self.zone_ref(base + ("from",), s.get("from", "hand"))
             st.dest = self.zone_ref(base + ("to",), s["to"])
-            st.card_test = self.expr(base + ("cards",), "card")
+            st.card_test = self.expr(base + ("cards",), "card", want=_TRUTH)
             if st.high is None:
                 self.err(base, "a choose_cards step says how many cards a seat chooses (count:, or min: and max:)")
 
@@ -969,7 +978,7 @@ class _Model:
         for i, x in enumerate(st.suits):
             if x not in self.d.get("pack", {}).get("suits", SUITS):
                 self.err(base + ("suits", i), f"'{x}' is not a suit of the pack")
-        st.allow = self.expr(base + ("allow",), "suit_value")
+        st.allow = self.expr(base + ("allow",), "suit_value", want=_TRUTH)
         st.sets_trump = s.get("sets_trump", True)
         into = s.get("into")
         if into is not None:
@@ -988,7 +997,7 @@ class _Model:
         out = []
         for i, e in enumerate(_get(self.d, path) or []):
             p = path + (i,)
-            w = self.expr(p + ("when",), "seat")
+            w = self.expr(p + ("when",), "seat", want=_TRUTH)
             if w is None:
                 continue
             seat_only = (

@@ -152,10 +152,29 @@ class Choices(StateParts):
             lo, hi = self._bounds(st, seat)
             mine = chosen.setdefault(seat, [])
             zone = src_of(self, seat, None)
+            # a card chosen by a seat before him (from a shared zone) is his no longer
+            taken = [c for s, cs in chosen.items() if s != seat for c in cs]
+            owner = self._zone_owner.get(id(zone))
+            if owner != seat and self._logging and not mine and (frame is None or k > k0):
+                # a zone not his own: he looks at the cards there to choose from (he alone)
+                self.emit(
+                    {
+                        "type": "look",
+                        "seat": seat,
+                        **self._zone_named(zone, owner),
+                        "cards": [c.name for c in sorted(zone, key=canon_key) if c not in taken],
+                    }
+                )
             while len(mine) < hi:
-                moves: list = [c for c in zone if c not in mine and (test is None or test(self, seat, c))]
+                moves: list = [
+                    c for c in zone if c not in mine and c not in taken and (test is None or test(self, seat, c))
+                ]
+                if len(moves) + len(mine) < lo:
+                    self._too_few(st, seat, lo, len(moves) + len(mine))
                 if not moves:
-                    break  # nothing more he may choose (fewer than min if the zone runs out)
+                    break  # nothing more he may choose
+                if owner is None:  # a shared zone's order is no one's to see: the cards in canonical order
+                    moves.sort(key=canon_key)
                 if len(mine) >= lo:
                     moves.append(PASS)  # after the cards, as the action ids go
                 self.mover = seat
@@ -170,6 +189,24 @@ class Choices(StateParts):
                 if self._logging:
                     self.emit({"type": "choose", "seat": seat, "card": c.name})
         self._deliver(st, order, chosen)
+
+    def _zone_named(self, zone: list, owner: int | None) -> dict:
+        """How the events name a zone: ``{"zone": NAME}``, and ``"zone_seat"`` for a seat's."""
+        per = self.zones.items() if owner is None else ((n, z[owner]) for n, z in self.pzones.items())
+        name = next((n for n, z in per if z is zone), None)
+        return {"zone": name} if owner is None else {"zone": name, "zone_seat": owner}
+
+    def _too_few(self, st: Step, seat: int, lo: int, held: int) -> None:
+        """A seat that must choose more cards than its zone holds (of those it may
+        choose): a located error at ``count:`` (or ``min:``), as ``take``'s."""
+        assert st.low is not None and st.src is not None
+        what = "count" if st.low is st.high else "min"
+        may = f" that pass cards: {st.card_test.text}" if st.card_test is not None else ""
+        raise RuleError(
+            f"{what}: {st.low.text} is {lo} cards, but {st.src.text} holds only {held}{may} (seat {seat})",
+            st.low.pos,
+            code="runtime",
+        )
 
     def _deliver(self, st: Step, order: list[int], chosen: dict[int, list]) -> None:
         """Every chooser's cards, out of his zone and into the step's ``to``, all at once."""

@@ -46,12 +46,14 @@ def shown_this_hand(events):
 
 
 def known_to(events, seat):
-    """The cards ``seat`` passed on, or was passed, since the hand in progress began: he knows where they went."""
+    """The cards ``seat`` passed on, or was passed, since the hand in progress began: he knows where they went;
+    and those it looked at to choose from a zone not its own."""
     start = next((i for i in range(len(events) - 1, -1, -1) if events[i]["type"] == "hand_start"), 0)
     return {
         c
         for ev in events[start:]
-        if ev["type"] == "deliver" and seat in (ev["seat"], ev["to_seat"])
+        if (ev["type"] == "deliver" and seat in (ev["seat"], ev["to_seat"]))
+        or (ev["type"] == "look" and ev["seat"] == seat)
         for c in ev["cards"]
     }
 

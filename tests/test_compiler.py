@@ -90,6 +90,10 @@ def error(text, kind="game"):
         ("dealer + 6", "seat", 1),
         ("leader - 1", "seat", 3),
         ("leader - dealer", "num", 1),  # the distance in play order
+        ("1 + dealer", "seat", 0),  # an offset added to a seat, either way round
+        ("index(dealer)", "num", 3),  # a seat's place at the table, as a number
+        ("index(dealer + 1) % 2", "num", 0),
+        ("points(index(dealer))", "num", 1),  # a number names a seat
         ("led", "suit", "H"),
         ("trump == S", "bool", True),
         ("true and not false", "bool", True),
@@ -212,6 +216,24 @@ def test_an_unknown_name_is_located_at_the_name_and_a_near_name_is_suggested():
         ("points(AS)", "game", "expected a seat or a number here, found a card"),  # points(0) is a literal seat
         ("3 in round", "game", "'in' needs a zone or a list"),
         ("card.rank in [A, K, 3 + 1]", "card", "a list of ranks must hold ranks only"),
+        # a seat is not a number: index(SEAT) is its place at the table
+        ("dealer % 2", "game", "'%' works on numbers, and a seat is not one: write index(SEAT)"),
+        ("2 * leader", "game", "'*' works on numbers, and a seat is not one"),
+        ("dealer / 2", "game", "'/' works on numbers, and a seat is not one"),
+        ("max(dealer, 1)", "game", "expected a number or a truth value here, found a seat"),
+        ("sum_seats(seat)", "game", "expected a number or a truth value here, found a seat"),
+        ("top_seat(seat + 1)", "game", "expected a number or a truth value here, found a seat"),
+        ("sum_cards(stock, dealer)", "game", "expected a number or a truth value here, found a seat"),
+        ("if round > 1 then dealer else 0", "game", "the two branches give a seat and a number"),
+        ("index(3)", "game", "expected a seat here, found a number"),
+        # a condition is a truth value
+        ("not dealer", "game", "'not' takes a truth value (comparisons, tests), not a seat"),
+        ("not round", "game", "'not' takes a truth value (comparisons, tests), not a number"),
+        ("if round then 1 else 2", "game", "'if' tests a truth value (comparisons, tests), not a number"),
+        ("if round > 1 then true else 0", "game", "the two branches give a truth value and a number"),
+        ("count(stock, 1)", "game", "expected a truth value here, found a number"),
+        ("any(stock, x, x.rank)", "game", "expected a truth value here, found a rank"),
+        ("count_seats(points(seat))", "game", "expected a truth value here, found a number"),
     ],
 )
 def test_a_mistake_is_a_located_error_that_says_what_is_wrong(text, kind, message):
@@ -254,6 +276,16 @@ def test_a_divisor_that_is_zero_in_play_is_a_located_runtime_error():
     (d,) = err.value.diagnostics
     assert d.code == "runtime" and "division by zero: the divisor 'count(stock)' is 0 here" in d.message
     assert d.pos == Pos("game.yaml", 10, 13)  # at the divisor
+
+
+def test_index_of_a_seat_that_is_none_is_a_located_runtime_error():
+    e = compile_expr("index(declarer(slam))", AT, SCOPE)
+    assert e(state(declared={"slam": 2})) == 2
+    with pytest.raises(RuleError) as err:
+        e(state())
+    (d,) = err.value.diagnostics
+    assert d.code == "runtime" and "'declarer(slam)' names no seat here (it is None)" in d.message
+    assert d.pos == Pos("game.yaml", 10, 11)  # at the argument
 
 
 def test_the_limits_bound_an_expression_before_it_is_parsed():

@@ -5,9 +5,11 @@ from pathlib import Path
 
 import pytest
 
+import academie
 from academie.dsl.errors import RuleError
 from academie.dsl.model import load_game
 from academie.interpreter.agents import FirstAgent, make_agents, play
+from academie.interpreter.base import canon_key
 from academie.interpreter.state import State
 
 CONCEPTS = Path(__file__).parent / "concepts"
@@ -247,3 +249,51 @@ def test_a_card_that_stands_apart_does_not_bind_its_holder_to_follow():
     st = State(game("ledcard"), 2, 0, dealer=0, deal=deal, hands=1)
     st.apply("9S")  # a spade led; seat 0's only spade is the ace, which stands apart
     assert names(st.legal_moves()) == ["AS", "QH", "10D", "QD"]
+
+
+# -- cards chosen from a shared zone ------------------------------------------------------
+def test_cards_chosen_in_turn_from_a_shared_zone_leave_it_and_are_not_offered_again():
+    st = State(game("widow"), 3, 0, dealer=0, hands=1)
+    widow = names(sorted(st.zones["widow"], key=canon_key))  # offered in canonical order: its order is secret
+    a = FirstAgent()
+    offered = {}
+    for _ in range(6):  # two cards each, seats 1, 2, 0
+        seat = st.current_player()
+        offered.setdefault(seat, names(c for c in st.legal_moves()))
+        st.apply(a.choose(st, seat, st.legal_moves()))
+    # a card chosen by a seat before him is not offered to the next
+    assert offered == {1: widow, 2: widow[2:], 0: widow[4:]}
+    # each looked at what was left, he alone
+    looks = [e for e in st.events if e["type"] == "look"]
+    assert [(e["seat"], e["zone"], e["cards"]) for e in looks] == [
+        (1, "widow", widow),
+        (2, "widow", widow[2:]),
+        (0, "widow", widow[4:]),
+    ]
+    delivered = {e["seat"]: e["cards"] for e in st.events if e["type"] == "deliver"}
+    assert delivered == {1: widow[0:2], 2: widow[2:4], 0: widow[4:6]}
+    assert sorted(names(st.zones["widow"])) == sorted(widow[6:])  # the chosen cards left the widow
+    for seat, cards in delivered.items():
+        assert set(cards) <= set(names(st.pzones["hand"][seat])) and st.pvars["picked"][seat] == 2
+    first_agents_until_end(st)
+    st.check_invariants()
+
+
+def test_a_seat_sees_the_cards_it_chose_from_but_the_others_only_their_number():
+    g = academie.load_game(str(CONCEPTS / "widow.yaml"))
+    st = g.new_state(players=3, seed=0)
+    seat = st.current_player()
+    st.apply_action(st.legal_actions()[0])
+    mine = [e for e in st.observation(seat)["events"] if e["type"] == "look"]
+    other = [e for e in st.observation((seat + 1) % 3)["events"] if e["type"] == "look"]
+    assert len(mine[0]["cards"]) == 8 and "cards" not in other[0] and other[0]["count"] == 8
+    for s in range(3):  # a search player's worlds keep what it looked at: its moves stay legal there
+        world = st.resample(st.current_player(), s)
+        assert set(world.legal_actions()) == set(st.legal_actions())
+
+
+def test_games_with_a_shared_widow_play_to_the_end():
+    for seed in range(5):
+        st = play(State(game("widow"), 3, seed), make_agents(["random"], 3, seed))
+        assert not st.unfinished
+        st.check_invariants()

@@ -214,6 +214,7 @@ def test_division_by_a_computed_zero_is_located_in_the_closure():
         ("top_seat(hand(seat))", "expected a number"),
         ("players % 0", "division by zero"),
         ("(if seat == 0 then 2S else 3) + 1", "the two branches give a card and a number"),
+        ("(if seat == 0 then 1 else seat) + 1", "the two branches give a number and a seat"),
         ("count(hand(seat)) or 10", "'and', 'or' join truth values (comparisons, tests), not a number"),
     ],
 )
@@ -236,7 +237,8 @@ def test_type_mismatches_are_found_when_compiled(text, phrase):
         'card.colour == "red"',
         "card in trick",
         "card.suit in [S, H]",
-        "(if seat == 0 then 1 else seat) + 1",
+        "(if seat == 0 then dealer else seat) + 1",
+        "index(if seat == 0 then dealer else seat) + 1",
         "rank(card) < 3",
     ],
 )

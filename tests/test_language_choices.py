@@ -251,3 +251,23 @@ def test_a_literal_max_sets_the_bound(tmp_path):
     seat = state.current_player()
     state.apply_action(game.move_to_action(75))
     assert state.engine.pvars["bid"][seat] == 75 and state.current_player() == (seat + 1) % 3
+
+
+@pytest.mark.parametrize(
+    "step, message",
+    [
+        (f"b: {{kind: choose_cards, count: 6, to: stock, {E}}}", "count: 6 is 6 cards, but hand(seat) holds only 5"),
+        (
+            f"b: {{kind: choose_cards, min: 2, max: 3, cards: card == AS, to: stock, {E}}}",
+            "min: 2 is 2 cards, but hand(seat) holds only ",
+        ),
+    ],
+)
+def test_choosing_more_cards_than_the_zone_holds_is_a_located_error_in_play(tmp_path, step, message):
+    """As ``take``'s count: not as many cards as there are, in silence."""
+    p, g = load(tmp_path, step)
+    with pytest.raises(RuleError) as e:
+        EngineState(g, 3, 1)
+    (d,) = e.value.diagnostics
+    assert message in d.message and d.code == "runtime"
+    assert d.pos.file == str(p) and d.pos.line == 8 and d.pos.col > 20  # at the count or the min

@@ -137,7 +137,10 @@ def test_sides_by_seats_and_standings_by_side(tmp_path):
     [
         ("{sides: [[0, 2], [1, 2]], " + E + "}", "seat 2 is on two sides"),
         ("{sides: [[0, 2], [1]], " + E + "}", "seat 3 is on no side"),
-        ("{of: dealer % 2, " + E + "}", "teams can only depend on the seat and the number of players, not on dealer"),
+        (
+            "{of: index(dealer) % 2, " + E + "}",
+            "teams can only depend on the seat and the number of players, not on dealer",
+        ),
         ("{" + E + "}", "teams: gives either of:"),
     ],
 )
