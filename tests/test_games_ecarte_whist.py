@@ -280,3 +280,28 @@ def test_whist_every_hand_names_the_side_that_won_the_odd_trick(seed):
         side = max((0, 1), key=won.__getitem__)
         assert won[side] >= 7 and next(results)["winner"] % 2 == side
         won = Counter()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_ecarte_every_hand_names_the_player_who_made_the_point(seed):
+    st = play(State(load_game("ecarte/hoyle"), 2, seed), make_agents(["random"], 2, seed))
+    won = Counter()
+    results = iter(st.hand_results)
+    for e in st.events:
+        if e["type"] == "trick":
+            won[e["winner"]] += 1
+        elif e["type"] == "hand_end":
+            winner = next(results)["winner"]
+            if sum(won.values()) == 5:
+                assert won[winner] >= 3
+            else:  # not played: the king brought the winner to five
+                assert st.pvars["points"][winner] >= 5
+            won = Counter()
+
+
+def test_ecarte_a_hand_not_played_is_won_by_the_king_that_made_five(tmp_path):
+    g = standing_at(tmp_path, "ecarte/hoyle", "points", "per_seat", "4")
+    deal = ecarte_deal(["QH", "JH", "AH", "8D", "9D"], ["KS", "JS", "AS", "7H", "8H"], turnup="7S")
+    st = State(g, 2, 0, dealer=0, deal=deal)
+    st.apply(0)
+    assert st.hand_results[-1]["winner"] == 1
