@@ -305,3 +305,10 @@ def test_ecarte_a_hand_not_played_is_won_by_the_king_that_made_five(tmp_path):
     st = State(g, 2, 0, dealer=0, deal=deal)
     st.apply(0)
     assert st.hand_results[-1]["winner"] == 1
+
+
+def test_a_guarded_play_reads_as_one_sentence_in_the_rule_book():
+    from academie.render import render
+
+    line = next(x for x in render("ecarte/hoyle").splitlines() if "played in tricks" in x)
+    assert "is less than 5, the cards are played in tricks." in line
