@@ -554,7 +554,8 @@ class Describer:
         self.add(
             "play",
             base + ("leader",),
-            _cap(when) + f"The cards are played in tricks. {_cap(_seat(s.get('leader', 'dealer + 1')))} "
+            (_cap(when) + "the" if when else "The")
+            + f" cards are played in tricks. {_cap(_seat(s.get('leader', 'dealer + 1')))} "
             f"leads to the first trick, and each player in turn plays one card to it.",
             s.get("leader", "dealer + 1"),
             base,

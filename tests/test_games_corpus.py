@@ -216,7 +216,7 @@ def test_piquet_games_end_at_101(seed):
 
 # -- Whist ---------------------------------------------------------------------------
 @pytest.mark.parametrize("options,game_at", [((), 10), (("short",), 5)])
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(8))
 def test_whist_rubber_of_three_games(options, game_at, seed):
     g = load_game("whist/hoyle", options)
     st = play(State(g, 4, seed, keep_events=True), make_agents(["random"], 4, seed))
@@ -224,7 +224,8 @@ def test_whist_rubber_of_three_games(options, game_at, seed):
     games = st.pvars["games"]
     assert games[0] == games[2] and games[1] == games[3]  # partners share their games
     assert max(games) == 2 and min(games) <= 1
-    # replay the scores from the events: tricks above six, then honours unless at nine (four)
+    # replay the scores from the events: tricks above six, then honours, unless the side stood at
+    # nine (four) when the deal began or a side went out by its tricks
     score, won_games = [0, 0], [0, 0]
     for hand in hands_of(st.events):
         dealer = hand[0]["dealer"]
@@ -236,12 +237,14 @@ def test_whist_rubber_of_three_games(options, game_at, seed):
         honours = Counter(
             s % 2 for s in range(4) for c in held[s] if c[-1] == turn["trump"] and c[:-1] in ("A", "K", "Q", "J")
         )
+        standing = list(score)
         for side in (0, 1):
             score[side] += max(0, tricks[side] - 6)
         for side in (0, 1):
-            if honours[side] >= 3 and score[side] < game_at - 1:
+            if honours[side] >= 3 and standing[side] < game_at - 1 and max(score) < game_at:
                 score[side] += 4 if honours[side] == 4 else 2
         if max(score) >= game_at:
+            assert min(score) < game_at  # one game a deal
             for side in (0, 1):
                 won_games[side] += score[side] >= game_at
             score = [0, 0]
