@@ -613,6 +613,14 @@ class Describer:
             self.add(
                 "play", base + ("on_trick", i), f"After each trick, {self.effect(e)}.", strip(e), base + ("on_trick", i)
             )
+        for i, e in enumerate(s.get("on_play") or []):
+            self.add(
+                "play",
+                base + ("on_play", i),
+                f"After each card played, {self.effect(e)}.",
+                strip(e),
+                base + ("on_play", i),
+            )
         self.ends(s, base, "the play ends when the leader has no card left")
 
     def step_sequence(self, name, s, base, phase, when):

@@ -186,6 +186,7 @@ kinds["tricks"] = el(
         "winner": winner,
         "won_to": {"type": "string"},
         "on_trick": {"$ref": "#/$defs/effects"},
+        "on_play": {"$ref": "#/$defs/effects"},
         "end": {"type": "array", "items": end_cond},
     },
     ["leader", "winner"],

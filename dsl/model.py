@@ -127,6 +127,7 @@ class Step:
     key_pure: bool = False  # the winner keys read only the card, led and trump
     won_to: str | None = None
     on_trick: list[Effect] = field(default_factory=list)
+    on_play: list[Effect] = field(default_factory=list)  # after each card played, seat = its player
     end: list[EndRule] = field(default_factory=list)
     order: dict | None = None
     wrap: bool = False
@@ -892,6 +893,7 @@ class _Model:
                     f"per_seat: true for a pile in front of each player)",
                 )
             st.on_trick = self.effects(base + ("on_trick",))
+            st.on_play = self.effects(base + ("on_play",))
             st.end = self.end_rules(base + ("end",))
         elif kind == "sequence":
             st.leader = self.expr(base + ("leader",), want=_SEAT)
