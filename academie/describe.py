@@ -621,7 +621,21 @@ class Describer:
                 strip(e),
                 base + ("on_play", i),
             )
-        self.ends(s, base, "the play ends when the leader has no card left")
+        if s.get("lead_passes"):
+            self.add(
+                "play",
+                base + ("lead_passes",),
+                "A player with no card left is passed over; when it is his turn to lead, the next player who has a card leads.",
+                True,
+                base,
+            )
+        self.ends(
+            s,
+            base,
+            "the play ends when no player has a card left"
+            if s.get("lead_passes")
+            else "the play ends when the leader has no card left",
+        )
 
     def step_sequence(self, name, s, base, phase, when):
         text = (
@@ -660,7 +674,21 @@ class Describer:
                 + "."
             )
             self.add("play", base + ("obtain", i), text, strip(ob), base + ("obtain", i))
-        self.ends(s, base, "the play ends when the leader has no card left")
+        if s.get("lead_passes"):
+            self.add(
+                "play",
+                base + ("lead_passes",),
+                "A player with no card left is passed over; when it is his turn to lead, the next player who has a card leads.",
+                True,
+                base,
+            )
+        self.ends(
+            s,
+            base,
+            "the play ends when no player has a card left"
+            if s.get("lead_passes")
+            else "the play ends when the leader has no card left",
+        )
 
     def ends(self, s, base, default):
         ends = s.get("end") or []

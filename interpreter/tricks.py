@@ -126,7 +126,13 @@ class Tricks(StateParts):
                         handed = True
                         break
                     if not hands[leader]:
-                        break
+                        # the lead passes to the next seat that has a card (``lead_passes``)
+                        nxt_lead = (
+                            next((x for x in range(1, n) if hands[(leader + x) % n]), None) if st.lead_passes else None
+                        )
+                        if nxt_lead is None:
+                            break
+                        leader = (leader + nxt_lead) % n
                     self.leader = leader
                     # ``led`` is kept in a local and written to self.led when the first card
                     # is played: nothing else sets it during a trick

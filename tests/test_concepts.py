@@ -296,3 +296,17 @@ def test_an_ace_placed_is_paid_by_the_winner_of_the_trick_and_a_card_led_pays_mo
     st = State(game("played"), 2, 0, dealer=0, deal=deal, hands=1)
     st.apply("JH")  # led: pays three to the pool
     assert st.bal[1]["chip"] == 7 and st.bal["pool"]["chip"] == 13
+
+
+# -- a lead that passes on (lead_passes) ---------------------------------------------
+def test_a_player_out_of_cards_is_passed_over_and_the_next_leads():
+    deal = {"hands": [["AS", "AH"], ["9S", "10S", "JS", "9H", "10H"], ["QS", "KS", "JH", "QH", "KH"]]}
+    st = State(game("leadpass"), 3, 0, dealer=0, deal=deal, hands=1, keep_events=True)
+    for card in ("9S", "QS", "AS", "AH", "9H", "KH"):  # seat 0 wins both tricks and has no card left
+        st.apply(card)
+    assert st.current_player() == 1  # the lead passes to the next seat that has a card
+    for card in ("10S", "KS", "QH", "10H", "JH", "JS"):
+        st.apply(card)
+    tricks = [e for e in st.events if e["type"] == "trick"]
+    assert [t["cards"] for t in tricks[2:]] == [["10S", "KS"], ["QH", "10H"], ["JH", "JS"]]
+    assert st.is_terminal() and not any(st.hand)  # every card is played
