@@ -255,3 +255,33 @@ def test_the_espagnolette_may_renounce_in_every_suit():
     # "The person who gives an ace upon a renounce, receives a fish from the person who wins a
     # trick ; and if it be the ace of diamonds, he is to receive two"
     assert pays(st, "play") == [(2, 1, 2)]
+
+
+def test_the_espagnolette_pays_the_reversis_singly_for_all_the_company():
+    # seat 2 keeps three aces and the great quinola, and renounces; seat 1 makes the reversis
+    deal = {
+        "hands": [
+            hand("KS QS JS 9S 8S 7S 6S 5S 4S 3S 2S 5D"),
+            hand("KC QC JC 9C 8C 7C 6C 5C 4C 3C 2C"),
+            hand("AC AD AS JH KD QD JD 9D 8D 7D 6D"),
+            hand("AH KH QH 9H 8H 7H 6H 5H 4H 3H 2H"),
+        ],
+        "widow": ["4D", "3D", "2D"],
+    }
+    st = start(deal, dealer=0)
+    put_out = {1: "2C", 2: "6D", 3: "2H", 0: "2S"}
+    across = {1: "4D", 2: "3D", 3: "AH", 0: "5D"}  # seat 3 gives seat 1 the ace of hearts
+    prefer = {
+        1: ["KC", "QC", "JC", "9C", "8C", "7C", "6C", "5C", "4C", "3C", "AH"],
+        2: ["AD", "AS", "JH", "KD", "QD", "JD", "9D", "8D", "7D", "5D", "AC"],  # the ace of clubs last
+        3: ["QH", "KH"],
+        0: ["4D"],
+    }
+    play_out(st, [put_out, across], prefer)
+    assert st.pvars["esp"] == [0, 0, 1, 0] and st.pvars["renounced"] == [0, 0, 1, 0]
+    assert {e["winner"] for e in st.events if e["type"] == "trick"} == {1}
+    # "If the reversis be won or broken, the espagnolette pays singly for all the company"
+    settle = pays(st, "settle")
+    assert (2, 1, 80) in settle
+    assert not any(p[1] == 1 and p[2] in (20, 40) for p in settle)
+    st.check_invariants()
