@@ -285,3 +285,38 @@ def test_the_espagnolette_pays_the_reversis_singly_for_all_the_company():
     assert (2, 1, 80) in settle
     assert not any(p[1] == 1 and p[2] in (20, 40) for p in settle)
     st.check_invariants()
+
+
+def test_the_espagnolettes_quinola_forced_pays_its_stake_and_consolation_to_him_that_forces():
+    deal = {
+        "hands": [
+            hand("KS QS JS 9S 8S 7S 6S 5S 4S 3S 2S"),
+            hand("AS AC AD JH 6C 7C 8C 9C JC QC KC 2H"),
+            hand("KD QD JD 9D 8D 7D 6D 5D 4D 3D 5C"),
+            hand("AH KH QH 9H 8H 7H 6H 5H 4H 3H 4C"),
+        ],
+        "widow": ["2D", "3C", "2C"],
+    }
+    st = start(deal, dealer=1)
+    put_out = {2: "3D", 3: "3H", 0: "2S", 1: "2H"}
+    across = {2: "2D", 3: "4C", 0: "3S", 1: "KC"}  # seat 1 keeps one heart, the great quinola
+    prefer = {
+        2: ["5C", "3S"],
+        3: ["KC", "AH", "3C"],  # wins the club, leads the ace of hearts, then the three of clubs
+        0: ["2C", "2D"],
+        1: ["AD", "JH", "4C"],  # places the ace of diamonds, then his quinola falls to the ace
+    }
+    play_out(st, [put_out, across], prefer)
+    tricks = [e for e in st.events if e["type"] == "trick"]
+    assert tricks[1]["cards"] == ["AH", "2D", "JH", "3S"] and tricks[1]["winner"] == 3
+    assert st.pvars["esp"] == [0, 1, 0, 0]
+    play = pays(st, "play")
+    assert (3, 1, 4) in play  # the ace of diamonds placed: two fish, double from the opposite
+    # "If, by another player having the ace or king of hearts, the espagnolette has in any part
+    # of the game either of his quinolas forced, he pays the stake and his consolation to him that
+    # forces": his six fish (double, opposite) to seat 3, and nobody else pays for it ...
+    assert (1, 3, 12) in play and (0, 3, 6) not in play and (2, 3, 6) not in play
+    # ... and, the hand over, the stake of twenty-six to seat 3 instead of the pool
+    settle = pays(st, "settle")
+    assert (1, 3, 26) in settle and not any(p[1] == "great_pool" for p in settle)
+    st.check_invariants()
