@@ -614,7 +614,29 @@ class Describer:
             self.add(
                 "play", base + ("on_trick", i), f"After each trick, {self.effect(e)}.", strip(e), base + ("on_trick", i)
             )
-        self.ends(s, base, "the play ends when the leader has no card left")
+        for i, e in enumerate(s.get("on_play") or []):
+            self.add(
+                "play",
+                base + ("on_play", i),
+                f"After each card played, {self.effect(e)}.",
+                strip(e),
+                base + ("on_play", i),
+            )
+        if s.get("lead_passes"):
+            self.add(
+                "play",
+                base + ("lead_passes",),
+                "A player with no card left is passed over; when it is his turn to lead, the next player who has a card leads.",
+                True,
+                base,
+            )
+        self.ends(
+            s,
+            base,
+            "the play ends when no player has a card left"
+            if s.get("lead_passes")
+            else "the play ends when the leader has no card left",
+        )
 
     def step_sequence(self, name, s, base, phase, when):
         text = (
@@ -653,7 +675,21 @@ class Describer:
                 + "."
             )
             self.add("play", base + ("obtain", i), text, strip(ob), base + ("obtain", i))
-        self.ends(s, base, "the play ends when the leader has no card left")
+        if s.get("lead_passes"):
+            self.add(
+                "play",
+                base + ("lead_passes",),
+                "A player with no card left is passed over; when it is his turn to lead, the next player who has a card leads.",
+                True,
+                base,
+            )
+        self.ends(
+            s,
+            base,
+            "the play ends when no player has a card left"
+            if s.get("lead_passes")
+            else "the play ends when the leader has no card left",
+        )
 
     def ends(self, s, base, default):
         ends = s.get("end") or []

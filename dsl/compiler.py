@@ -225,6 +225,8 @@ class _Compiler:
             return _getter(a), "seat"
         if name == "led_card":  # the first card of the trick in progress (none before the lead)
             return (lambda st, s, c: st.zones["trick"][0] if st.zones["trick"] else None), "card"
+        if name == "last_card":  # the card played last to the trick in progress (none before the lead)
+            return (lambda st, s, c: st.zones["trick"][-1] if st.zones["trick"] else None), "card"
         if name in _PLAIN_VALUES:
             a = _PLAIN_VALUES[name]
             return _getter(a), ("suit" if name in ("led", "trump") else "num")
@@ -251,7 +253,7 @@ class _Compiler:
             | set(self.locals)
             | set(_SEAT_VALUES)
             | set(_PLAIN_VALUES)
-            | {"led_card"}
+            | {"led_card", "last_card"}
             | sc.zones
             | sc.seat_zones
             | sc.vars

@@ -185,7 +185,12 @@ kinds["tricks"] = el(
         "cannot_follow": {"$ref": "#/$defs/effects"},
         "winner": winner,
         "won_to": {"type": "string"},
+        "lead_passes": {
+            "type": "boolean",
+            "description": "a leader with no card left: the next seat that has one leads",
+        },
         "on_trick": {"$ref": "#/$defs/effects"},
+        "on_play": {"$ref": "#/$defs/effects"},
         "end": {"type": "array", "items": end_cond},
     },
     ["leader", "winner"],

@@ -128,6 +128,8 @@ class Step:
     key_pure: bool = False  # the winner keys read only the card, led and trump
     won_to: str | None = None
     on_trick: list[Effect] = field(default_factory=list)
+    on_play: list[Effect] = field(default_factory=list)  # after each card played, seat = its player
+    lead_passes: bool = False  # a leader without cards: the next seat with a card leads
     end: list[EndRule] = field(default_factory=list)
     order: dict | None = None
     wrap: bool = False
@@ -894,6 +896,7 @@ class _Model:
             )
             st.key_pure = all(e.names <= pure for e in st.winner_key)
             st.won_to = s.get("won_to")
+            st.lead_passes = bool(s.get("lead_passes", False))
             if st.won_to is not None and st.won_to not in self.seat_zones and st.won_to not in self.shared:
                 self.err(
                     base + ("won_to",),
@@ -901,6 +904,7 @@ class _Model:
                     f"per_seat: true for a pile in front of each player)",
                 )
             st.on_trick = self.effects(base + ("on_trick",))
+            st.on_play = self.effects(base + ("on_play",))
             st.end = self.end_rules(base + ("end",))
         elif kind == "sequence":
             st.leader = self.expr(base + ("leader",), want=_SEAT)

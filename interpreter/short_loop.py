@@ -29,12 +29,14 @@ from .fastpath import card_table, key_plan, reads_card_only
 
 def short_loop_fits(st: Step) -> bool:
     """The tricks step can be played by the short loop (when the agents draw
-    uniformly and nothing is logged): any tricks step. The follow rule's first
+    uniformly and nothing is logged): any tricks step without effects after
+    each card (``on_play``) nor a lead that passes on (``lead_passes``), left
+    to the general loop. The follow rule's first
     tier ``card.suit == led`` is found by bisection, a free card that reads only
     the card is looked up, winner keys are tabulated where they read only the
     card, led and trump; any other lead test, tier or key is evaluated as the
     general loop does."""
-    return st.kind == "tricks"
+    return st.kind == "tricks" and not st.on_play and not st.lead_passes
 
 
 def plain_shape(st: Step) -> bool:

@@ -99,6 +99,7 @@ class Tricks(StateParts):
         empty_hand_ends = mover_only is not None and end_play[0].when.shape == "count(hand(seat)) == 0"
         cannot_follow = st.cannot_follow
         renounce = self._runner(cannot_follow) if cannot_follow else None
+        on_play = st.on_play
         suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
         one_tier = len(st.must) == 1
         lead_any = st.lead_test is None
@@ -125,7 +126,13 @@ class Tricks(StateParts):
                         handed = True
                         break
                     if not hands[leader]:
-                        break
+                        # the lead passes to the next seat that has a card (``lead_passes``)
+                        nxt_lead = (
+                            next((x for x in range(1, n) if hands[(leader + x) % n]), None) if st.lead_passes else None
+                        )
+                        if nxt_lead is None:
+                            break
+                        leader = (leader + nxt_lead) % n
                     self.leader = leader
                     # ``led`` is kept in a local and written to self.led when the first card
                     # is played: nothing else sets it during a trick
@@ -245,6 +252,9 @@ class Tricks(StateParts):
                         raise Unfinished()
                     if logging:
                         self.emit({"type": "play", "seat": seat, "card": c.name})
+                    if on_play:  # after each card, ``seat`` its player, ``last_card`` the card
+                        self.plays = played
+                        self._effects(on_play, seat)
                     if end_play:
                         if empty_hand_ends:
                             # the mover's hand, then any other hand changed since the last check

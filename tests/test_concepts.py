@@ -297,3 +297,66 @@ def test_games_with_a_shared_widow_play_to_the_end():
         st = play(State(game("widow"), 3, seed), make_agents(["random"], 3, seed))
         assert not st.unfinished
         st.check_invariants()
+
+
+# -- effects after each card played (on_play, last_card) ---------------------------
+PLAYED_DEAL = {"hands": [["JH", "9H", "AD", "10D"], ["KS", "QS", "QH", "JD"]]}
+
+
+def test_a_card_placed_on_another_suit_is_paid_as_it_falls():
+    st = State(game("played"), 2, 0, dealer=0, deal=PLAYED_DEAL, hands=1)
+    st.apply("KS")  # seat 1 leads a spade; seat 0 has none
+    st.apply("JH")  # and places the knave of hearts on it
+    pays = [e for e in st.events if e["type"] == "pay"]
+    assert [(p["from"], p["to"], p["amount"]) for p in pays] == [("pool", 0, 2)]
+    assert st.bal[0]["chip"] == 12 and st.bal["pool"]["chip"] == 8
+
+
+def test_a_card_forced_or_led_pays_and_an_ace_placed_is_paid_by_the_trick_winner():
+    deal = {"hands": [["JH", "9S", "AD", "10D"], ["QH", "QS", "KH", "JD"]]}
+    st = State(game("played"), 2, 0, dealer=0, deal=deal, hands=1)
+    st.apply("KH")  # seat 1 leads a heart: seat 0's only heart is the knave, forced
+    assert names(st.legal_moves()) == ["JH"]
+    st.apply("JH")
+    assert st.bal[0]["chip"] == 8 and st.bal["pool"]["chip"] == 12
+    st.apply("QS")  # seat 1 won and leads a spade; seat 0 follows
+    st.apply("9S")
+    st.apply("JD")  # seat 1 leads a diamond ...
+    st.apply("AD")  # ... seat 0 wins it with the ace: played in suit, not placed
+    st.apply("10D")  # seat 0 leads the ten of diamonds; seat 1 has only the queen of hearts
+    st.apply("QH")
+    assert st.bal[0]["chip"] == 8 and st.bal[1]["chip"] == 10  # no ace placed: nobody paid
+
+
+def test_an_ace_placed_is_paid_by_the_winner_of_the_trick_and_a_card_led_pays_more():
+    deal = {"hands": [["AH", "JH", "9S", "10S"], ["KS", "QS", "JS", "AD"]]}
+    st = State(game("played"), 2, 0, dealer=0, deal=deal, hands=1)
+    st.apply("KS")  # seat 1 leads
+    st.apply("9S")  # seat 0 must follow spades
+    st.apply("QS")
+    st.apply("10S")
+    st.apply("JS")  # seat 1 leads his last spade; seat 0 has none: he places the ace of hearts
+    st.apply("AH")
+    pays = [(p["from"], p["to"], p["amount"]) for p in st.events if p["type"] == "pay"]
+    assert pays == [(1, 0, 1)]  # the winner of the trick (seat 1) pays for the ace placed on it
+    st.apply("AD")  # seat 1 leads; seat 0 places the knave of hearts: the pool pays him
+    st.apply("JH")
+    assert st.bal == {0: {"chip": 13}, 1: {"chip": 9}, "pool": {"chip": 8}}
+    deal = {"hands": [["AH", "9S", "10S", "JS"], ["JH", "QS", "KS", "AD"]]}
+    st = State(game("played"), 2, 0, dealer=0, deal=deal, hands=1)
+    st.apply("JH")  # led: pays three to the pool
+    assert st.bal[1]["chip"] == 7 and st.bal["pool"]["chip"] == 13
+
+
+# -- a lead that passes on (lead_passes) ---------------------------------------------
+def test_a_player_out_of_cards_is_passed_over_and_the_next_leads():
+    deal = {"hands": [["AS", "AH"], ["9S", "10S", "JS", "9H", "10H"], ["QS", "KS", "JH", "QH", "KH"]]}
+    st = State(game("leadpass"), 3, 0, dealer=0, deal=deal, hands=1, keep_events=True)
+    for card in ("9S", "QS", "AS", "AH", "9H", "KH"):  # seat 0 wins both tricks and has no card left
+        st.apply(card)
+    assert st.current_player() == 1  # the lead passes to the next seat that has a card
+    for card in ("10S", "KS", "QH", "10H", "JH", "JS"):
+        st.apply(card)
+    tricks = [e for e in st.events if e["type"] == "trick"]
+    assert [t["cards"] for t in tricks[2:]] == [["10S", "KS"], ["QH", "10H"], ["JH", "JS"]]
+    assert st.is_terminal() and not any(st.hand)  # every card is played

@@ -426,7 +426,6 @@ def test_reversis_put_out_take_in_exchange_across_and_the_party(seed):
     g = load_game("reversis/hoyle")
     st = play(State(g, 4, seed, keep_events=True), make_agents(["random"], 4, seed))
     st.check_invariants()
-    parties = [0] * 4
     for hand in hands_of(st.events):
         dealer = hand[0]["dealer"]
         deal = next(x for x in hand if x["type"] == "deal")["hands"]
@@ -437,22 +436,58 @@ def test_reversis_put_out_take_in_exchange_across_and_the_party(seed):
         assert len(put_out) == 4 and all(len(x["cards"]) == 1 for x in put_out)
         assert sorted((x["seat"], x["to_seat"]) for x in across) == [(s, (s + 2) % 4) for s in range(4)]
         taken = {x["seat"] for x in hand if x["type"] == "take" and x.get("to") == "hand"}
-        assert taken == {s for s in range(4) if s != dealer}  # the dealer does not take in
-        tricks: dict[int, list] = {s: [] for s in range(4)}
-        for x in hand:
+        assert taken <= {s for s in range(4) if s != dealer}  # the dealer does not take in
+        # each seat's cards at the first lead are the cards it plays; who renounced holding the suit
+        held = {s: [x["card"] for x in hand if x["type"] == "play" and x["seat"] == s] for s in range(4)}
+        left = {s: list(held[s]) for s in range(4)}
+        renounced, led, tricks = set(), None, {s: [] for s in range(4)}
+        won: Counter = Counter()
+        plays = [x for x in hand if x["type"] in ("play", "trick")]
+        for x in plays:
             if x["type"] == "trick":
                 tricks[x["winner"]] += x["cards"]
+                won[x["winner"]] += 1
+                led = None
+                continue
+            s, c = x["seat"], x["card"]
+            led = led or c[-1]
+            left[s].remove(c)
+            if c[-1] != led and any(k[-1] == led for k in left[s]):
+                renounced.add(s)
+        esp = {
+            s
+            for s in range(4)
+            if sum(c[0] == "A" for c in held[s]) >= 2 and sum(c[0] == "A" or c in ("JH", "QH") for c in held[s]) >= 4
+        }
+        assert renounced <= esp  # only the espagnolette renounces holding the suit
         pts = [card_points(tricks[s]) for s in range(4)]
-        party = [c for x in put_out for c in x["cards"]]
+        party = [c for x in hand if x["type"] in ("deliver", "take") and x.get("to") == "party" for c in x["cards"]]
         assert sum(pts) + card_points(party) == 40
-        won = Counter(x["winner"] for x in hand if x["type"] == "trick")
-        order = [(dealer + 1 + k) % 4 for k in range(4)]
-        if max(won.values()) == 11:
-            parties[won.most_common(1)[0][0]] += 40  # the reversis
+        winners = [x["winner"] for x in plays if x["type"] == "trick"]
+        party_pays = [
+            x
+            for x in hand
+            if x["type"] == "pay" and x["rule"][:4] in (["hand", "settle", "do", 0], ["hand", "settle", "do", 1])
+        ]
+        if len(set(winners[:9])) == 1:  # the reversis undertaken: no party
+            assert party_pays == []
+            continue
+        played = esp & renounced
+
+        def key(s):
+            # the espagnolette played and won first; then fewest points, fewest tricks, he who dealt last
+            first = 0 if s in played and won[s] == 0 else 2 if s in played else 1
+            return (first, pts[s], won[s], (dealer - s) % 4)
+
+        winner = min(range(4), key=key)
+        value = 4 + card_points(party, quinola=True)
+        assert {x["to"] for x in party_pays} == {winner}
+        if any(s in played and won[s] > 0 for s in range(4)):  # the espagnolette failed: he pays all
+            assert [(x["from"], x["amount"]) for x in party_pays] == [(next(s for s in played if won[s]), 4 * value)]
         else:
-            low = min(pts)
-            parties[next(s for s in order if pts[s] == low)] += card_points(party, quinola=True)
-    assert st.pvars["parties"] == parties
+            assert sorted((x["from"], x["amount"]) for x in party_pays) == sorted(
+                (s, value * (2 if (s - winner) % 4 == 2 else 1)) for s in range(4) if s != winner
+            )
 
 
 def test_ecarte_second_discard_by_agreement():
