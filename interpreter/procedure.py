@@ -41,6 +41,8 @@ class Procedure(StateParts):
                 if resumed:
                     resumed = False
                 else:
+                    if self._track and self.hand_no:
+                        self._collapse()  # a counter kept from hand to hand: seen by whom saw the hand's cards
                     self.hand_no += 1
                     if self._snapshots:
                         self.snapshot = self._take_snapshot()
@@ -89,6 +91,8 @@ class Procedure(StateParts):
         self.bal = {h: dict(b) for h, b in snap.bal.items()}
         self.vars = dict(snap.vars)
         self.pvars = {k: list(v) for k, v in snap.pvars.items()}
+        if self._track:
+            self._taint = dict(snap.taint)
         for a, v in zip(_SCALARS, snap.scalars):
             setattr(self, a, v)
         self.won = list(snap.won)
@@ -185,6 +189,8 @@ class Procedure(StateParts):
                 hand_vars = self._compiled.hand_vars = [
                     (name, per_seat, init) for name, (per_seat, init, reset) in g.vars.items() if reset == "hand"
                 ]
+            if self._taint:
+                self._vis_clear([name for name, _, _ in hand_vars])
             for name, per_seat, init in hand_vars:
                 if init is not None:
                     self._init_var(name, per_seat, init)
@@ -309,6 +315,7 @@ class Snapshot:
         "deal",
         "events",
         "n_events",
+        "taint",
     )
 
     def __init__(self, st: Procedure):
@@ -319,6 +326,7 @@ class Snapshot:
         self.bal = {h: dict(b) for h, b in st.bal.items()}
         self.vars = dict(st.vars)
         self.pvars = {k: list(v) for k, v in st.pvars.items()}
+        self.taint = dict(st._taint)
         self.scalars = tuple([getattr(st, a) for a in _SCALARS])
         self.won = list(st.won)
         self.declared = dict(st.declared)
