@@ -220,9 +220,10 @@ def _effects_of(obj: Any, seen: set) -> Iterator[Any]:
                 yield from _effects_of(getattr(obj, f, None), seen)
 
 
-def reading_cards(game: Any) -> dict[str, Pos]:
+def reading_cards(game: Any, others: bool = False) -> dict[str, Pos]:
     """The counters whose value may be worked out from cards of the seats' zones (directly, or from
-    another such counter), each with the place of an effect that sets it so: {counter: position}."""
+    another such counter), each with the place of an effect that sets it so: {counter: position}.
+    ``others``: only those worked out from the cards of another seat than the one whose cell it is."""
     scope = game.scope
     if scope is None:
         return {}
@@ -231,29 +232,36 @@ def reading_cards(game: Any) -> dict[str, Pos]:
     for e in [*_effects_of(game.steps, set()), *_effects_of(game.game_end, set())]:
         if e.op not in ("set", "add"):
             continue
-        found = [
-            r
-            for r in (
-                reads_of(x.text, scope, x.pos, teams)
-                for x in [e.when, *(ex for _, ex in e.args.values())]
-                if x is not None
-            )
-            if r is not None
-        ]
+        exprs = [e.when, *(ex for _, ex in e.args.values())]
+        found = [r for r in (reads_of(x.text, scope, x.pos, teams) for x in exprs if x is not None) if r is not None]
         for name in e.args:
             sets.append((name, e.pos, found))
+    any_seat = _fixed_point(sets, None)
+    return _fixed_point(sets, any_seat) if others else any_seat
+
+
+def _fixed_point(sets: list, any_seat: dict | None) -> dict[str, Pos]:
     out: dict[str, Pos] = {}
     changed = True
     while changed:
         changed = False
         for name, pos, found in sets:
-            if name not in out and any(_reads_cards(r, out, scope) for r in found):
+            if name not in out and any(_reads_cards(r, out, any_seat) for r in found):
                 out[name] = pos
                 changed = True
     return out
 
 
-def _reads_cards(r: Reads, hidden: dict, scope: Scope) -> bool:
-    if any(z.per_seat for z in r.zones) or any(c.name in hidden for c in r.cells):
+def _reads_cards(r: Reads, hidden: dict, any_seat: dict | None) -> bool:
+    """Whether ``r`` reads the cards of a seat's zone, or a counter in ``hidden``; with ``any_seat``
+    (the counters reading any seat's cards), only another seat's cards or counters of another seat."""
+    if any_seat is None:
+        if any(z.per_seat for z in r.zones) or any(c.name in hidden for c in r.cells):
+            return True
+    elif any(z.per_seat and z.each for z in r.zones) or any(
+        c.name in hidden or (c.each and c.name in any_seat) for c in r.cells
+    ):
         return True
-    return any(x is not None and _reads_cards(x, hidden, scope) for b in r.branches for x in (b.test, b.then, b.other))
+    return any(
+        x is not None and _reads_cards(x, hidden, any_seat) for b in r.branches for x in (b.test, b.then, b.other)
+    )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -209,3 +210,35 @@ def test_a_world_drawn_for_a_seat_holds_another_seats_hidden_counter_to_its_own_
         assert world.information_state_string(0) == state.information_state_string(0)
         seen.add(tuple(world.engine.pvars["honours"][1:]))
     assert len(seen) > 1  # the others' honours are not held to the true ones
+
+
+SHOWN = str(Path(__file__).parent / "concepts" / "shown.yaml")
+
+
+def test_a_rule_file_says_which_seats_see_a_counter():
+    """shown: public (every seat), own (each its own cell), hidden (none); derived, the default, from the cards."""
+    state = academie.load_game(SHOWN).new_state(players=2, seed=1)
+    truth = state.engine.pvars
+    for seat in (0, 1):
+        other = 1 - seat
+        pv = state.observation(seat)["pvars"]
+        assert pv["said"] == truth["said"]  # public
+        assert pv["mine"][seat] == truth["mine"][seat] and pv["mine"][other] == "?"  # own
+        assert pv["work"] == ["?", "?"]  # hidden
+        assert pv["hearts"][seat] == truth["hearts"][seat] and pv["hearts"][other] == "?"  # derived
+        assert pv["tricks_count"] == truth["tricks_count"]  # derived from nothing hidden: public
+    rng = random.Random(0)
+    while not state.is_terminal():
+        last = state.observation(0)["pvars"]
+        state.apply(rng.choice(state.legal_moves()))
+    assert last["hearts"] == truth["hearts"]  # every card seen by the last card: derived, seen by all
+    assert last["mine"][1] == "?" and last["work"] == ["?", "?"]
+
+
+def test_validate_warns_of_a_counter_shown_to_all_that_is_read_from_a_hand():
+    from academie.validate import validate
+
+    report = validate([SHOWN], playouts=0)
+    warned = [d for d in report.diagnostics if d.code == "shown"]
+    assert len(warned) == 1 and "'said' is shown: public" in warned[0].message
+    assert warned[0].severity == "warning" and warned[0].pos.line == 19
