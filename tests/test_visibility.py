@@ -196,7 +196,11 @@ def test_a_score_kept_from_hand_to_hand_is_seen_once_the_hand_is_over():
     while state.hand_no == 1:
         state.apply(rng.choice(state.legal_moves()))
     for seat in range(4):
-        assert state.observation(seat)["pvars"]["score"] == state.engine.pvars["score"]
+        pv = state.observation(seat)["pvars"]
+        # the score made of the honours of the hand that ended: seen by all (every card was played)
+        assert pv["score"] == state.engine.pvars["score"]
+        # the new hand's honours: each seat its own
+        assert [s for s, v in enumerate(pv["honours"]) if v != "?"] == [seat]
 
 
 def test_a_world_drawn_for_a_seat_holds_another_seats_hidden_counter_to_its_own_cards():
