@@ -384,6 +384,18 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
                 raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos, code="runtime")
             return inner2(st, seat % st.n)
 
+        aplan = plan(e.at, track) if track is not None and counters else None
+        if aplan is not None:  # whose cell is set tells what the seat was worked out from
+            inner4, ap = f, aplan
+
+            def f(st, seat):
+                before = st._guard
+                st._guard = before | guard_taint(st, e, ap, seat, False)
+                try:
+                    return inner4(st, seat)
+                finally:
+                    st._guard = before
+
     if e.when is not None and wplan is not None:  # the guard's atoms recorded (fired or not)
         inner, when, wp = f, e.when, wplan
 

@@ -210,7 +210,7 @@ def value_taint(st: Any, name: str, per_seat: bool, reads: Reads | None, seat: A
 
 
 def guard_taint(st: Any, e: Effect, reads: Reads, seat: Any, each_seat: bool) -> frozenset:
-    """The atoms of ``e``'s ``when:`` tested now for ``seat``, given to every cell the effect may set
+    """The atoms of ``e``'s ``when:`` (or ``at:``) worked out now for ``seat``, given to every cell the effect may set
     (fired or not: that it did not fire says as much). Returned, for the cells it sets when it fires."""
     atoms = atoms_of(st, reads, seat)
     if not atoms:
