@@ -345,10 +345,13 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
         if wplan is not None:  # the guard's atoms recorded for each seat's cells
             wplan0, when1 = wplan, when0
 
+            saved = [NOTHING]
+
             def when0(st, s):
                 atoms = guard_taint(st, e, wplan0, s, True)
                 if when1(st, s):
-                    st._guard = atoms
+                    saved[0] = st._guard
+                    st._guard = saved[0] | atoms
                     return True
                 return False
 
@@ -358,7 +361,7 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
                 try:
                     return inner1(st, s)
                 finally:
-                    st._guard = NOTHING
+                    st._guard = saved[0]
 
         def f(st, seat):
             n, first = st.n, st.dealer + 1
@@ -402,11 +405,12 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
         def f(st, seat):
             atoms = guard_taint(st, e, wp, seat, False)
             if when(st, seat):
-                st._guard = atoms
+                before = st._guard
+                st._guard = before | atoms
                 try:
                     return inner(st, seat)
                 finally:
-                    st._guard = NOTHING
+                    st._guard = before
             return None
 
     elif e.when is not None:  # tested first, about the seat in hand: it guards at:

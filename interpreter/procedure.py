@@ -220,8 +220,12 @@ class Procedure(StateParts):
                 continue
             self._step_pos = st.pos
             self._cur_step = st
-            if st.when is not None and not st.when.fn(self, None, None):
-                continue
+            if st.when is not None:
+                fired = st.when.fn(self, None, None)
+                if self._track:  # what it was tested on, to the counters the step may set
+                    self._vis_step(st, fired)
+                if not fired:
+                    continue
             if st.kind == "shuffle" and (stacked or dealt):
                 continue
             if st.kind == "deal" and dealt:
@@ -233,6 +237,8 @@ class Procedure(StateParts):
             r = handler(st)
             if r is not None:
                 yield from r
+            if self._guard:
+                self._guard = frozenset()
         self._step_pos = self._cur_step = None
         if self.winner is None and g.hand_winner is not None:
             self.winner = g.hand_winner.fn(self, None, None)

@@ -62,6 +62,26 @@ class Visibility(StateParts):
         if self._taint:
             self._taint.pop((name, seat), None)
 
+    def _vis_step(self, st: Any, fired: bool) -> None:
+        """A step's ``when:`` tested: its atoms to every cell the step's effects may set (run or
+        not), and, when it runs, to the cells they set (the guard, cleared after the step)."""
+        if st.kind != "effects":
+            return
+        reads = plan(st.when, self.g)
+        atoms = atoms_of(self, reads, None) if reads is not None else NOTHING
+        if not atoms:
+            return
+        taint = self._taint
+        for e in st.effects:
+            if e.op not in ("set", "add"):
+                continue
+            for name, (per_seat, _) in e.args.items():
+                for k in [(name, x) for x in range(self.n)] if per_seat else [name]:
+                    old = taint.get(k)
+                    taint[k] = atoms if old is None else old | atoms
+        if fired:
+            self._guard = self._guard | atoms
+
     def _collapse(self) -> None:
         """At the top of a hand: each cell's atoms replaced by the seats that can see it (none kept
         when all can), read from what each seat saw in the hand that ended."""

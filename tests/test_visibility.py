@@ -231,12 +231,14 @@ def test_a_rule_file_says_which_seats_see_a_counter():
         assert pv["work"] == ["?", "?"]  # hidden
         assert pv["hearts"][seat] == truth["hearts"][seat] and pv["hearts"][other] == "?"  # derived
         assert pv["tricks_count"] == truth["tricks_count"]  # derived from nothing hidden: public
+        assert state.observation(seat)["vars"]["flagged"] == "?"  # set or not by a step run by a hand's aces
     rng = random.Random(0)
     while not state.is_terminal():
         last = state.observation(0)["pvars"]
         state.apply(rng.choice(state.legal_moves()))
     assert last["hearts"] == truth["hearts"]  # every card seen by the last card: derived, seen by all
     assert last["mine"][1] == "?" and last["work"] == ["?", "?"]
+    assert state.observation(0)["vars"]["flagged"] == state.engine.vars["flagged"]
 
 
 def test_validate_warns_of_a_counter_shown_to_all_that_is_read_from_a_hand():
