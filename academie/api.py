@@ -888,6 +888,20 @@ class State:
             known.update(per[seat])
         return known
 
+    def _cells_seen(self, seat: int | None, known: set | None) -> tuple | None:
+        """The counter cells ``seat`` sees now (``visibility.visible_cells``), kept while no move is made."""
+        from .interpreter.visibility import visible_cells
+
+        if seat is None:
+            return None
+        key = (seat, len(self._moves))
+        got = getattr(self, "_cells_cache", None)
+        if got is None or got[0] != key:
+            e = self._e
+            cells = visible_cells(e.vars, e.pvars, e._taint, self.game.gamedef.shown, seat, known)
+            got = self._cells_cache = (key, cells)
+        return got[1]
+
     def _sees_all_counters(self, seat: int) -> bool:
         """Whether ``seat`` sees every counter cell (none worked out from cards it has not seen)."""
         e = self._e
@@ -999,7 +1013,7 @@ class _World(State):
         decision and after each of its moves: the world is given up at its
         first public difference. ``seat``: the seat the world is drawn for: the counters
         compared are those it sees (``visibility``)."""
-        from .interpreter.visibility import project
+        from .interpreter.visibility import cell_values, visible_cells
         from .interpreter.worlds import World
 
         at, earlier = state._hand_mark
@@ -1049,14 +1063,17 @@ class _World(State):
                     ev = self._events
                     n = len(ev)
                     e = self.engine
-                    pv, vs, dec, bal, taint = marks[i]
+                    mark = marks[i]
+                    pv, vs, dec, bal, taint = mark[:5]
+                    if seat is not None and len(mark) == 5:  # the cells the seat sees then, and their values
+                        cells = visible_cells(vs, pv, taint, shown, seat, known)
+                        mark = marks[i] = (*mark, cells, cell_values(vs, pv, cells))  # kept with the state's marks
                     if (
                         n > len(truth)
                         or any(ev[k][0] != truth[k][0] for k in range(done, n))
                         or (e.declared, e.bal) != (dec, bal)
                         or (
-                            project(e.vars, e.pvars, taint, shown, seat, known)
-                            != project(vs, pv, taint, shown, seat, known)
+                            cell_values(e.vars, e.pvars, mark[5]) != mark[6]
                             if seat is not None
                             else (e.pvars, e.vars) != (pv, vs)
                         )
@@ -1078,9 +1095,8 @@ class _World(State):
             and all(a[0] == b[0] for a, b in zip(self._events, state._events))
             # the counters and money the seat sees (a count of its own hand, say; not one of another's)
             and (
-                project(e.vars, e.pvars, t._taint, shown, seat, known)
-                == project(t.vars, t.pvars, t._taint, shown, seat, known)
-                if seat is not None
+                cell_values(e.vars, e.pvars, cells) == cell_values(t.vars, t.pvars, cells)
+                if (cells := state._cells_seen(seat, known)) is not None
                 else (e.pvars, e.vars) == (t.pvars, t.vars)
             )
             and e.declared == t.declared

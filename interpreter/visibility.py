@@ -133,6 +133,21 @@ def project(vars_: dict, pvars: dict, taint: dict, shown: dict, seat: int, known
     return vs, ps
 
 
+def visible_cells(vars_: dict, pvars: dict, taint: dict, shown: dict, seat: int, known) -> tuple:
+    """The cells ``seat`` sees (as ``project`` shows them): (counters, (counter, seat) of the per-seat ones)."""
+    vs, ps = project(vars_, pvars, taint, shown, seat, known)
+    return (
+        tuple(k for k, v in vs.items() if v is not HIDDEN),
+        tuple((k, s) for k, row in ps.items() for s, v in enumerate(row) if v is not HIDDEN),
+    )
+
+
+def cell_values(vars_: dict, pvars: dict, cells: tuple) -> tuple:
+    """The values of ``cells`` (``visible_cells``) in ``vars_`` and ``pvars``."""
+    names, per = cells
+    return tuple(vars_.get(k) for k in names), tuple(pvars[k][s] for k, s in per)
+
+
 def sees(atoms: Iterable, seat: int, known) -> bool:
     """Whether ``seat``, having seen the cards ``known``, knows every atom of ``atoms``."""
     for a in atoms:
