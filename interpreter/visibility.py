@@ -77,8 +77,7 @@ class Visibility(StateParts):
                 continue
             for name, (per_seat, _) in e.args.items():
                 for k in [(name, x) for x in range(self.n)] if per_seat else [name]:
-                    old = taint.get(k)
-                    taint[k] = atoms if old is None else old | atoms
+                    _add(taint, k, atoms, self.g.shown)
         if fired:
             self._guard = self._guard | atoms
 
@@ -233,7 +232,10 @@ def value_taint(st: Any, name: str, per_seat: bool, reads: Reads | None, seat: A
         atoms = atoms | guard
     taint = st._taint
     keys = [name] if not per_seat else [(name, x) for x in targets]
+    shown = st.g.shown
     for k in keys:
+        if shown and _said(taint, k, shown):
+            continue
         if op == "set":
             if atoms:
                 taint[k] = atoms
@@ -242,6 +244,30 @@ def value_taint(st: Any, name: str, per_seat: bool, reads: Reads | None, seat: A
         elif atoms:
             old = taint.get(k)
             taint[k] = atoms if old is None else old | atoms
+
+
+def _said(taint: dict, k: Any, shown: dict) -> bool:
+    """Whether the rule file says who sees the cell ``k`` (``shown:``): then its atoms are what it says
+    (none for a public counter, the seat's own bit for ``own``, no seat for ``hidden``), whatever
+    it was worked out from, and what reads it inherits those."""
+    name, seat = (k, None) if isinstance(k, str) else k
+    how = shown.get(name)
+    if how is None:
+        return False
+    if how == "public":
+        taint.pop(k, None)
+    elif how == "own" and seat is not None:
+        taint[k] = frozenset({1 << seat})
+    else:
+        taint[k] = frozenset({0})
+    return True
+
+
+def _add(taint: dict, k: Any, atoms: frozenset, shown: dict) -> None:
+    if shown and _said(taint, k, shown):
+        return
+    old = taint.get(k)
+    taint[k] = atoms if old is None else old | atoms
 
 
 def guard_taint(st: Any, e: Effect, reads: Reads, seat: Any, each_seat: bool) -> frozenset:
@@ -259,8 +285,7 @@ def guard_taint(st: Any, e: Effect, reads: Reads, seat: Any, each_seat: bool) ->
         else:  # the seat it is about is not worked out unless it fires: every seat's cell
             keys = [(name, x) for x in range(st.n)]
         for k in keys:
-            old = taint.get(k)
-            taint[k] = atoms if old is None else old | atoms
+            _add(taint, k, atoms, st.g.shown)
     return atoms
 
 

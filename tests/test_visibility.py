@@ -231,6 +231,8 @@ def test_a_rule_file_says_which_seats_see_a_counter():
         assert pv["work"] == ["?", "?"]  # hidden
         assert pv["hearts"][seat] == truth["hearts"][seat] and pv["hearts"][other] == "?"  # derived
         assert pv["tricks_count"] == truth["tricks_count"]  # derived from nothing hidden: public
+        assert pv["told"] == truth["told"]  # read from a public counter: public
+        assert pv["kept"][seat] == truth["kept"][seat] and pv["kept"][other] == "?"  # read from an own one
         assert state.observation(seat)["vars"]["flagged"] == "?"  # set or not by a step run by a hand's aces
     rng = random.Random(0)
     while not state.is_terminal():
