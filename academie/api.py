@@ -38,6 +38,7 @@ from .dsl.loader import split_ref
 from .dsl.model import GameDef
 from .dsl.model import load_game as _compile
 from .interpreter import state as _engine
+from .interpreter.visibility import FACE_UP
 
 __all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction", "load_game"]
 
@@ -213,7 +214,7 @@ def _name(m: Move) -> str:
 
 # -- what a seat sees ---------------------------------------------------------------------
 # the cards these events show face up; a take shows its cards when all of them were seen
-_FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards"}
+_FACE_UP = FACE_UP
 
 
 def _plain(v: Any) -> Any:
@@ -303,7 +304,10 @@ class State:
             sink=None if lazy else self._on_event,
             check="hand",
             snapshots=not lazy,  # the top of each hand, from which worlds are drawn (resample)
+            track=not lazy,  # what hidden cards each counter's value depends on (observation)
         )
+        if not lazy:
+            self._e._knowing = self._knows
         for m in moves:
             self._send(m)
 
@@ -494,6 +498,7 @@ class State:
                 e.hands_limit = e.hand_no + max(1, hands) - 1
             e._sink = None
             e._logging = False
+            e._track = False  # nobody looks at it any more: no counter's atoms recorded
             e.run_with([RandomAgent(rng=rng)] * self.players)
         return self.scores()
 
@@ -531,6 +536,7 @@ class State:
         new._seen_ = set(self._seen_)
         new._mark = self._mark
         new._e = self._e.copy(sink=new._on_event)
+        new._e._knowing = new._knows
         return new
 
     def clone_by_replay(self) -> "State":
@@ -635,6 +641,8 @@ class State:
             return None
         if not all(owner is None or owner == -1 for _, owner, _ in self._events):
             return None
+        if e._taint and not self._sees_all_counters(seat):  # a hidden counter is worked out again
+            return None
         return tuple(i for i, (_, owner, _) in enumerate(self._events) if owner is not None)
 
     def resample(self, seat: int, rng: "random.Random | int | str | None" = None) -> "State":
@@ -682,14 +690,15 @@ class State:
                 if found:  # an exchange that gave a world before, with a future of its own
                     sigma, here = found[int(rng.random() * len(found))]
                     w = _World.__new__(_World)
-                    w._from(self, snap, sigma, rng.getrandbits(64), swap=here)
+                    w._from(self, snap, sigma, rng.getrandbits(64), swap=here, seat=seat)
                     if w._ok:
                         w.again = True
                         return w
                 for w, args in given_up:
                     if args is not None:  # given up at its first difference: played to the end now
                         w = _World.__new__(_World)
-                        w._from(self, *args)
+                        a_snap, a_sigma, a_seed, a_here = args
+                        w._from(self, a_snap, a_sigma, a_seed, swap=a_here, seat=seat)
                     if w._near:
                         w.fallback = True  # never the true deal where a world that plays on exists
                         return w
@@ -711,7 +720,7 @@ class State:
                 world._copy(self, snap, here, sigma, seed, copyable)
                 return world
             early = marks if attempt < tries else None
-            world._from(self, snap, sigma, seed, swap=here, marks=early)
+            world._from(self, snap, sigma, seed, swap=here, marks=early, seat=seat)
             if world._ok:
                 world.fallback = world.true_deal = attempt == tries
                 if attempt < tries and len(found) < 64:
@@ -831,6 +840,7 @@ class State:
             if z != "hand"
         }
         mover = e.current_player()
+        vs, pvs = e.view(seat, self._knows(seat))  # a counter worked out from cards it has not seen: "?"
         obs = {
             "game": self.game.id,
             "options": list(self.game.options),
@@ -852,8 +862,8 @@ class State:
             "tricks_played": e.tricks_played,
             "won": list(e.won),
             "declared": _plain(e.declared),
-            "vars": _plain(e.vars),
-            "pvars": _plain(e.pvars),
+            "vars": _plain(vs),
+            "pvars": _plain(pvs),
             "balances": _plain(e.bal),
             "hand_results": [dict(r) for r in e.hand_results],
             "standings": [dict(r) for r in e.standings],
@@ -863,6 +873,44 @@ class State:
         if earlier_hands:
             obs["earlier_hands"] = [[dict(ev) for ev in hand] for hand in self._earlier_view(seat)[1]]
         return obs
+
+    def _knows(self, seat: int) -> set:
+        """The cards ``seat`` has seen in the hand in progress: its own (dealt, drawn, passed, in its
+        zones now), every card shown face up, the cards of the events it saw in full."""
+        e = self._e
+        names = set(self._seen)
+        for public, owner, full in self._events:
+            if full is None or owner is None:
+                continue
+            if owner == -1:
+                names.update(full["hands"][seat])
+            elif owner == seat or (isinstance(owner, tuple) and seat in owner):
+                names.update(x for x in full.get("cards", ()) if isinstance(x, str))
+        by_name = self.game._by_name
+        known = {by_name[x.lower()] for x in names if x.lower() in by_name}
+        for per in e.pzones.values():
+            known.update(per[seat])
+        return known
+
+    def _cells_seen(self, seat: int | None, known: set | None) -> tuple | None:
+        """The counter cells ``seat`` sees now (``visibility.visible_cells``), kept while no move is made."""
+        from .interpreter.visibility import visible_cells
+
+        if seat is None:
+            return None
+        key = (seat, len(self._moves))
+        got = getattr(self, "_cells_cache", None)
+        if got is None or got[0] != key:
+            e = self._e
+            cells = visible_cells(e.vars, e.pvars, e._taint, self.game.gamedef.shown, seat, known)
+            got = self._cells_cache = (key, cells)
+        return got[1]
+
+    def _sees_all_counters(self, seat: int) -> bool:
+        """Whether ``seat`` sees every counter cell (none worked out from cards it has not seen)."""
+        e = self._e
+        vs, pvs = e.view(seat, self._knows(seat))
+        return vs == e.vars and pvs == e.pvars
 
     def _earlier_view(self, seat: int) -> tuple[int, list, str]:
         """The earlier hands' events as ``seat`` saw them, and as JSON: kept, since they never change."""
@@ -950,7 +998,14 @@ class _World(State):
     again = False  # an exchange drawn before for the same state (none drawn this time gave a world)
 
     def _from(
-        self, state: State, snap: Any, sigma: dict | None, seed: int, swap: dict | None = None, marks: Any = None
+        self,
+        state: State,
+        snap: Any,
+        sigma: dict | None,
+        seed: int,
+        swap: dict | None = None,
+        marks: Any = None,
+        seat: int | None = None,
     ) -> None:
         """This world: ``state``'s hand dealt again from ``snap`` with the unseen
         cards exchanged by ``sigma``, and its moves played again. A card moved
@@ -960,7 +1015,9 @@ class _World(State):
         when not by ``sigma`` (``state`` a world: its moves are its own cards).
         ``marks``: the counters and money every seat saw at the hand's first
         decision and after each of its moves: the world is given up at its
-        first public difference."""
+        first public difference. ``seat``: the seat the world is drawn for: the counters
+        compared are those it sees (``visibility``)."""
+        from .interpreter.visibility import cell_values, visible_cells
         from .interpreter.worlds import World
 
         at, earlier = state._hand_mark
@@ -988,7 +1045,11 @@ class _World(State):
             sink=self._on_event,
             check="hand",
             snapshots=True,
+            track=True,
         )
+        self.engine._knowing = self._knows
+        known = state._knows(seat) if seat is not None else None
+        shown = state.game.gamedef.shown
         try:
             swap = swap if swap is not None else sigma if sigma else None
             truth = state._events
@@ -1006,10 +1067,20 @@ class _World(State):
                     ev = self._events
                     n = len(ev)
                     e = self.engine
+                    mark = marks[i]
+                    pv, vs, dec, bal, taint = mark[:5]
+                    if seat is not None and len(mark) == 5:  # the cells the seat sees then, and their values
+                        cells = visible_cells(vs, pv, taint, shown, seat, known)
+                        mark = marks[i] = (*mark, cells, cell_values(vs, pv, cells))  # kept with the state's marks
                     if (
                         n > len(truth)
                         or any(ev[k][0] != truth[k][0] for k in range(done, n))
-                        or (e.pvars, e.vars, e.declared, e.bal) != marks[i]
+                        or (e.declared, e.bal) != (dec, bal)
+                        or (
+                            cell_values(e.vars, e.pvars, mark[5]) != mark[6]
+                            if seat is not None
+                            else (e.pvars, e.vars) != (pv, vs)
+                        )
                     ):
                         self._ok = False
                         self._near = None
@@ -1026,9 +1097,12 @@ class _World(State):
             self._near
             and len(self._events) == len(state._events)
             and all(a[0] == b[0] for a, b in zip(self._events, state._events))
-            # the counters and money every seat sees (a count a seat's hand gave, say)
-            and e.pvars == t.pvars
-            and e.vars == t.vars
+            # the counters and money the seat sees (a count of its own hand, say; not one of another's)
+            and (
+                cell_values(e.vars, e.pvars, cells) == cell_values(t.vars, t.pvars, cells)
+                if (cells := state._cells_seen(seat, known)) is not None
+                else (e.pvars, e.vars) == (t.pvars, t.vars)
+            )
             and e.declared == t.declared
             and e.bal == t.bal
         )
@@ -1058,6 +1132,7 @@ class _World(State):
         self._world = (snap, sigma, seed)
         self._ok = self._near = True
         e = self.engine = state.engine.copy(sink=self._on_event)
+        e._knowing = self._knows
         get = here.get
         hands = set(map(id, e.hand))
         for zone in e._all_zones:

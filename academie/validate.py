@@ -201,6 +201,7 @@ def validate_file(path: Path, report: Report, playouts: int, limits: Limits | No
     variants += check_options(file, options, doc, limits, report, told)
     if game is not None:
         check_source_says(doc, game, report)
+        check_shown(doc, game, report)
     # 5. playouts
     if playouts > 0:
         for names, g in variants:
@@ -353,6 +354,31 @@ def check_source_says(doc, game: GameDef, report: Report) -> None:
                         "source-arithmetic",
                     )
                 )
+
+
+def check_shown(doc, game: GameDef, report: Report) -> None:
+    """A counter declared seen by every seat (``shown: public``) whose value is worked out from the
+    cards of the seats' zones, or each seat its own cell (``shown: own``) from the cards of another
+    seat: a warning (the rules may make it public, but then the file says so on purpose)."""
+    from .dsl.reads import reading_cards
+
+    declared = {k: v for k, v in game.shown.items() if v in ("public", "own")}
+    if not declared:
+        return
+    hidden = {"public": reading_cards(game), "own": reading_cards(game, others=True)}
+    for name, how in declared.items():
+        if name in hidden[how]:
+            report.add(
+                _err(
+                    doc.pos(("vars", name, "shown")),
+                    f"the counter '{name}' is shown: {how}, but its value is worked out from cards of the "
+                    f"seats' zones (the effect at {hidden[how][name]}): "
+                    + ("every seat" if how == "public" else "each seat")
+                    + " sees it before those cards are shown (remove shown: to let the engine work out who sees it)",
+                    "shown",
+                    "warning",
+                )
+            )
 
 
 def check_playouts(game: GameDef, options: tuple, playouts: int, max_plays: int, report: Report) -> None:

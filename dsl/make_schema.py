@@ -330,6 +330,12 @@ document = {
                         "holds": {"enum": ["number", "suit"]},
                         "initial": expr,
                         "reset": {"enum": ["game", "hand"]},
+                        "shown": {
+                            "enum": ["public", "own", "hidden", "derived"],
+                            "description": "which seats see the counter: every seat (public), each seat its own "
+                            "cell (own), none (hidden, a working value), or, the default, every seat that has "
+                            "seen the cards its value was worked out from (derived)",
+                        },
                     }
                 )
             ),

@@ -172,6 +172,10 @@ class GameDef:
     team_vars: frozenset = frozenset()  # per-seat counters kept by team
     # the greatest number a choose_number step may offer (each number has an action id up to it)
     number_bound: int = 0
+    scope: Scope | None = field(default=None, repr=False, compare=False)
+    # counter -> how seats see it (``vars: NAME: shown:``): public, own, hidden; derived (the default)
+    # is worked out from the hidden cards its value depends on (interpreter/visibility.py)
+    shown: dict[str, str] = field(default_factory=dict)  # the names the rule file declares (dsl.compiler.Scope)
     _teams: dict = field(default_factory=dict, repr=False)
     _packs: dict = field(default_factory=dict, repr=False)
     _pack_sets: dict = field(default_factory=dict, repr=False)
@@ -490,6 +494,8 @@ class _Model:
             abstract=bool(d.get("abstract")),
             teams=teams,
             team_vars=team_vars,
+            scope=self.scope,
+            shown={k: v["shown"] for k, v in vars_.items() if v.get("shown") not in (None, "derived")},
         )
         numbers = [st for st in steps if st.kind == "choose_number"]
         if numbers and not gd.abstract and not self.errors:

@@ -93,6 +93,7 @@ class Choices(StateParts):
                 self._frame = (order, k)
                 v = yield Decision(seat, options, "number")
             self.pvars[into][seat] = v
+            self._vis_chosen(into, seat)
             if self._logging:
                 self.emit({"type": "number", "seat": seat, "value": v, "into": into})
 
@@ -122,6 +123,7 @@ class Choices(StateParts):
                 v = yield Decision(seat, options, "suit")
             if st.into is not None:
                 self.pvars[st.into][seat] = v
+                self._vis_chosen(st.into, seat)
             if st.sets_trump:
                 self.trump = v
             if self._logging:
@@ -227,6 +229,7 @@ class Choices(StateParts):
             self._touched.add(seat)
             if st.into is not None:
                 self.pvars[st.into][seat] = len(cards)
+                self._vis_chosen(st.into, seat)
             if self._logging:
                 if names is None:
                     names = {id(z): name for name, z in self.zones.items()}

@@ -20,6 +20,9 @@ step, payment or list of effects they belong to (all kept alive by the game):
   and each card's place in its suit;
 - ``hand_vars``: the counters set again at every hand, (name, per seat, initial value
   or None), or None until first needed;
+- ``tracked``: as ``runners``, for states that record what hidden cards each counter's
+  value depends on (``visibility``);
+- ``reads``: id(expression) -> (the expression, what it reads: ``dsl.reads``);
 - ``layouts``: players -> what a new state's zones and money are made from
   (``layout``).
 
@@ -47,6 +50,8 @@ class Compiled:
         "sequences",
         "hand_vars",
         "layouts",
+        "tracked",
+        "reads",
     )
 
     def __init__(self) -> None:
@@ -60,6 +65,8 @@ class Compiled:
         self.sequences: dict[tuple[int, int], tuple] = {}
         self.hand_vars: list[tuple[str, bool, Any]] | None = None
         self.layouts: dict[int, tuple] = {}
+        self.tracked: dict[int, Callable[[Any, Any], int | None]] = {}
+        self.reads: dict[int, tuple] = {}
 
     def layout(self, game: GameDef, players: int) -> tuple[tuple, tuple[int, ...], dict[str, int]]:
         """For ``players`` players: the holders of money (the seats, then the money zones),

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..dsl.compiler import sides_of
 from ..dsl.errors import Pos, RuleError
-from ..dsl.model import Effect, Payment
+from ..dsl.model import Effect, GameDef, Payment
 from .base import StateParts, canon_key
+from .visibility import NOTHING, guard_taint, plan, value_taint
 
 if TYPE_CHECKING:
     from .state import State
@@ -30,6 +31,12 @@ class Effects(StateParts):
         """``effects`` as one function of (state, seat), built once per rule
         file (kept with the game): each effect a closure over its compiled
         expressions, so that running them looks nothing up by name."""
+        if self._track:  # the atoms of hidden cards each counter's value depends on recorded too
+            runners = self._compiled.tracked
+            run = runners.get(id(effects))
+            if run is None:
+                run = runners[id(effects)] = build_runner(effects, self.g)
+            return run
         runners = self._compiled.runners
         run = runners.get(id(effects))
         if run is None:
@@ -178,10 +185,11 @@ def _rule(path: tuple) -> dict:
     return {"rule": list(path)} if path else {}
 
 
-def build_runner(effects: list[Effect]) -> Callable[[State, Any], int | None]:
+def build_runner(effects: list[Effect], track: GameDef | None = None) -> Callable[[State, Any], int | None]:
     """Only ``end_trick`` gives a seat back; the effects after an
-    unconditional one are never run."""
-    fns = [effect_fn(e) for e in effects]
+    unconditional one are never run. ``track``: the game, when the atoms of
+    hidden cards the counters' values depend on are recorded (``visibility``)."""
+    fns = [effect_fn(e, track) for e in effects]
     ends = [i for i, e in enumerate(effects) if e.op == "end_trick"]
     if ends and all(effects[i].when is None and effects[i].at is None for i in ends):
         body, end = fns[: ends[0]], effects[ends[0]]
@@ -226,8 +234,9 @@ def build_runner(effects: list[Effect]) -> Callable[[State, Any], int | None]:
     return run
 
 
-def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
+def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any], int | None]:
     op, a, path = e.op, e.args, e.path
+    counters = op in ("set", "add")
     if op == "take":
         fsrc, fdst, test, to_name = a["from"].fn, a["to"].fn, a["cards"], a["to_name"]
         src_name, own = a["from_shared"], a["to_own"]
@@ -297,6 +306,8 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
 
             def f(st, seat):
                 st._pay(payment, seat)
+    elif track is not None:
+        f = _tracked_counters(e, track)
     else:
         items = list(a.items())
         team = e.team_vars
@@ -328,8 +339,29 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
                     else:
                         st.vars[name] = v if op == "set" else st.vars[name] + v
 
+    wplan = plan(e.when, track) if track is not None and counters and e.when is not None else None
     if e.each:  # at: each: for every seat from the dealer's next, when: tested for each
         inner0, when0, sides = f, e.when, e.each == "each_side"
+        if wplan is not None:  # the guard's atoms recorded for each seat's cells
+            wplan0, when1 = wplan, when0
+
+            saved = [NOTHING]
+
+            def when0(st, s):
+                atoms = guard_taint(st, e, wplan0, s, True)
+                if when1(st, s):
+                    saved[0] = st._guard
+                    st._guard = saved[0] | atoms
+                    return True
+                return False
+
+            inner1 = inner0
+
+            def inner0(st, s):
+                try:
+                    return inner1(st, s)
+                finally:
+                    st._guard = saved[0]
 
         def f(st, seat):
             n, first = st.n, st.dealer + 1
@@ -355,13 +387,63 @@ def effect_fn(e: Effect) -> Callable[[State, Any], int | None]:
                 raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos, code="runtime")
             return inner2(st, seat % st.n)
 
-    if e.when is not None:  # tested first, about the seat in hand: it guards at:
+        aplan = plan(e.at, track) if track is not None and counters else None
+        if aplan is not None:  # whose cell is set tells what the seat was worked out from
+            inner4, ap = f, aplan
+
+            def f(st, seat):
+                before = st._guard
+                st._guard = before | guard_taint(st, e, ap, seat, False)
+                try:
+                    return inner4(st, seat)
+                finally:
+                    st._guard = before
+
+    if e.when is not None and wplan is not None:  # the guard's atoms recorded (fired or not)
+        inner, when, wp = f, e.when, wplan
+
+        def f(st, seat):
+            atoms = guard_taint(st, e, wp, seat, False)
+            if when(st, seat):
+                before = st._guard
+                st._guard = before | atoms
+                try:
+                    return inner(st, seat)
+                finally:
+                    st._guard = before
+            return None
+
+    elif e.when is not None:  # tested first, about the seat in hand: it guards at:
         inner, when = f, e.when
 
         def f(st, seat):
             if when(st, seat):
                 return inner(st, seat)
             return None
+
+    return f
+
+
+def _tracked_counters(e: Effect, game: GameDef) -> Callable[[State, Any], None]:
+    """``set``/``add`` with the atoms of each value recorded in the cells it sets (``visibility``)."""
+    op, team = e.op, e.team_vars
+    items = [(name, per_seat, expr, plan(expr, game)) for name, (per_seat, expr) in e.args.items()]
+
+    def f(st, seat):
+        side = sides_of(st) if team else None
+        for name, per_seat, expr, reads in items:
+            v = expr(st, seat)
+            if per_seat:
+                target = st.pvars[name]
+                mates = (
+                    [x for x in range(st.n) if side[x] == side[seat]] if side is not None and name in team else [seat]
+                )
+                for x in mates:
+                    target[x] = v if op == "set" else target[x] + v
+                value_taint(st, name, True, reads, seat, op, mates)
+            else:
+                st.vars[name] = v if op == "set" else st.vars[name] + v
+                value_taint(st, name, False, reads, seat, op, None)
 
     return f
 

@@ -41,6 +41,8 @@ class Procedure(StateParts):
                 if resumed:
                     resumed = False
                 else:
+                    if self._track and self.hand_no:
+                        self._collapse()  # a counter kept from hand to hand: seen by whom saw the hand's cards
                     self.hand_no += 1
                     if self._snapshots:
                         self.snapshot = self._take_snapshot()
@@ -89,6 +91,8 @@ class Procedure(StateParts):
         self.bal = {h: dict(b) for h, b in snap.bal.items()}
         self.vars = dict(snap.vars)
         self.pvars = {k: list(v) for k, v in snap.pvars.items()}
+        if self._track:
+            self._taint = dict(snap.taint)
         for a, v in zip(_SCALARS, snap.scalars):
             setattr(self, a, v)
         self.won = list(snap.won)
@@ -185,6 +189,8 @@ class Procedure(StateParts):
                 hand_vars = self._compiled.hand_vars = [
                     (name, per_seat, init) for name, (per_seat, init, reset) in g.vars.items() if reset == "hand"
                 ]
+            if self._taint:
+                self._vis_clear([name for name, _, _ in hand_vars])
             for name, per_seat, init in hand_vars:
                 if init is not None:
                     self._init_var(name, per_seat, init)
@@ -214,8 +220,12 @@ class Procedure(StateParts):
                 continue
             self._step_pos = st.pos
             self._cur_step = st
-            if st.when is not None and not st.when.fn(self, None, None):
-                continue
+            if st.when is not None:
+                fired = st.when.fn(self, None, None)
+                if self._track:  # what it was tested on, to the counters the step may set
+                    self._vis_step(st, fired)
+                if not fired:
+                    continue
             if st.kind == "shuffle" and (stacked or dealt):
                 continue
             if st.kind == "deal" and dealt:
@@ -227,6 +237,8 @@ class Procedure(StateParts):
             r = handler(st)
             if r is not None:
                 yield from r
+            if self._guard:
+                self._guard = frozenset()
         self._step_pos = self._cur_step = None
         if self.winner is None and g.hand_winner is not None:
             self.winner = g.hand_winner.fn(self, None, None)
@@ -309,6 +321,7 @@ class Snapshot:
         "deal",
         "events",
         "n_events",
+        "taint",
     )
 
     def __init__(self, st: Procedure):
@@ -319,6 +332,7 @@ class Snapshot:
         self.bal = {h: dict(b) for h, b in st.bal.items()}
         self.vars = dict(st.vars)
         self.pvars = {k: list(v) for k, v in st.pvars.items()}
+        self.taint = dict(st._taint)
         self.scalars = tuple([getattr(st, a) for a in _SCALARS])
         self.won = list(st.won)
         self.declared = dict(st.declared)

@@ -47,11 +47,12 @@ from .sequence import Sequence
 from .short_loop import ShortLoop
 from .steps import Steps
 from .tricks import Tricks
+from .visibility import Visibility
 
 __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError", "State", "move_name"]
 
 
-class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, InputChecks):
+class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, InputChecks, Visibility):
     """One game of ``game`` for ``players`` players.
 
     ``deck``: a stacked pack (top card first) used, unshuffled and uncut, for
@@ -66,6 +67,8 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
     this state starts at that hand, with no set-up (``dealer``, ``deck`` and
     ``deal`` are then not used); the same moves from there give the same game.
     ``copy()`` gives an independent copy paused at the same decision.
+    ``track``: record what hidden cards each counter's value depends on
+    (``visibility``; off by default: a simulation pays nothing for it).
     """
 
     # the short trick loop for agents that draw uniformly (off: the general loop, for tests)
@@ -89,6 +92,7 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         agents=None,
         snapshots: bool = False,
         resume: Snapshot | None = None,
+        track: bool = False,
     ):
         if game.abstract:
             raise RuleError(
@@ -143,6 +147,9 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         # counters
         self.vars: dict[str, Any] = {}
         self.pvars: dict[str, list] = {}
+        if track:
+            self._track = True
+            self._taint = {}
         # hand state
         self.dealer = 0
         self.leader = None
@@ -277,6 +284,8 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         new.bal = {h: b.copy() for h, b in self.bal.items()}
         new.vars = self.vars.copy()
         new.pvars = {k: v[:] for k, v in self.pvars.items()}
+        if self._track:
+            new._taint = self._taint.copy()
         new.won = self.won[:]
         new.declared = self.declared.copy()
         new._counts = self._counts.copy()

@@ -20,7 +20,7 @@ card to a trick, the cards that would have made it not legal had the seat held
 one of them too (the follow rule's tiers, what they excuse, the lead rule) are
 barred from the places of the cards it held at that moment, a card it drew,
 took or was passed included. Any other duty the rules impose, and the public
-course of the hand (its events, the counters every seat sees), is checked
+course of the hand (its events, the counters the seat sees), is checked
 when the hand's moves are played again in the world: a world that differs is
 drawn again (``academie.api.State.resample``, which also makes a world from a
 copy of the state where nothing needs playing again).
@@ -382,14 +382,16 @@ def lacks(
     and what the rules excuse, ``free``; by the lead rule when it led); where
     the first tier is the suit led (``voids``' rule), at a renounce too: it held
     none of the suit led. ``marks``: a list given is filled with the counters
-    and money every seat sees (``pvars``, ``vars``, ``declared``, ``bal``)
-    at the hand's first decision, then after each move."""
+    and money (``pvars``, ``vars``, ``declared``, ``bal``) and the atoms each
+    counter cell depends on (``_taint``: which cells a seat sees) at the hand's
+    first decision, then after each move."""
     watch = _Watch(game, observer)
     cls: type[State] = State if sigma is None else World
     st = cls.__new__(cls)
     watch.st = st
+    track = marks is not None
     if sigma is None:
-        State.__init__(st, game, players, 0, resume=snap, keep_events=False, check="hand", sink=watch)
+        State.__init__(st, game, players, 0, resume=snap, keep_events=False, check="hand", sink=watch, track=track)
     else:
         World.__init__(
             st,  # type: ignore[arg-type]
@@ -401,6 +403,7 @@ def lacks(
             keep_events=False,
             check="hand",
             sink=watch,
+            track=track,
         )
     if marks is not None:
         marks.append(_counters(st))
@@ -418,10 +421,12 @@ def lacks(
 
 
 def _counters(st: State) -> tuple:
-    """The counters and money every seat sees, as they are now (new containers)."""
+    """The counters and money, as they are now (new containers), and the atoms of hidden cards each
+    counter cell depends on (``visibility``): a world is held to the cells its seat sees."""
     return (
         {k: v[:] for k, v in st.pvars.items()},
         dict(st.vars),
         dict(st.declared),
         {h: dict(b) for h, b in st.bal.items()},
+        dict(st._taint),
     )

@@ -14,6 +14,7 @@ from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe, safe_json
 from ..interpreter.agents import AGENTS, play as play_out, typed_move
 from ..interpreter.state import DEFAULT_MAX_PLAYS, Abandoned, State
+from ..interpreter.visibility import Seen
 from ..api import follow_rule_of
 from ..serve.explain import explain
 from ..outputs import atomic_write, check_targets
@@ -107,6 +108,7 @@ class TerminalHuman:
         self.trick: list[tuple[int, str]] = []  # (seat, card) of the trick in progress, from the events
         self.last_rule = None  # the rule key of the last event that named one
         self.hinted = False
+        self.seen: Seen | None = None  # what each seat saw this hand (the counters a seat may see)
 
     def see(self, ev: dict) -> None:
         """Follow the events: who played which card in the trick in progress."""
@@ -129,18 +131,21 @@ class TerminalHuman:
         head = f"\n— your move, seat {seat}: hand {state.hand_no}, dealer seat {state.dealer}"
         w(head + (f", trumps {_suit(state.trump)}" if state.trump else "") + "\n")
         units = sorted({u for b in state.bal.values() for u in b})
+        # the counters as this seat sees them: one worked out from cards it has not seen is "?"
+        seen = self.seen
+        vars_, pvars = state.view(seat, seen.known(state, seat)) if seen is not None else (state.vars, state.pvars)
         for s in range(state.n):
             parts = [f"{len(state.hand[s])} card{'s' if len(state.hand[s]) != 1 else ''} in hand"]
             parts.append(f"{state.won[s]} trick{'s' if state.won[s] != 1 else ''}")
             parts += [_amount(state.bal[s].get(u, 0), u) for u in units if s in state.bal]
-            parts += [f"{k} {v[s]}" for k, v in state.pvars.items()]
+            parts += [f"{k} {v[s]}" for k, v in pvars.items()]
             w(f"  {self._seat(s, seat):<14} " + ", ".join(parts) + "\n")
         pools = [
             f"the {h}: " + ", ".join(_amount(a, u) for u, a in b.items())
             for h, b in state.bal.items()
             if isinstance(h, str)
         ]
-        counters = [f"{k} {v}" for k, v in state.vars.items()]
+        counters = [f"{k} {v}" for k, v in vars_.items()]
         if pools or counters:
             w("  " + "; ".join(pools + counters) + "\n")
         if self.trick:
@@ -311,6 +316,9 @@ def play(
     names = (agents or "random").split(",")
     humans = {i for i, name in enumerate(names * n if len(names) == 1 else names) if name == "human"}
     people = [TerminalHuman(n) for _ in humans]
+    seen = Seen(n) if people else None  # what each seat saw this hand: the counters it may see
+    for person in people:
+        person.seen = seen
     for seat, person in zip(sorted(humans), people):
         ags[seat] = person
     sink = None
@@ -325,6 +333,8 @@ def play(
         said: list = [None]  # the rule last shown by --why: once for the events in a row it caused
 
         def sink(ev):
+            if seen is not None:
+                seen(ev)
             for person in people:
                 person.see(ev)
             if as_json:
@@ -349,7 +359,10 @@ def play(
         hands=hands,
         deal_file=deal_file,
         sink=sink,
+        track=bool(people),  # what hidden cards each counter depends on, for the human's table
     )
+    if seen is not None:
+        st._knowing = lambda s: seen.known(st, s)
     play_out(st, ags)
     if log_file:
         with atomic_write(log_file) as f:
