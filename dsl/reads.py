@@ -27,6 +27,8 @@ _SEAT_BINDERS = frozenset({"top_seat", "count_seats", "sum_seats", "max_seats", 
 # functions that look at the cards of the zone given first
 _ZONE_FOLDS = frozenset({"count", "any", "all", "sum_cards", "max_cards", "run"})
 _TEAM_FUNCTIONS = frozenset({"team", "teams", "team_sum"})
+# functions that give their argument again in another kind: they read what it reads, branches included
+_CONVERSIONS = frozenset({"index"})
 # names a test may not hold for the cards of the pack that pass it to tell the count
 _IMPURE = _SEAT_BINDERS | _ZONE_FOLDS | {"holder", "seat", "value", "led_card", "team", "teams"}
 
@@ -118,6 +120,9 @@ class _Walk:
         if node.data == "call":
             name = str(node.children[0])
             args = list(node.children[1].children) if len(node.children) > 1 else []
+            if name in _CONVERSIONS and len(args) == 1:  # index(SEAT): the same value, read the same way
+                self.visit(args[0], rebound, local, top)
+                return
             if name in sc.seat_zones or name in sc.seat_vars:
                 each = rebound or not _is_seat(args[0])
                 if name in sc.seat_zones:
