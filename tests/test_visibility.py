@@ -61,8 +61,15 @@ def _replay(game, n: int, deck: list, moves: list, sigma: dict):
 
 
 def _view(state, seat: int) -> tuple:
+    """What ``seat`` sees, but the counters the rule file shows to all (``shown: public``: the
+    rules make them public, as a count a player says aloud)."""
     obs = state.observation(seat)
-    return json.dumps(obs, sort_keys=True), state.information_state_string(seat)
+    public = {k for k, v in state.game.gamedef.shown.items() if v == "public"}
+    if not public:
+        return json.dumps(obs, sort_keys=True), state.information_state_string(seat)
+    for key in ("vars", "pvars"):
+        obs[key] = {k: v for k, v in obs[key].items() if k not in public}
+    return json.dumps(obs, sort_keys=True), None
 
 
 def counterfactuals(ref: str, n: int, seed: int, points: int = 4, draws: int = 2):
@@ -186,8 +193,9 @@ def test_piquet_point_hidden_from_the_adversary():
     for seat in (0, 1):
         row = state.observation(seat)["pvars"]["pt"]
         assert row[seat] == pt[seat] and row[1 - seat] == "?"
-        tally = state.observation(seat)["pvars"]["tally"]
-        assert tally == ["?", "?"]  # each seat's count in hand is set against the other's
+        # each seat's count in hand is set against the other's, but the rule file has it said aloud
+        # (shown: public, "says 'twenty-nine, sixty'"): both see both
+        assert state.observation(seat)["pvars"]["tally"] == state.engine.pvars["tally"]
 
 
 def test_a_score_kept_from_hand_to_hand_is_seen_once_the_hand_is_over():
