@@ -40,7 +40,8 @@ def shown(file: str) -> str:
     """How a message names a file: a file of the corpus by its place in the
     project (``rules/whist/hoyle.yaml``, ``sources/foster-hoyle.txt``), the same
     from a checkout as from wherever the package is installed; any other file,
-    and a name that is no file, as it was given."""
+    and a name that is no file, as it was given (the corpus's folders are
+    ``rules`` and ``sources``)."""
     return _shown(file)
 
 
@@ -48,10 +49,12 @@ def shown(file: str) -> str:
 def _shown(file: str) -> str:
     try:
         p = Path(file)
-        if not p.is_file():
+        if not p.exists():
             return file
         p = p.resolve()
         for top, root in _corpus_roots():
+            if p == root:
+                return top
             if p.is_relative_to(root):
                 return f"{top}/{p.relative_to(root).as_posix()}"
     except (OSError, ValueError, RuntimeError):

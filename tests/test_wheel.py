@@ -150,6 +150,8 @@ def _no_install_path(text: str, what) -> None:
 def test_no_command_names_the_install_path(wheel_bin, outside):
     bad = outside / "bad.yaml"
     bad.write_text("extends: whist/hoyle\nplayers: {min: 4, max: 4}\nno_such_key: 1\n", encoding="utf-8")
+    cites = outside / "cites.yaml"
+    cites.write_text('extends: enfle/academie\nplayers: {min: 4, max: 8, cite: {source: no-such, quote: "x"}}\n')
     log = outside / "game.jsonl"
     site = outside / "site"
     runs = [
@@ -177,6 +179,7 @@ def test_no_command_names_the_install_path(wheel_bin, outside):
         (("validate", bad), 1),
         (("play", bad, "-p", 4), 2),
         (("cite", "nosuch/game"), 2),
+        (("cite", cites), 2),
         (("coverage", "no-such-source"), None),
     ]
     texts = {}
