@@ -5,7 +5,9 @@ citation ("Boussac 1896, pp. 184–186"), a full entry, BibTeX or CSL-JSON.
 
 ``academie cite RULES`` exports the works a rule file cites (and the originals
 of the translations it cites); ``docs/bibliography.md`` and the site's
-bibliography page list every source."""
+bibliography page list every source. BibTeX is written through pybtex, the URL
+verbatim; tests/test_citations.py reads it back with pybtex and renders the
+CSL-JSON with citeproc-py."""
 
 from __future__ import annotations
 
