@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -42,11 +43,16 @@ def shown(file: str) -> str:
     from a checkout as from wherever the package is installed; any other file,
     and a name that is no file, as it was given (the corpus's folders are
     ``rules`` and ``sources``)."""
-    return _shown(file)
+    if os.path.isabs(file):
+        return _shown(file, "")
+    try:
+        return _shown(file, os.getcwd())  # a relative name is read from the working directory
+    except OSError:
+        return file
 
 
 @lru_cache(maxsize=4096)
-def _shown(file: str) -> str:
+def _shown(file: str, cwd: str) -> str:
     try:
         p = Path(file)
         if not p.exists():
