@@ -39,7 +39,7 @@ class Pos:
 
 def shown(file: str) -> str:
     """How a message names a file: a file of the corpus by its place in the
-    project (``rules/whist/hoyle.yaml``, ``sources/foster-hoyle.txt``), the same
+    project (``rules/GAME/FILE.yaml``, ``sources/ID.txt``), the same
     from a checkout as from wherever the package is installed; any other file,
     and a name that is no file, as it was given (the corpus's folders are
     ``rules`` and ``sources``)."""
