@@ -203,5 +203,8 @@ def test_no_command_names_the_install_path(wheel_bin, outside):
     _no_install_path(log.read_text(encoding="utf-8"), log)
     pages = [p for p in site.rglob("*") if p.is_file() and p.suffix in (".html", ".json", ".js", ".txt", ".md")]
     assert any(p.name == "index.html" for p in pages)
+    from academie.site import page_name
+
+    assert "cited by polignac/boussac.yaml:" in (site / page_name("source", "boussac-1896")).read_text(encoding="utf-8")
     for page in pages:
         _no_install_path(page.read_text(encoding="utf-8", errors="replace"), page)
