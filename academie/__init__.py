@@ -17,9 +17,20 @@ if _os.path.isfile(_os.path.join(_root, "pyproject.toml")) and _os.path.isfile(
 ):
     __path__.append(_root)  # type: ignore[name-defined]  # noqa: F821
 
-# The public API (academie/api.py, docs/api.md), imported on first use so that the command
-# line starts without it.
-__all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction", "load_game"]
+# The public API (academie/api.py, docs/api.md) and ``agent``, a player by name (academie/players,
+# docs/players.md), imported on first use so that the command line starts without them.
+__all__ = [
+    "ApiError",
+    "Game",
+    "GameOver",
+    "IllegalMove",
+    "InvalidSeat",
+    "Move",
+    "State",
+    "UnknownAction",
+    "agent",
+    "load_game",
+]
 
 if _typing.TYPE_CHECKING:
     from .api import (
@@ -33,10 +44,11 @@ if _typing.TYPE_CHECKING:
         UnknownAction,  # noqa: F401
         load_game,
     )
+    from .players import agent  # noqa: F401
 
 
 def __getattr__(name: str):
-    if name == "agent":  # a player by name (academie/players, docs/players.md)
+    if name == "agent":
         from .players import agent
 
         return agent

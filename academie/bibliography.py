@@ -5,7 +5,9 @@ citation ("Boussac 1896, pp. 184–186"), a full entry, BibTeX or CSL-JSON.
 
 ``academie cite RULES`` exports the works a rule file cites (and the originals
 of the translations it cites); ``docs/bibliography.md`` and the site's
-bibliography page list every source."""
+bibliography page list every source. BibTeX is written through pybtex, the URL
+verbatim; tests/test_citations.py reads it back with pybtex and renders the
+CSL-JSON with citeproc-py."""
 
 from __future__ import annotations
 
@@ -173,62 +175,105 @@ def csl_json(sids) -> list[dict[str, Any]]:
 
 
 # -- BibTeX ---------------------------------------------------------------------------------
+# Written through pybtex (its entries, names and writer); a field's text is escaped for TeX
+# here, except the verbatim fields (url), which biblatex and the url package read as they are.
 _BIB_SPECIAL = re.compile(r"([\\{}%&#$_~^])")
 _BIB_ESC = {
     "\\": r"\textbackslash{}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
 }
+_VERBATIM = ("url",)
+_NAMES = ("author", "editor")
+# what a verbatim field cannot hold as it is (an unbalanced brace, a backslash, white space),
+# percent-encoded as in any URL
+_URL_UNSAFE = {"{": "%7B", "}": "%7D", "\\": "%5C", " ": "%20", "\t": "%09", "\n": "%0A", "\r": "%0D"}
 
 
-def _bib(value: Any) -> str:
-    """A field's value, braced, with TeX's special characters escaped."""
+def tex(value: Any) -> str:
+    """A value as TeX text: white space runs made one space, TeX's special characters escaped."""
     s = " ".join(str(value).split())
-    return "{" + _BIB_SPECIAL.sub(lambda m: _BIB_ESC.get(m.group(1), "\\" + m.group(1)), s) + "}"
+    return _BIB_SPECIAL.sub(lambda m: _BIB_ESC.get(m.group(1), "\\" + m.group(1)), s)
 
 
-def _bib_name(n: dict) -> str:
+def _verbatim(value: Any) -> str:
+    return "".join(_URL_UNSAFE.get(c, c) for c in str(value).strip())
+
+
+def _bib_person(n: dict):
+    from pybtex.database import Person
+
     if "literal" in n:
-        return "{" + _bib(n["literal"])[1:-1] + "}"  # a corporate name: kept whole
-    return ", ".join(_bib(n[k])[1:-1] for k in ("family", "given") if n.get(k))
+        return Person(last="{" + tex(n["literal"]) + "}")  # a corporate name: kept whole
+    return Person(last=tex(n.get("family") or ""), first=tex(n.get("given") or ""))
 
 
-def bibtex_entry(sid: str) -> str:
+def _writer():
+    from pybtex.database.output.bibtex import Writer
+
+    class _Writer(Writer):
+        """pybtex's BibTeX writer, each field's text as this module made it: names and the
+        other fields escaped already (tex), a verbatim field as it is."""
+
+        def _write_field(self, stream, type, value):
+            stream.write(f",\n  {type} = {self.quote(value)}")
+
+        def quote(self, s):
+            self.check_braces(s)
+            return "{" + s + "}"
+
+    return _Writer(encoding="UTF-8")
+
+
+def _bib_entry(sid: str):
+    from pybtex.database import Entry
+
     meta = source_meta(sid)
     people, eds = _people(meta)
     kind = str(meta.get("kind"))
-    entry_type = (
-        "book" if not meta.get("work") else ("misc" if meta.get("url") and kind != "original" else "incollection")
-    )
-    fields: list[tuple[str, str]] = []
-    if people:
-        fields.append(("editor" if eds else "author", "{" + " and ".join(_bib_name(n) for n in people) + "}"))
-    fields.append(("title", _bib(meta.get("title") or sid)))
+    # an article of an encyclopedia, a chapter of a book, a page of a site: in the work, its booktitle
+    entry_type = "incollection" if meta.get("work") else "book"
+    fields: list[tuple[str, str]] = [("title", tex(meta.get("title") or sid))]
     for key, field in (
         ("work", "booktitle"),
         ("edition", "edition"),
         ("volume", "volume"),
         ("publisher", "publisher"),
         ("place", "address"),
-        ("year", "year"),
         ("pages", "pages"),
         ("url", "url"),
     ):
         if meta.get(key):
-            value = str(meta[key]).replace("–", "--") if key == "pages" else meta[key]
-            fields.append((field, _bib(value)))
+            if key == "url":
+                fields.append((field, _verbatim(meta[key])))
+            else:
+                fields.append((field, tex(str(meta[key]).replace("–", "--") if key == "pages" else meta[key])))
+    fields.insert(1 + bool(meta.get("work")), ("year", tex(meta["year"]) if meta.get("year") else "n.d."))
     lang = LANGUAGES.get(str(meta.get("language")), "")
     if lang:
-        fields.append(("language", _bib(lang.lower())))
-    note = "; ".join(x for x in (KIND_WORDS.get(kind, ""), str(meta.get("licence") or "")) if x)
+        fields.append(("language", tex(lang.lower())))
+    undated = "" if meta.get("year") else "no date of publication"
+    if undated and meta.get("date_text"):
+        undated += f" (the text: {' '.join(str(meta['date_text']).split())})"
+    note = "; ".join(x for x in (KIND_WORDS.get(kind, ""), undated, str(meta.get("licence") or "")) if x)
     if note:
-        fields.append(("note", _bib(note)))
-    body = ",\n".join(f"  {k} = {v}" for k, v in fields)
-    return f"@{entry_type}{{{sid},\n{body}\n}}\n"
+        fields.append(("note", tex(note)))
+    persons = {"editor" if eds else "author": [_bib_person(n) for n in people]} if people else {}
+    return Entry(entry_type, fields=fields, persons=persons)
+
+
+def bibtex_entry(sid: str) -> str:
+    return bibtex([sid])
 
 
 def bibtex(sids) -> str:
-    return "\n".join(bibtex_entry(s) for s in sids)
+    """The BibTeX entries of sources ``sids`` (keys: the source ids), in that order."""
+    from pybtex.database import BibliographyData
+
+    data = BibliographyData()
+    for sid in sids:
+        data.add_entry(sid, _bib_entry(sid))
+    return _writer().to_string(data) if sids else ""
 
 
 def text(sids) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .citations import Span, normalise, sentences
-from .dsl.errors import RuleError
+from .dsl.errors import RuleError, shown
 from .dsl.loader import corpus_ids, find_rules, load_yaml, source_ids, sources_root
 from .validate import quotes, source_meta, source_text
 
@@ -96,6 +96,10 @@ def coverage(sources: list[str] | None = None, rule_files: list[Path] | None = N
 
 
 def _display(p: Path) -> str:
+    """A file of the corpus by its place in the project (rules/…, sources/…), wherever
+    the package is installed; another file relative to the working directory if it is under it."""
+    if shown(str(p)) != str(p):
+        return shown(str(p))
     try:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:

@@ -159,6 +159,8 @@ def _corpus_where(where: str) -> str:
     wherever the corpus is installed and whatever the working folder."""
     m = re.fullmatch(r"(.*?)((?::\d+){2})?", where, re.S)
     file, at = (m.group(1), m.group(2) or "") if m else (where, "")
+    if file.startswith("rules/"):  # a corpus file by its place in the project (coverage names it so)
+        return file.removeprefix("rules/") + at
     try:
         rel = Path(file).resolve().relative_to(corpus_root().resolve()).as_posix()
     except (ValueError, OSError):

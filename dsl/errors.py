@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
 
 from .text import safe, split_lines, window
 
@@ -26,7 +30,53 @@ class Pos:
         return Pos(self.file, self.line + dline, dcol + 1)
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+        """``file:line:col``, the file named as ``shown`` names it; a place that is
+        no line of a file (a corpus id that names nothing, a folder) is the name alone."""
+        if self.line <= 0:
+            return shown(self.file)
+        return f"{shown(self.file)}:{self.line}:{self.col}"
+
+
+def shown(file: str) -> str:
+    """How a message names a file: a file of the corpus by its place in the
+    project (``rules/GAME/FILE.yaml``, ``sources/ID.txt``), the same
+    from a checkout as from wherever the package is installed; any other file,
+    and a name that is no file, as it was given (the corpus's folders are
+    ``rules`` and ``sources``)."""
+    if os.path.isabs(file):
+        return _shown(file, "")
+    try:
+        return _shown(file, os.getcwd())  # a relative name is read from the working directory
+    except OSError:
+        return file
+
+
+@lru_cache(maxsize=4096)
+def _shown(file: str, cwd: str) -> str:
+    try:
+        p = Path(file)
+        if not p.exists():
+            return file
+        p = p.resolve()
+        for top, root in _corpus_roots():
+            if p == root:
+                return top
+            if p.is_relative_to(root):
+                return f"{top}/{p.relative_to(root).as_posix()}"
+    except (OSError, ValueError, RuntimeError):
+        pass
+    return file
+
+
+@lru_cache(maxsize=1)
+def _corpus_roots() -> tuple[tuple[str, Path], ...]:
+    roots = []
+    for top in ("rules", "sources"):
+        try:
+            roots.append((top, Path(str(resources.files(f"academie.{top}"))).resolve()))
+        except (ImportError, OSError, TypeError):
+            continue
+    return tuple(roots)
 
 
 UNKNOWN = Pos("<unknown>", 0, 0)
@@ -62,7 +112,7 @@ class Diagnostic:
 
     def as_json(self) -> dict:
         return {
-            "file": self.pos.file,
+            "file": shown(self.pos.file),
             "line": self.pos.line,
             "col": self.pos.col,
             "severity": self.severity,

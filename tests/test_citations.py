@@ -106,3 +106,75 @@ def test_coverage_text_lists_uncovered(run):
     assert "The cards are dealt 3-2-3 at a time." not in out  # cited
     code, out, err = run("coverage", "--all", "enfle-jeux-oublies")
     assert "Play proceeds counterclockwise." in out and "academie.yaml:" in out
+
+
+# -- the bibliography as standard tools read it ------------------------------------------------
+def _stored(sid):
+    from academie.validate import source_meta
+
+    meta = source_meta(sid)
+    role = "author" if meta.get("authors") else "editor"
+    return meta, role, meta.get(role + "s") or []
+
+
+def _plain(latex: str) -> str:
+    """TeX text as pybtex reads it (escapes and braces gone)."""
+    from pybtex.richtext import Text
+
+    return Text.from_latex(latex).render_as("text")
+
+
+def test_bibtex_round_trips_through_pybtex_for_every_source(run):
+    from pybtex.database import parse_string
+
+    from academie.bibliography import bibtex
+    from academie.dsl.loader import source_ids
+
+    sids = sorted(source_ids())
+    db = parse_string(bibtex(sids), "bibtex")
+    assert list(db.entries) == sids
+    for sid in sids:
+        meta, role, people = _stored(sid)
+        e = db.entries[sid]
+        assert _plain(e.fields["title"]) == " ".join(str(meta["title"]).split()), sid
+        got = [
+            (_plain(" ".join(p.prelast_names + p.last_names)), _plain(" ".join(p.first_names + p.middle_names)))
+            for p in e.persons[role]
+        ]
+        assert got == [(n.get("literal") or n["family"], n.get("given", "")) for n in people], sid
+        if meta.get("year"):
+            assert e.fields["year"] == str(meta["year"]), sid
+        else:
+            assert e.fields["year"] == "n.d." and "no date of publication" in e.fields["note"], sid
+        # a URL as stored: the url field is verbatim (biblatex, the url package), never TeX-escaped
+        assert e.fields.get("url") == meta.get("url"), sid
+        if meta.get("work"):  # an article or a chapter: in its work, which standard styles print
+            assert e.type in ("incollection", "inbook") and _plain(e.fields["booktitle"]) == meta["work"], sid
+        assert meta.get("kind") != "encyclopedia" or e.type in ("incollection", "inbook"), sid
+    # the command writes the same, the Encyclopædia's link whole
+    code, out, err = run("cite", "piquet/hoyle", "--format", "bibtex")
+    assert code == 0, err
+    assert "url = {http://en.wikisource.org/wiki/Page:Encyclop%C3%A6dia_Britannica,_Ninth_Edition" in out
+    assert parse_string(out, "bibtex").entries["eb9-piquet"].type == "incollection"
+
+
+def test_csl_json_rendered_by_citeproc_shows_every_source_as_stored():
+    from citeproc import Citation, CitationItem, CitationStylesBibliography, CitationStylesStyle, formatter
+    from citeproc.source.json import CiteProcJSON
+
+    from academie.bibliography import csl_json
+    from academie.dsl.loader import source_ids
+
+    items = csl_json(sorted(source_ids()))
+    source = CiteProcJSON(items)
+    style = CitationStylesStyle("harvard-cite-them-right", validate=False)  # the style citeproc-py ships
+    for item in items:
+        meta, role, people = _stored(item["id"])
+        bib = CitationStylesBibliography(style, source, formatter.plain)
+        bib.register(Citation([CitationItem(item["id"])]))
+        text = str(bib.bibliography()[0])
+        assert " ".join(str(meta["title"]).split()) in text, text
+        for n in people:
+            assert (n.get("literal") or n["family"]) in text, text
+        assert (f"({meta['year']})" if meta.get("year") else "(no date)") in text, text
+        assert meta.get("url", "") in text, text

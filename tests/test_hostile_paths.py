@@ -204,7 +204,11 @@ def test_special_files_are_refused_without_reading(tmp_path):
         r = _cli(*args)
         assert r.returncode == status, (args, r.returncode, r.stderr)
         text = r.stdout + r.stderr
-        assert re.search(r":0:0: (error: )?cannot read .*(not a regular file|a folder)", text), (args, text)
+        # the file named alone (no line of it is at fault, so no :0:0)
+        assert re.search(r"(\.yaml|/dev/zero): (error: )?cannot read .*(not a regular file|a folder)", text), (
+            args,
+            text,
+        )
         assert "Traceback" not in text and "internal error" not in text
 
 
@@ -296,3 +300,28 @@ def test_a_name_too_long_for_the_system_is_no_rule_file(run, tmp_path):
     assert code == 1, out + err
     assert "internal error" not in out + err
     assert re.search(r"long\.yaml:2:\d+: error: no rule file '9{20}", out), out
+
+
+def test_messages_name_corpus_files_by_their_place_in_the_project(run, tmp_path, monkeypatch):
+    # from any working directory, and whatever folder the package lies in (tests/test_wheel.py runs
+    # the installed wheel): a corpus file is rules/..., a source sources/..., a name that is no file
+    # alone (no :0:0)
+    monkeypatch.chdir(tmp_path)
+    root = str(corpus_root().resolve().parent)
+    code, out, err = run("play", "whist/hoyle", "-p", 3)
+    assert code == 2 and err.startswith("rules/whist/hoyle.yaml:13:3: whist/hoyle is for 4 to 4 players"), err
+    code, out, err = run("play", "hearts")
+    assert code == 2 and err.startswith("hearts: no rule file 'hearts'") and ":0:0" not in err, err
+    code, out, err = run("validate", "--json", "emprunt/lacombe")
+    assert {d["file"] for d in json.loads(out)} == {"rules/emprunt/lacombe.yaml"}
+    code, out, err = run("coverage", "--all", "enfle-jeux-oublies")
+    assert "  cited      sources/enfle-jeux-oublies.txt:5: " in out and "by rules/enfle/academie.yaml:13:10" in out
+    mine = tmp_path / "my.yaml"
+    mine.write_text('extends: enfle/academie\nplayers: {min: 4, max: 8, cite: {source: no-such, quote: "x"}}\n')
+    code, out, err = run("cite", mine)
+    assert code == 2 and err.startswith("sources: unknown source 'no-such'"), err
+    for args in (("validate",), ("coverage", "--all"), ("play", "whist/hoyle", "-p", 3), ("cite", mine)):
+        code, out, err = run(*args)
+        assert root not in out + err, args
+    assert str(Pos(str(corpus_root() / "hearts" / "foster.yaml"), 0, 0)) == "rules/hearts/foster.yaml"
+    assert str(Pos("no/such/file.yaml", 3, 4)) == "no/such/file.yaml:3:4"

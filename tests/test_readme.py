@@ -40,3 +40,22 @@ def test_the_screenshots_are_there():
     for name in ("play.png", "replay.png", "compare.png"):
         assert f"(docs/screenshots/{name})" in README
         assert (Path(__file__).parent.parent / "docs" / "screenshots" / name).stat().st_size > 10_000
+
+
+def test_the_apt_get_lines_run_as_root_without_sudo(tmp_path):
+    # a root container has no sudo: each line that installs system packages must run there as written
+    # (apt-get itself is replaced by an echo, and PATH holds no sudo)
+    import subprocess
+
+    lines = [c for c in commands(section("Set-up")) + commands(section("For contributors")) if "apt-get" in c]
+    assert len(lines) >= 2
+    for line in lines:
+        line = line.split("  #", 1)[0]
+        r = subprocess.run(
+            ["/bin/bash", "-c", line.replace("apt-get", "echo apt-get")],
+            env={"PATH": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert r.returncode == 0 and r.stdout.startswith("apt-get "), (line, r.stdout, r.stderr)
