@@ -33,7 +33,7 @@ from typing import Any, Iterable, Union
 
 from .dsl.cards import _ALL as _CARDS
 from .dsl.cards import Card, parse_card
-from .dsl.errors import RuleError
+from .dsl.errors import UNKNOWN, RuleError
 from .dsl.loader import split_ref
 from .dsl.model import GameDef
 from .dsl.model import load_game as _compile
@@ -111,11 +111,19 @@ class Game:
         decls = [d for d in gamedef.declarations if d != PASS]
         kinds = {st.kind for st in gamedef.steps}
         others = [PASS, *decls] if decls or "choose_cards" in kinds else []
-        numbers = list(range(gamedef.number_bound + 1)) if "choose_number" in kinds else []
+        numbers = range(gamedef.number_bound + 1) if "choose_number" in kinds else range(0)
         suits = list(gamedef.suits) if "choose_suit" in kinds else []  # a suit named: its letter
-        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others, *numbers, *suits]
-        self._ids: dict[Any, int] = {m: i for i, m in enumerate(self._moves)}
-        self._by_name: dict[str, Move] = {_name(m).lower(): m for m in self._moves}
+        head: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others]
+        self._moves: list[Move] | _Actions
+        self._ids: dict[Any, int] | _ActionIds
+        if len(numbers) <= _EAGER_NUMBERS:
+            self._moves = [*head, *numbers, *suits]
+            self._ids = {m: i for i, m in enumerate(self._moves)}
+        else:  # a large max: the numbers' ids are worked out, never listed (play offers 1,000 at most)
+            self._moves = _Actions(head, numbers, suits)
+            self._ids = _ActionIds(self._moves)
+        self._by_name: dict[str, Move] = {_name(m).lower(): m for m in (*head, *numbers[:_EAGER_NUMBERS], *suits)}
+        self._numbers = numbers
 
     def __repr__(self) -> str:
         return f"<Game {self.id}{''.join('+' + o for o in self.options)}>"
@@ -130,10 +138,29 @@ class Game:
         then each suit of the pack where a player names one."""
         return len(self._moves)
 
+    def check_actions(self, limit: int, user: str) -> None:
+        """Refuse, for ``user`` (an adapter that lists every action id, in an
+        action mask or a space), a game with more than ``limit`` action ids:
+        a ``RuleError`` at the ``max:`` of the step whose numbers make them so many."""
+        n = len(self._moves)
+        if n <= limit:
+            return
+        steps = [st for st in self.gamedef.steps if st.kind == "choose_number" and st.high is not None]
+        st = max(steps, key=lambda st: st.high_literal or 0, default=None)
+        pos = st.high.pos if st is not None and st.high is not None else UNKNOWN
+        raise RuleError(
+            f"{self.id} has {n:,} action ids (its numbers go up to {len(self._numbers) - 1:,}), more than "
+            f"{limit:,}, the most {user} takes: lower this max (the API itself has no such bound)",
+            pos,
+            code="limit",
+        )
+
     def action_to_move(self, action: int) -> Move:
         """The move of action id ``action`` (``UnknownAction`` if none)."""
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < len(self._moves):
-            raise UnknownAction(f"{action!r} is not an action id of {self.id} (ids are 0 to {len(self._moves) - 1})")
+            raise UnknownAction(
+                f"{_shown(action)} is not an action id of {self.id} (ids are 0 to {len(self._moves) - 1})"
+            )
         return self._moves[action]
 
     def move_to_action(self, move: Move) -> int:
@@ -154,12 +181,15 @@ class Game:
                 return move
         elif isinstance(move, str):
             c = parse_card(move)
-            m = self._by_name.get(c.name.lower() if c is not None else move.strip().lower())
+            key = c.name.lower() if c is not None else move.strip().lower()
+            m = self._by_name.get(key)
             if m is not None:
                 return m
+            if 0 < len(key) <= 20 and key.isascii() and key.isdigit() and int(key) in self._numbers:
+                return int(key)
+        last = [str(self._moves[i]) for i in range(max(0, len(self._moves) - 3), len(self._moves))]
         raise UnknownAction(
-            f"{move!r} is not a move of {self.id} "
-            f"(a card of its pack, {PASS}, or a declaration: {', '.join(map(str, self._moves[-3:]))} …)"
+            f"{_shown(move)} is not a move of {self.id} (a card of its pack, {PASS}, or a declaration: {', '.join(last)} …)"
         )
 
     def new_state(
@@ -211,6 +241,68 @@ def _name(m: Move) -> str:
     return m.name if isinstance(m, Card) else str(m)
 
 
+def _shown(v: Any) -> str:
+    """``repr(v)`` for a message, cut: an argument may be any object, of any size."""
+    try:
+        r = repr(v) if isinstance(v, (str, int, float, Card)) else f"a {type(v).__name__}"
+    except ValueError:  # an integer too long to be written out
+        r = "a very large integer"
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
+_EAGER_NUMBERS = 4096  # numbers whose action ids are listed; above, they are worked out (``_Actions``)
+
+
+class _Actions:
+    """The moves by action id, as a list would give them, for a game whose
+    numbers go too high to list: the cards and declarations (``head``), then
+    the numbers 0 … bound (a ``range``: no memory per number), then the suits."""
+
+    __slots__ = ("head", "numbers", "tail", "_n", "_end")
+
+    def __init__(self, head: list[Move], numbers: range, tail: list[Move]) -> None:
+        self.head, self.numbers, self.tail = head, numbers, tail
+        self._n = len(head)
+        self._end = self._n + len(numbers)
+
+    def __len__(self) -> int:
+        return self._end + len(self.tail)
+
+    def __getitem__(self, i: int) -> Move:
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        if i < self._n:
+            return self.head[i]
+        if i < self._end:
+            return self.numbers[i - self._n]
+        return self.tail[i - self._end]
+
+
+class _ActionIds:
+    """The action id of each move (as a dict would give it) for ``_Actions``."""
+
+    __slots__ = ("head", "numbers", "tail", "_n", "_end")
+
+    def __init__(self, moves: _Actions) -> None:
+        self.head = {m: i for i, m in enumerate(moves.head)}
+        self.numbers = moves.numbers
+        self._n, self._end = moves._n, moves._end
+        self.tail = {m: self._end + i for i, m in enumerate(moves.tail)}
+
+    def __contains__(self, m: Any) -> bool:
+        if isinstance(m, int):
+            return m in self.numbers
+        return m in self.head or m in self.tail
+
+    def __getitem__(self, m: Any) -> int:
+        if isinstance(m, int):
+            if m in self.numbers:
+                return self._n + m
+            raise KeyError(m)
+        i = self.head.get(m)
+        return self.tail[m] if i is None else i
+
+
 # -- what a seat sees ---------------------------------------------------------------------
 # the cards these events show face up; a take shows its cards when all of them were seen
 _FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards"}
@@ -249,11 +341,11 @@ class State:
     ):
         lo, hi = game.players
         if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
-            raise InvalidSeat(f"{game.id} is for {lo} to {hi} players, not {players!r}")
+            raise InvalidSeat(f"{game.id} is for {lo} to {hi} players, not {_shown(players)}")
         if dealer is not None and (
             isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
         ):
-            raise InvalidSeat(f"dealer {dealer!r}: seats are 0 to {players - 1}")
+            raise InvalidSeat(f"dealer {_shown(dealer)}: seats are 0 to {players - 1}")
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
             raise ApiError(f"a seed is an int or a string, not {type(seed).__name__}")
         cards = None if deck is None else [_card_of(c) for c in deck]
@@ -394,7 +486,7 @@ class State:
         eng = self._e
         if eng.is_terminal():
             raise GameOver(
-                f"the game is over: no move can be made ({_name(move) if isinstance(move, (Card, str)) else repr(move)})"
+                f"the game is over: no move can be made ({_name(move) if isinstance(move, (Card, str)) else _shown(move)})"
             )
         m = self.game._move(move)
         legal = eng.legal_moves()
@@ -425,7 +517,7 @@ class State:
                     self._moves.append(m)
                     return
         if d is None:
-            raise GameOver(f"the game is over: no move can be made (action {action!r})")
+            raise GameOver(f"the game is over: no move can be made (action {_shown(action)})")
         self.apply(self.game.action_to_move(action))
 
     def follow_rule(self) -> dict | None:
@@ -805,7 +897,7 @@ class State:
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise InvalidSeat(f"seat {seat!r}: seats are 0 to {self.players - 1}")
+            raise InvalidSeat(f"seat {_shown(seat)}: seats are 0 to {self.players - 1}")
 
     def observation(self, seat: int, earlier_hands: bool = True) -> dict:
         """What ``seat`` may know, as plain data (see docs/api.md): its own

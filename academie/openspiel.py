@@ -42,6 +42,7 @@ from .api import ApiError, Game, State, load_game
 __all__ = ["register", "AcademieGame", "AcademieState"]
 
 _SEEDS = 16
+MAX_ACTIONS = 100_000  # action ids a game may have here (OpenSpiel lists them all in its masks)
 _REGISTERED: dict[str, tuple[pyspiel.GameType, pyspiel.GameInfo, str]] = {}
 
 
@@ -82,6 +83,7 @@ def register(
     name = short_name(game, n)
     if name in _REGISTERED:
         return name
+    game.check_actions(MAX_ACTIONS, "the OpenSpiel adapter")  # a legal-action mask is made of every id
     game.new_state(n)  # a wrong number of players raises the API's InvalidSeat here
     if max_game_length is None or utility is None:
         longest, largest = _probe(game, n, probes)

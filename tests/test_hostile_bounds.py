@@ -1,0 +1,125 @@
+"""Bounds where sizes are used (issue 24, items 3 and 5): a number to choose
+as large as the language allows costs no memory per number, a rule file with
+many options is validated in time linear in them, an ``extends`` chain has a
+depth limit; each bound that is exceeded is a located error.
+
+The cases that took minutes or gigabytes before run in a subprocess with a
+memory cap and a timeout: both are guards, far above what each takes now."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from academie.dsl.errors import RuleError
+
+HERE = Path(__file__).parent
+CHOOSE = (HERE / "concepts" / "choose.yaml").read_text()
+GUARD = 60  # seconds
+MEMORY = 1 << 30  # bytes of address space a guarded run may use (it took 6.5 GB before)
+
+
+def guarded(code: str, cwd: Path, timeout: float = GUARD) -> subprocess.CompletedProcess:
+    """``code`` run in a fresh interpreter whose address space is capped."""
+    prelude = f"import resource\nresource.setrlimit(resource.RLIMIT_AS, ({MEMORY + (1 << 29)}, {MEMORY + (1 << 29)}))\n"
+    return subprocess.run(
+        [sys.executable, "-c", prelude + code], capture_output=True, text=True, timeout=timeout, cwd=cwd
+    )
+
+
+def numbers_file(tmp_path: Path, low: int, high: int, name: str = "big.yaml") -> Path:
+    """The concept game of a bid, the bid chosen from ``low`` to ``high`` (no hook)."""
+    text = CHOOSE.replace("    max: count(hand(seat))\n", f"    min: {low}\n    max: {high}\n")
+    text = re.sub(r"    allow: \"seat != dealer.*\n", "", text)
+    assert f"max: {high}" in text
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+# -- 1. numbers to choose: the action table is not listed ----------------------------------
+@pytest.mark.parametrize("high", [30_000_000, 10**12, 10**15 - 1])
+def test_a_large_max_loads_at_once_and_plays(tmp_path, high):
+    """A max of 30,000,000 took 44 s and 6.5 GB to load (every number listed); 10^12 was a
+    MemoryError. Now the numbers' action ids are worked out: load, play, ids both ways."""
+    numbers_file(tmp_path, high - 5, high)
+    code = f"""
+import time, academie
+t = time.time()
+g = academie.load_game("./big.yaml")
+assert time.time() - t < 10, time.time() - t
+n = g.num_distinct_actions()
+assert n > {high}, n
+s = g.new_state(3, seed=1)
+seen = []
+while not s.is_terminal():
+    acts = s.legal_actions()
+    if s.decision_kind() == "number":
+        assert [g.action_to_move(a) for a in acts] == list(range({high - 5}, {high + 1})), acts
+        assert [g.move_to_action(m) for m in s.legal_moves()] == acts
+        assert g.move_to_action(str({high})) == acts[-1]
+        seen.append(acts[-1])
+    s.apply_action(acts[-1])
+assert seen, "no number was chosen"
+assert g.action_to_move(g.move_to_action({high})) == {high}
+print("ok", n)
+"""
+    r = guarded(code, tmp_path)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-2000:]
+
+
+def test_ids_of_numbers_are_the_same_listed_or_worked_out(tmp_path):
+    """The ids of a game whose numbers are worked out follow the same order as a listed one's:
+    the cards, pass and declarations, the numbers 0 … max, then the suits."""
+    numbers_file(tmp_path, 0, 100, "small.yaml")
+    numbers_file(tmp_path, 0, 10**9, "large.yaml")
+    code = """
+import academie
+small = academie.load_game("./small.yaml")
+large = academie.load_game("./large.yaml")
+assert small.num_distinct_actions() + 10**9 - 100 == large.num_distinct_actions()
+for a in range(small.num_distinct_actions()):
+    assert small.action_to_move(a) == large.action_to_move(a)
+    assert large.move_to_action(large.action_to_move(a)) == a
+for bad in (lambda: large.action_to_move(large.num_distinct_actions()),
+            lambda: large.move_to_action(10**9 + 1), lambda: large.move_to_action(str(10**30))):
+    try:
+        bad()
+    except academie.UnknownAction:
+        pass
+    else:
+        raise AssertionError("no UnknownAction")
+print("ok")
+"""
+    r = guarded(code, tmp_path)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stderr[-2000:]
+
+
+def test_a_max_beyond_the_bound_is_a_located_error(tmp_path):
+    """A max of more than 18 digits (allowed by --max-int-digits) is refused at its place."""
+    p = numbers_file(tmp_path, 0, 10**21)
+    r = subprocess.run(
+        [sys.executable, "-m", "academie", "play", "./big.yaml", "--max-int-digits", "30"],
+        capture_output=True,
+        text=True,
+        timeout=GUARD,
+        cwd=tmp_path,
+    )
+    assert r.returncode == 2, r.stderr
+    line = next(i for i, ln in enumerate(p.read_text().splitlines(), 1) if "max: 1000" in ln)
+    assert f"big.yaml:{line}:10: a number to choose is at most 999,999,999,999,999,999" in r.stderr
+    assert "Traceback" not in r.stderr and "internal error" not in r.stderr
+
+
+@pytest.mark.parametrize("adapter", ["openspiel", "pettingzoo"])
+def test_adapters_refuse_a_game_of_too_many_action_ids_at_its_max(tmp_path, adapter):
+    """The adapters list every action id (a mask, a space): a located error, not 30 M entries."""
+    mod = pytest.importorskip(f"academie.{adapter}")
+    p = numbers_file(tmp_path, 29_999_990, 30_000_000)
+    line = next(i for i, ln in enumerate(p.read_text().splitlines(), 1) if "max: 30000000" in ln)
+    with pytest.raises(RuleError) as e:
+        mod.register(str(p), 3) if adapter == "openspiel" else mod.env(str(p), 3)
+    assert str(e.value).startswith(f"{p}:{line}:10: ")
+    assert "more than 100,000" in str(e.value)
