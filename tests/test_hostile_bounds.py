@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import academie
 from academie.dsl.errors import RuleError
 
 HERE = Path(__file__).parent
@@ -123,3 +124,50 @@ def test_adapters_refuse_a_game_of_too_many_action_ids_at_its_max(tmp_path, adap
         mod.register(str(p), 3) if adapter == "openspiel" else mod.env(str(p), 3)
     assert str(e.value).startswith(f"{p}:{line}:10: ")
     assert "more than 100,000" in str(e.value)
+
+
+# -- 3. extends and imports: a depth limit, a limit on the files read ----------------------
+def cli(args: list[str], cwd: Path, timeout: float = GUARD) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "academie", *args], capture_output=True, text=True, timeout=timeout, cwd=cwd
+    )
+
+
+def no_crash(r: subprocess.CompletedProcess) -> None:
+    assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr[-2000:]
+    assert r.returncode in (1, 2), r.returncode
+
+
+def chain(folder: Path, n: int) -> None:
+    """``f0.yaml`` a game, each ``f{i}.yaml`` extending ``f{i-1}.yaml``."""
+    (folder / "f0.yaml").write_text(CHOOSE)
+    for i in range(1, n):
+        (folder / f"f{i}.yaml").write_text(f"extends: ./f{i - 1}.yaml\ntitle: level {i}\n")
+
+
+def test_a_chain_of_a_thousand_extends_is_a_located_error(tmp_path):
+    """1,000 files each extending the next reached the catch-all (a RecursionError)."""
+    chain(tmp_path, 1000)
+    r = cli(["play", "./f999.yaml", "--hands", "1"], tmp_path)
+    no_crash(r)
+    assert r.returncode == 2
+    assert "f968.yaml:1:10: extends and imports go more than 32 files deep here (the limit)" in r.stderr
+    r = cli(["validate", "./f999.yaml", "--playouts", "0"], tmp_path)
+    no_crash(r)
+    assert "f968.yaml:1:10: error: extends and imports go more than 32 files deep" in r.stdout + r.stderr
+    # the limit leaves room: 32 files (the corpus goes three deep) are one game
+    assert academie.load_game(str(tmp_path / "f31.yaml")).title == "level 31"
+
+
+def test_imports_that_fan_out_read_a_bounded_number_of_files(tmp_path):
+    """Each file extending and importing the one before reads it twice: 30 such files read
+    2^30 files before (a hang); now the files read are counted and bounded."""
+    (tmp_path / "f0.yaml").write_text(CHOOSE)
+    for i in range(30):
+        prev = f"./g{i - 1}.yaml" if i else "./f0.yaml"
+        (tmp_path / f"g{i}.yaml").write_text(
+            f"extends: {prev}\nimports:\n  - from: {prev}\n    take: [title]\n    editorial: {{reason: x, evidence: y}}\n"
+        )
+    r = cli(["play", "./g29.yaml", "--hands", "1"], tmp_path, timeout=30)
+    no_crash(r)
+    assert re.search(r"g\d+\.yaml:3:11: extends and imports read more than 256 files for one rule file", r.stderr)
