@@ -31,6 +31,7 @@ MAX_EXPR_LENGTH = 1_000  # characters of one expression
 MAX_EXPR_DEPTH = 50  # nesting of one expression (brackets, calls, operators)
 MAX_QUOTE_LENGTH = 2_000  # characters of one quoted passage
 MAX_CHAIN = 32  # files deep an extends/imports chain may go (the corpus goes 3)
+MAX_OPTIONS = 64  # options one rule file may declare (the corpus declares at most 5)
 MAX_CHAIN_FILES = 256  # files an extends/imports tree may read in all, for one rule file
 
 Path_ = tuple
@@ -783,6 +784,14 @@ def resolve(
         )
     data, positions = load_file(path, limits)
     file = str(path)
+    opts = data.get("options")
+    if isinstance(opts, dict) and len(opts) > MAX_OPTIONS:
+        name = list(opts)[MAX_OPTIONS]
+        raise RuleError(
+            f"{len(opts)} options, more than the limit of {MAX_OPTIONS} for one rule file",
+            positions.get(("options", name, "@key")) or positions.get(("options", name)) or Pos(file, 1, 1),
+            code="limit",
+        )
     chain = [file]
     inherited: dict[str, str] = {}
     doc_data, doc_pos = {}, {(): Pos(file, 1, 1)}

@@ -171,3 +171,56 @@ def test_imports_that_fan_out_read_a_bounded_number_of_files(tmp_path):
     r = cli(["play", "./g29.yaml", "--hands", "1"], tmp_path, timeout=30)
     no_crash(r)
     assert re.search(r"g\d+\.yaml:3:11: extends and imports read more than 256 files for one rule file", r.stderr)
+
+
+# -- 2. options: checked in time linear in their number, and at most 64 of them -------------
+def options_file(folder: Path, n: int) -> Path:
+    """The concept game with ``n`` options, each changing the title."""
+    opts = "".join(
+        f'  o{i}:\n    description: option {i}\n    editorial: {{reason: r, evidence: e}}\n    set: {{title: "v{i}"}}\n'
+        for i in range(n)
+    )
+    p = folder / f"opts{n}.yaml"
+    p.write_text(CHOOSE + "options:\n" + opts)
+    return p
+
+
+def test_options_are_compiled_a_number_of_times_linear_in_them(tmp_path, monkeypatch):
+    """Each option alone, then each two together, was 2,080 compilations for 64 options (about
+    N^3 in all: each reads the whole file); now at most 2 pairs per option, those that change
+    the same keys first, and a warning says the others were not checked."""
+    import academie.validate as v
+
+    compiled = []
+    real = v.compile_doc
+    monkeypatch.setattr(v, "compile_doc", lambda doc: compiled.append(tuple(doc.options)) or real(doc))
+    report = v.validate([str(options_file(tmp_path, 64))], playouts=0)
+    assert len(compiled) <= 1 + 64 + 2 * 64, len(compiled)
+    assert sum(len(o) == 2 for o in compiled) == 128
+    warn = [d for d in report.diagnostics if d.severity == "warning" and d.code == "option"]
+    assert len(warn) == 1 and "128 of the 2016 pairs" in warn[0].message, report.diagnostics
+    assert not [d for d in report.diagnostics if d.severity == "error"]
+
+
+def test_a_few_options_are_still_all_checked_in_pairs(tmp_path, monkeypatch):
+    """Up to five options, every pair is compiled together, as before (the corpus's files)."""
+    import academie.validate as v
+
+    compiled = []
+    real = v.compile_doc
+    monkeypatch.setattr(v, "compile_doc", lambda doc: compiled.append(tuple(doc.options)) or real(doc))
+    report = v.validate([str(options_file(tmp_path, 5))], playouts=0)
+    assert sum(len(o) == 2 for o in compiled) == 10
+    assert not [d for d in report.diagnostics if d.code == "option"]
+
+
+def test_more_than_64_options_is_a_located_error(tmp_path):
+    """120 options in a 16 kB file took minutes and gigabytes to validate."""
+    p = options_file(tmp_path, 120)
+    line = next(i for i, ln in enumerate(p.read_text().splitlines(), 1) if ln == "  o64:")
+    r = cli(["validate", f"./{p.name}"], tmp_path, timeout=30)
+    no_crash(r)
+    assert f"{p.name}:{line}:3: error: 120 options, more than the limit of 64 for one rule file" in r.stdout
+    r = cli(["play", f"./{p.name}"], tmp_path, timeout=30)
+    no_crash(r)
+    assert f"{p.name}:{line}:3: 120 options, more than the limit of 64" in r.stderr
