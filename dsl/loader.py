@@ -512,6 +512,18 @@ def in_corpus(path: Path) -> bool:
         return False
 
 
+def digest_of(doc: "Doc") -> str:
+    """``sha256:…`` of the bytes of a resolved document's files (the file itself, then what it
+    extends and imports, in the order read): two documents of the same digest are the same rules."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in doc.chain:
+        raw = read_input(f, doc.limits.file_bytes, "rule file")
+        h.update(len(raw).to_bytes(8, "big") + raw)
+    return "sha256:" + h.hexdigest()
+
+
 def check_reach(ref: str, path: Path, from_file: str, limits: Limits | None, at: Pos) -> None:
     """Refuse (a located RuleError, before reading anything) a file named by a
     path in ``extends``/``imports`` of ``from_file`` that is outside what that
