@@ -19,7 +19,19 @@ if _os.path.isfile(_os.path.join(_root, "pyproject.toml")) and _os.path.isfile(
 
 # The public API (academie/api.py, docs/api.md), imported on first use so that the command
 # line starts without it.
-__all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction", "load_game"]
+__all__ = [
+    "ApiError",
+    "Game",
+    "GameOver",
+    "IllegalMove",
+    "InvalidSeat",
+    "Move",
+    "OtherGame",
+    "State",
+    "UnknownAction",
+    "load_game",
+    "state_from_record",
+]
 
 if _typing.TYPE_CHECKING:
     from .api import (
@@ -29,9 +41,11 @@ if _typing.TYPE_CHECKING:
         IllegalMove,
         InvalidSeat,
         Move,
+        OtherGame,
         State,
         UnknownAction,  # noqa: F401
         load_game,
+        state_from_record,
     )
 
 

@@ -29,17 +29,30 @@ import copy
 import json
 import random
 import threading
+from pathlib import Path
 from typing import Any, Iterable, Union
 
 from .dsl.cards import _ALL as _CARDS
 from .dsl.cards import Card, parse_card
 from .dsl.errors import UNKNOWN, RuleError
-from .dsl.loader import split_ref
+from .dsl.loader import digest_of, in_corpus, is_path, split_ref
 from .dsl.model import GameDef
 from .dsl.model import load_game as _compile
 from .interpreter import state as _engine
 
-__all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction", "load_game"]
+__all__ = [
+    "ApiError",
+    "Game",
+    "GameOver",
+    "IllegalMove",
+    "InvalidSeat",
+    "Move",
+    "OtherGame",
+    "State",
+    "UnknownAction",
+    "load_game",
+    "state_from_record",
+]
 
 Move = Union[Card, str, int]
 """A move: a card, or the name of a declaration (``"pass"`` declines)."""
@@ -66,6 +79,11 @@ class UnknownAction(IllegalMove):
 
 class InvalidSeat(ApiError):
     """A seat (or a number of players) outside the game's table."""
+
+
+class OtherGame(ApiError):
+    """A pickled state or a state's record made with another rule file (or other options)
+    than the one it is read against."""
 
 
 # -- games ---------------------------------------------------------------------------
@@ -129,7 +147,24 @@ class Game:
         return f"<Game {self.id}{''.join('+' + o for o in self.options)}>"
 
     def __reduce__(self):
-        return (load_game, (self.ref, self._ref_options))
+        return (_game_of_record, (self.rules_record(),))
+
+    def rules_record(self) -> dict:
+        """Which rule file this game is, as plain data: ``{"rules": corpus id or absolute
+        path, "corpus": bool, "options": [names], "digest": "sha256:…"}`` (the digest of the
+        rule file and of what it extends and imports). A pickled state and ``State.to_record``
+        keep it, and are refused against another file (``OtherGame``)."""
+        rec = self.__dict__.get("_rules_record")
+        if rec is None:
+            doc = self.gamedef.doc
+            corpus = in_corpus(Path(doc.file))
+            rec = self._rules_record = {
+                "rules": self.id if corpus else str(Path(doc.file).resolve()),
+                "corpus": corpus,
+                "options": list(self.options),
+                "digest": digest_of(doc),
+            }
+        return dict(rec, options=list(rec["options"]))
 
     def num_distinct_actions(self) -> int:
         """How many action ids the game has: every card of its largest pack,
@@ -212,6 +247,87 @@ class Game:
         return State(
             self, self.players[0] if players is None else players, seed, dealer, deck, deal, keep_events=keep_events
         )
+
+
+_MAX_RECORD_MOVES = 1_000_000  # moves a record may hold (a game of the corpus makes a few hundred)
+
+
+def _game_of_record(rec: Any, paths: bool = True) -> "Game":
+    """The game a ``rules_record`` names, refused (``OtherGame``) if the file there now is
+    another one. ``paths``: whether a path may be read (not for a record from elsewhere)."""
+    if not isinstance(rec, dict) or not isinstance(rec.get("rules"), str) or not isinstance(rec.get("options"), list):
+        raise ApiError('a game is recorded as {"rules", "corpus", "options", "digest"}')
+    opts = rec["options"]
+    if not all(isinstance(o, str) for o in opts) or len(opts) > 64:
+        raise ApiError("a game's options are recorded by name")
+    ref = rec["rules"]
+    if rec.get("corpus") is True:
+        if is_path(ref):
+            raise ApiError(f"{_shown(ref)} is recorded as a corpus id but is a path")
+    elif not paths:
+        raise ApiError(f"the record names the rule file {_shown(ref)} by its path: load it and pass the game")
+    elif not Path(ref).is_absolute():
+        raise ApiError(f"a rule file is recorded by its absolute path, not {_shown(ref)}")
+    for g in getattr(_LOADED, "games", {}).values():  # loaded already (by any name): the same Game
+        if g.rules_record() == rec:
+            return g
+    game = load_game(ref, opts)
+    _same_game(game, rec)
+    return game
+
+
+def _same_game(game: "Game", rec: dict) -> None:
+    mine = game.rules_record()
+    if sorted(mine["options"]) != sorted(map(str, rec.get("options") or ())):
+        raise OtherGame(
+            f"recorded with {_shown(rec.get('rules'))} and options {rec.get('options')}, "
+            f"not {game.id} with options {mine['options']}"
+        )
+    if mine["digest"] != rec.get("digest"):
+        raise OtherGame(
+            f"recorded with a rule file {_shown(rec.get('rules'))} of digest {_shown(rec.get('digest'))}; "
+            f"{mine['rules']} is now another file ({mine['digest']})"
+        )
+
+
+def state_from_record(record: Any, game: "Game | None" = None) -> "State":
+    """The state ``State.to_record()`` gave, rebuilt: the game made the same way, each move
+    applied again and checked. Safe on untrusted data (plain JSON, no code): ``game`` must be
+    the recorded game (``OtherGame`` if not); without it, only a corpus id is loaded, never a
+    path. ``ApiError`` (``UnknownAction``, ``IllegalMove``, ``GameOver``, ``InvalidSeat``) for a
+    record that is not one."""
+    if not isinstance(record, dict):
+        raise ApiError(f"a state's record is a dict, not {type(record).__name__}")
+    rec = record.get("game")
+    if game is None:
+        game = _game_of_record(rec, paths=False)
+    elif not isinstance(rec, dict):
+        raise ApiError('a state\'s record names its game ({"rules", "options", "digest"})')
+    else:
+        _same_game(game, rec)
+    moves, deck, deal = record.get("moves", []), record.get("deck"), record.get("deal")
+    if not isinstance(moves, list) or len(moves) > _MAX_RECORD_MOVES:
+        raise ApiError(f"a state's moves are a list of at most {_MAX_RECORD_MOVES:,} names")
+    if deck is not None and not isinstance(deck, list):
+        raise ApiError("a deck is a list of cards")
+    if deal is not None and not isinstance(deal, dict):
+        raise ApiError("a deal is a dict of zones")
+    try:
+        state = game.new_state(
+            record.get("players"),  # type: ignore[arg-type]
+            record.get("seed", 0),
+            dealer=record.get("dealer"),
+            deck=deck,
+            deal=deal,
+            keep_events=record.get("keep_events") is True,
+        )
+    except RuleError as e:  # a deck or deal that does not fit the game
+        raise ApiError(e.diagnostics[0].message) from None
+    for m in moves:
+        if not isinstance(m, (str, int)) or isinstance(m, bool):
+            raise UnknownAction(f"a move is recorded by its name, not {_shown(m)}")
+        state.apply(m)
+    return state
 
 
 def follow_rule_of(e: _engine.State, seat: int | None = None) -> dict | None:
@@ -815,10 +931,16 @@ class State:
                 given_up.append((world, None))
         raise AssertionError("the true deal always replays")  # pragma: no cover
 
+    def to_record(self) -> dict:
+        """This state as plain JSON-ready data: the game's ``rules_record``, how the game was
+        made (players, seed, dealer, deck, deal) and the moves' names. ``state_from_record``
+        rebuilds it; unlike a pickle, reading a record runs no code."""
+        return copy.deepcopy(self.__getstate__())
+
     def __getstate__(self) -> dict:
         players, seed, dealer, deck, deal = self._recipe
         return {
-            "game": (self.game.ref, self.game._ref_options),
+            "game": self.game.rules_record(),
             "players": players,
             "seed": seed,
             "dealer": dealer,
@@ -829,7 +951,8 @@ class State:
         }
 
     def __setstate__(self, d: dict) -> None:
-        game = load_game(d["game"][0], d["game"][1])
+        rec = d["game"]  # an older pickle: (reference, options)
+        game = _game_of_record(rec) if isinstance(rec, dict) else load_game(rec[0], rec[1])
         moves = [game._move(m) for m in d["moves"]]
         State.__init__(
             self,

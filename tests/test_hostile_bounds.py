@@ -224,3 +224,71 @@ def test_more_than_64_options_is_a_located_error(tmp_path):
     r = cli(["play", f"./{p.name}"], tmp_path, timeout=30)
     no_crash(r)
     assert f"{p.name}:{line}:3: 120 options, more than the limit of 64" in r.stderr
+
+
+# -- 5. pickle and records: a state is read back against its own rule file, or refused ---------
+def _two_games(tmp_path: Path) -> tuple[Path, Path]:
+    """Two folders, each with a ``game.yaml``: the bid game, and the same with another max."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "game.yaml").write_text(CHOOSE)
+    (b / "game.yaml").write_text(CHOOSE.replace("    max: count(hand(seat))\n", "    max: 2\n"))
+    return a, b
+
+
+def _in(cwd: Path, code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=GUARD, cwd=cwd)
+
+
+def test_a_pickled_state_is_its_own_game_in_another_folder(tmp_path):
+    """A state of a game loaded by a relative path was unpickled, from another working folder,
+    as the game of the file of that name there: now the file it was loaded from, or refused."""
+    a, b = _two_games(tmp_path)
+    made = _in(
+        a,
+        "import pickle, academie\n"
+        "s = academie.load_game('./game.yaml').new_state(3, seed=5)\n"
+        "while s.decision_kind() != 'number': s.apply_action(s.legal_actions()[0])\n"
+        "open('s.pickle', 'wb').write(pickle.dumps(s))\n"
+        "print(s.legal_moves())\n",
+    )
+    assert made.returncode == 0, made.stderr
+    read = _in(b, f"import pickle\ns = pickle.load(open({str(a / 's.pickle')!r}, 'rb'))\nprint(s.legal_moves())\n")
+    assert read.returncode == 0, read.stderr
+    assert read.stdout == made.stdout  # the same decision, not that of b/game.yaml (0 to 2)
+    (a / "game.yaml").write_text(CHOOSE + "\n# changed\n")
+    read = _in(b, f"import pickle\npickle.load(open({str(a / 's.pickle')!r}, 'rb'))\n")
+    assert read.returncode == 1 and "academie.api.OtherGame: recorded with a rule file" in read.stderr
+
+
+def test_a_state_record_is_plain_data_read_back_safely(tmp_path):
+    """``to_record`` / ``state_from_record``: JSON, the same state; another game refused, a
+    path never read from a record without its game, a bad record an ``ApiError``."""
+    import json
+
+    a, b = _two_games(tmp_path)
+    g = academie.load_game(str(a / "game.yaml"))
+    s = g.new_state(3, seed=5)
+    for _ in range(20):
+        s.apply_action(s.legal_actions()[-1])
+    rec = json.loads(json.dumps(s.to_record()))
+    back = academie.state_from_record(rec, g)
+    assert back == s and back.legal_moves() == s.legal_moves()
+    with pytest.raises(academie.ApiError, match="by its path: load it and pass the game"):
+        academie.state_from_record(rec)
+    with pytest.raises(academie.OtherGame):
+        academie.state_from_record(rec, academie.load_game(str(b / "game.yaml")))
+    corpus = academie.load_game("enfle/academie").new_state(4, seed=1)
+    corpus.apply_action(corpus.legal_actions()[0])
+    assert academie.state_from_record(json.loads(json.dumps(corpus.to_record()))) == corpus
+    for bad in (
+        [],
+        {"game": rec["game"], "moves": ["ZZ"]},
+        {"game": rec["game"], "moves": [True]},
+        {"game": rec["game"], "players": 99},
+        {"game": dict(rec["game"], options=["x"])},
+        {"game": rec["game"], "moves": rec["moves"] + ["pass"] * 3},
+    ):
+        with pytest.raises(academie.ApiError):
+            academie.state_from_record(bad, g)
