@@ -25,6 +25,10 @@ seen, doubled, plus the chance node, is ``max_game_length``; the largest absolut
 times four (at least 1), bounds the utility both ways. They are estimates, not proofs (a game of
 many hands can run long, and some scores have a long tail: ``docs/api-openspiel.md``); pass
 ``max_game_length`` or ``utility`` to ``register`` to give known bounds instead.
+
+``serialize()`` / ``pyspiel.deserialize_game_and_state`` are OpenSpiel's own for Python games:
+a pickle. Unpickling data you did not make yourself runs code: keep ``state.inner.to_record()``
+(plain data) and rebuild with ``academie.state_from_record`` instead (``docs/api.md``).
 """
 
 from __future__ import annotations
