@@ -65,6 +65,22 @@ def test_replay_refuses_another_game(run, tmp_path):
     assert "not of hearts/foster+sweepstakes (other options)" in err
 
 
+def test_a_path_named_by_a_log_is_never_read(run, tmp_path):
+    """A record may name a file by path: replay alone does not read it, even if it claims to
+    be a corpus id."""
+    log = logged(run, tmp_path)
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("title: secret\n")
+    for corpus in (False, True):
+        lines = log.read_text().split("\n")
+        rec = json.loads(lines[0])
+        rec.update(rules=str(secret), corpus=corpus)
+        log.write_text("\n".join([json.dumps(rec), *lines[1:]]))
+        code, out, err = run("replay", log, "--no-step")
+        assert code == 0 and "secret" not in out and "§" not in out
+        assert "give it after the log to see its rules" in err
+
+
 def test_an_older_log_is_still_read_with_a_warning(run, tmp_path):
     log = logged(run, tmp_path)
     log.write_text(log.read_text().split("\n", 1)[1])

@@ -42,6 +42,7 @@ def replay(log, rules, options, step, html_file, **kw):
     --html FILE writes the same as a page: one section per trick, each rule
     opening on its quotation."""
     from ..dsl.errors import Pos, RuleError
+    from ..dsl.loader import is_path
     from ..serve.replay import html_body, lines, read_game_log, record_mismatch, steps
 
     check_targets([("--html", html_file)], inputs=[("LOG", log)] + (input_files(("RULES", rules)) if rules else []))
@@ -55,9 +56,9 @@ def replay(log, rules, options, step, html_file, **kw):
         if not options and record is not None:  # the log's own options, unless others are asked for
             options = tuple(map(str, record.get("options") or ()))
         game = load(rules, options, limits)
-    elif record is not None and record.get("corpus") is True:
-        game = load(str(record["rules"]), tuple(map(str, record.get("options") or ())), limits)
-    elif record is not None:
+    elif record is not None and record.get("corpus") is True and not is_path(record["rules"]):
+        game = load(record["rules"], tuple(map(str, record.get("options") or ())), limits)
+    elif record is not None:  # a path is never read because a log names it
         click.echo(
             safe(f"(the log was played with the rule file {record['rules']}: give it after the log to see its rules)"),
             err=True,
