@@ -26,10 +26,12 @@ __all__ = [
     "IllegalMove",
     "InvalidSeat",
     "Move",
+    "OtherGame",
     "State",
     "UnknownAction",
     "agent",
     "load_game",
+    "state_from_record",
 ]
 
 if _typing.TYPE_CHECKING:
@@ -40,9 +42,11 @@ if _typing.TYPE_CHECKING:
         IllegalMove,
         InvalidSeat,
         Move,
+        OtherGame,
         State,
         UnknownAction,  # noqa: F401
         load_game,
+        state_from_record,
     )
     from .players import agent  # noqa: F401
 

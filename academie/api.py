@@ -29,18 +29,31 @@ import copy
 import json
 import random
 import threading
+from pathlib import Path
 from typing import Any, Iterable, Union
 
 from .dsl.cards import _ALL as _CARDS
 from .dsl.cards import Card, parse_card
-from .dsl.errors import RuleError
-from .dsl.loader import split_ref
+from .dsl.errors import UNKNOWN, RuleError
+from .dsl.loader import digest_of, in_corpus, is_path, split_ref
 from .dsl.model import GameDef
 from .dsl.model import load_game as _compile
 from .interpreter import state as _engine
 from .interpreter.visibility import FACE_UP
 
-__all__ = ["ApiError", "Game", "GameOver", "IllegalMove", "InvalidSeat", "Move", "State", "UnknownAction", "load_game"]
+__all__ = [
+    "ApiError",
+    "Game",
+    "GameOver",
+    "IllegalMove",
+    "InvalidSeat",
+    "Move",
+    "OtherGame",
+    "State",
+    "UnknownAction",
+    "load_game",
+    "state_from_record",
+]
 
 Move = Union[Card, str, int]
 """A move: a card, or the name of a declaration (``"pass"`` declines)."""
@@ -67,6 +80,11 @@ class UnknownAction(IllegalMove):
 
 class InvalidSeat(ApiError):
     """A seat (or a number of players) outside the game's table."""
+
+
+class OtherGame(ApiError):
+    """A pickled state or a state's record made with another rule file (or other options)
+    than the one it is read against."""
 
 
 # -- games ---------------------------------------------------------------------------
@@ -112,17 +130,42 @@ class Game:
         decls = [d for d in gamedef.declarations if d != PASS]
         kinds = {st.kind for st in gamedef.steps}
         others = [PASS, *decls] if decls or "choose_cards" in kinds else []
-        numbers = list(range(gamedef.number_bound + 1)) if "choose_number" in kinds else []
+        numbers = range(gamedef.number_bound + 1) if "choose_number" in kinds else range(0)
         suits = list(gamedef.suits) if "choose_suit" in kinds else []  # a suit named: its letter
-        self._moves: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others, *numbers, *suits]
-        self._ids: dict[Any, int] = {m: i for i, m in enumerate(self._moves)}
-        self._by_name: dict[str, Move] = {_name(m).lower(): m for m in self._moves}
+        head: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others]
+        self._moves: list[Move] | _Actions
+        self._ids: dict[Any, int] | _ActionIds
+        if len(numbers) <= _EAGER_NUMBERS:
+            self._moves = [*head, *numbers, *suits]
+            self._ids = {m: i for i, m in enumerate(self._moves)}
+        else:  # a large max: the numbers' ids are worked out, never listed (play offers 1,000 at most)
+            self._moves = _Actions(head, numbers, suits)
+            self._ids = _ActionIds(self._moves)
+        self._by_name: dict[str, Move] = {_name(m).lower(): m for m in (*head, *numbers[:_EAGER_NUMBERS], *suits)}
+        self._numbers = numbers
 
     def __repr__(self) -> str:
         return f"<Game {self.id}{''.join('+' + o for o in self.options)}>"
 
     def __reduce__(self):
-        return (load_game, (self.ref, self._ref_options))
+        return (_game_of_record, (self.rules_record(),))
+
+    def rules_record(self) -> dict:
+        """Which rule file this game is, as plain data: ``{"rules": corpus id or absolute
+        path, "corpus": bool, "options": [names], "digest": "sha256:…"}`` (the digest of the
+        rule file and of what it extends and imports). A pickled state and ``State.to_record``
+        keep it, and are refused against another file (``OtherGame``)."""
+        rec = self.__dict__.get("_rules_record")
+        if rec is None:
+            doc = self.gamedef.doc
+            corpus = in_corpus(Path(doc.file))
+            rec = self._rules_record = {
+                "rules": self.id if corpus else str(Path(doc.file).resolve()),
+                "corpus": corpus,
+                "options": list(self.options),
+                "digest": digest_of(doc),
+            }
+        return dict(rec, options=list(rec["options"]))
 
     def num_distinct_actions(self) -> int:
         """How many action ids the game has: every card of its largest pack,
@@ -131,10 +174,29 @@ class Game:
         then each suit of the pack where a player names one."""
         return len(self._moves)
 
+    def check_actions(self, limit: int, user: str) -> None:
+        """Refuse, for ``user`` (an adapter that lists every action id, in an
+        action mask or a space), a game with more than ``limit`` action ids:
+        a ``RuleError`` at the ``max:`` of the step whose numbers make them so many."""
+        n = len(self._moves)
+        if n <= limit:
+            return
+        steps = [st for st in self.gamedef.steps if st.kind == "choose_number" and st.high is not None]
+        st = max(steps, key=lambda st: st.high_literal or 0, default=None)
+        pos = st.high.pos if st is not None and st.high is not None else UNKNOWN
+        raise RuleError(
+            f"{self.id} has {n:,} action ids (its numbers go up to {len(self._numbers) - 1:,}), more than "
+            f"{limit:,}, the most {user} takes: lower this max (the API itself has no such bound)",
+            pos,
+            code="limit",
+        )
+
     def action_to_move(self, action: int) -> Move:
         """The move of action id ``action`` (``UnknownAction`` if none)."""
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < len(self._moves):
-            raise UnknownAction(f"{action!r} is not an action id of {self.id} (ids are 0 to {len(self._moves) - 1})")
+            raise UnknownAction(
+                f"{_shown(action)} is not an action id of {self.id} (ids are 0 to {len(self._moves) - 1})"
+            )
         return self._moves[action]
 
     def move_to_action(self, move: Move) -> int:
@@ -155,12 +217,15 @@ class Game:
                 return move
         elif isinstance(move, str):
             c = parse_card(move)
-            m = self._by_name.get(c.name.lower() if c is not None else move.strip().lower())
+            key = c.name.lower() if c is not None else move.strip().lower()
+            m = self._by_name.get(key)
             if m is not None:
                 return m
+            if 0 < len(key) <= 20 and key.isascii() and key.isdigit() and int(key) in self._numbers:
+                return int(key)
+        last = [str(self._moves[i]) for i in range(max(0, len(self._moves) - 3), len(self._moves))]
         raise UnknownAction(
-            f"{move!r} is not a move of {self.id} "
-            f"(a card of its pack, {PASS}, or a declaration: {', '.join(map(str, self._moves[-3:]))} …)"
+            f"{_shown(move)} is not a move of {self.id} (a card of its pack, {PASS}, or a declaration: {', '.join(last)} …)"
         )
 
     def new_state(
@@ -183,6 +248,87 @@ class Game:
         return State(
             self, self.players[0] if players is None else players, seed, dealer, deck, deal, keep_events=keep_events
         )
+
+
+_MAX_RECORD_MOVES = 1_000_000  # moves a record may hold (a game of the corpus makes a few hundred)
+
+
+def _game_of_record(rec: Any, paths: bool = True) -> "Game":
+    """The game a ``rules_record`` names, refused (``OtherGame``) if the file there now is
+    another one. ``paths``: whether a path may be read (not for a record from elsewhere)."""
+    if not isinstance(rec, dict) or not isinstance(rec.get("rules"), str) or not isinstance(rec.get("options"), list):
+        raise ApiError('a game is recorded as {"rules", "corpus", "options", "digest"}')
+    opts = rec["options"]
+    if not all(isinstance(o, str) for o in opts) or len(opts) > 64:
+        raise ApiError("a game's options are recorded by name")
+    ref = rec["rules"]
+    if rec.get("corpus") is True:
+        if is_path(ref):
+            raise ApiError(f"{_shown(ref)} is recorded as a corpus id but is a path")
+    elif not paths:
+        raise ApiError(f"the record names the rule file {_shown(ref)} by its path: load it and pass the game")
+    elif not Path(ref).is_absolute():
+        raise ApiError(f"a rule file is recorded by its absolute path, not {_shown(ref)}")
+    for g in getattr(_LOADED, "games", {}).values():  # loaded already (by any name): the same Game
+        if g.rules_record() == rec:
+            return g
+    game = load_game(ref, opts)
+    _same_game(game, rec)
+    return game
+
+
+def _same_game(game: "Game", rec: dict) -> None:
+    mine = game.rules_record()
+    if sorted(mine["options"]) != sorted(map(str, rec.get("options") or ())):
+        raise OtherGame(
+            f"recorded with {_shown(rec.get('rules'))} and options {rec.get('options')}, "
+            f"not {game.id} with options {mine['options']}"
+        )
+    if mine["digest"] != rec.get("digest"):
+        raise OtherGame(
+            f"recorded with a rule file {_shown(rec.get('rules'))} of digest {_shown(rec.get('digest'))}; "
+            f"{mine['rules']} is now another file ({mine['digest']})"
+        )
+
+
+def state_from_record(record: Any, game: "Game | None" = None) -> "State":
+    """The state ``State.to_record()`` gave, rebuilt: the game made the same way, each move
+    applied again and checked. Safe on untrusted data (plain JSON, no code): ``game`` must be
+    the recorded game (``OtherGame`` if not); without it, only a corpus id is loaded, never a
+    path. ``ApiError`` (``UnknownAction``, ``IllegalMove``, ``GameOver``, ``InvalidSeat``) for a
+    record that is not one."""
+    if not isinstance(record, dict):
+        raise ApiError(f"a state's record is a dict, not {type(record).__name__}")
+    rec = record.get("game")
+    if game is None:
+        game = _game_of_record(rec, paths=False)
+    elif not isinstance(rec, dict):
+        raise ApiError('a state\'s record names its game ({"rules", "options", "digest"})')
+    else:
+        _same_game(game, rec)
+    moves, deck, deal = record.get("moves", []), record.get("deck"), record.get("deal")
+    if not isinstance(moves, list) or len(moves) > _MAX_RECORD_MOVES:
+        raise ApiError(f"a state's moves are a list of at most {_MAX_RECORD_MOVES:,} names")
+    if deck is not None and not isinstance(deck, list):
+        raise ApiError("a deck is a list of cards")
+    if deal is not None and not isinstance(deal, dict):
+        raise ApiError("a deal is a dict of zones")
+    try:
+        state = game.new_state(
+            record.get("players"),  # type: ignore[arg-type]
+            record.get("seed", 0),
+            dealer=record.get("dealer"),
+            deck=deck,
+            deal=deal,
+            keep_events=record.get("keep_events") is True,
+        )
+    except RuleError as e:  # a deck or deal that does not fit the game
+        raise ApiError(e.diagnostics[0].message) from None
+    for m in moves:
+        if not isinstance(m, (str, int)) or isinstance(m, bool):
+            raise UnknownAction(f"a move is recorded by its name, not {_shown(m)}")
+        state.apply(m)
+    return state
 
 
 def follow_rule_of(e: _engine.State, seat: int | None = None) -> dict | None:
@@ -210,6 +356,68 @@ def follow_rule_of(e: _engine.State, seat: int | None = None) -> dict | None:
 
 def _name(m: Move) -> str:
     return m.name if isinstance(m, Card) else str(m)
+
+
+def _shown(v: Any) -> str:
+    """``repr(v)`` for a message, cut: an argument may be any object, of any size."""
+    try:
+        r = repr(v) if isinstance(v, (str, int, float, Card)) else f"a {type(v).__name__}"
+    except ValueError:  # an integer too long to be written out
+        r = "a very large integer"
+    return r if len(r) <= 60 else r[:57] + "..."
+
+
+_EAGER_NUMBERS = 4096  # numbers whose action ids are listed; above, they are worked out (``_Actions``)
+
+
+class _Actions:
+    """The moves by action id, as a list would give them, for a game whose
+    numbers go too high to list: the cards and declarations (``head``), then
+    the numbers 0 … bound (a ``range``: no memory per number), then the suits."""
+
+    __slots__ = ("head", "numbers", "tail", "_n", "_end")
+
+    def __init__(self, head: list[Move], numbers: range, tail: list[Move]) -> None:
+        self.head, self.numbers, self.tail = head, numbers, tail
+        self._n = len(head)
+        self._end = self._n + len(numbers)
+
+    def __len__(self) -> int:
+        return self._end + len(self.tail)
+
+    def __getitem__(self, i: int) -> Move:
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        if i < self._n:
+            return self.head[i]
+        if i < self._end:
+            return self.numbers[i - self._n]
+        return self.tail[i - self._end]
+
+
+class _ActionIds:
+    """The action id of each move (as a dict would give it) for ``_Actions``."""
+
+    __slots__ = ("head", "numbers", "tail", "_n", "_end")
+
+    def __init__(self, moves: _Actions) -> None:
+        self.head = {m: i for i, m in enumerate(moves.head)}
+        self.numbers = moves.numbers
+        self._n, self._end = moves._n, moves._end
+        self.tail = {m: self._end + i for i, m in enumerate(moves.tail)}
+
+    def __contains__(self, m: Any) -> bool:
+        if isinstance(m, int):
+            return m in self.numbers
+        return m in self.head or m in self.tail
+
+    def __getitem__(self, m: Any) -> int:
+        if isinstance(m, int):
+            if m in self.numbers:
+                return self._n + m
+            raise KeyError(m)
+        i = self.head.get(m)
+        return self.tail[m] if i is None else i
 
 
 # -- what a seat sees ---------------------------------------------------------------------
@@ -250,11 +458,11 @@ class State:
     ):
         lo, hi = game.players
         if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
-            raise InvalidSeat(f"{game.id} is for {lo} to {hi} players, not {players!r}")
+            raise InvalidSeat(f"{game.id} is for {lo} to {hi} players, not {_shown(players)}")
         if dealer is not None and (
             isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players
         ):
-            raise InvalidSeat(f"dealer {dealer!r}: seats are 0 to {players - 1}")
+            raise InvalidSeat(f"dealer {_shown(dealer)}: seats are 0 to {players - 1}")
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
             raise ApiError(f"a seed is an int or a string, not {type(seed).__name__}")
         cards = None if deck is None else [_card_of(c) for c in deck]
@@ -398,7 +606,7 @@ class State:
         eng = self._e
         if eng.is_terminal():
             raise GameOver(
-                f"the game is over: no move can be made ({_name(move) if isinstance(move, (Card, str)) else repr(move)})"
+                f"the game is over: no move can be made ({_name(move) if isinstance(move, (Card, str)) else _shown(move)})"
             )
         m = self.game._move(move)
         legal = eng.legal_moves()
@@ -429,7 +637,7 @@ class State:
                     self._moves.append(m)
                     return
         if d is None:
-            raise GameOver(f"the game is over: no move can be made (action {action!r})")
+            raise GameOver(f"the game is over: no move can be made (action {_shown(action)})")
         self.apply(self.game.action_to_move(action))
 
     def follow_rule(self) -> dict | None:
@@ -732,10 +940,16 @@ class State:
                 given_up.append((world, None))
         raise AssertionError("the true deal always replays")  # pragma: no cover
 
+    def to_record(self) -> dict:
+        """This state as plain JSON-ready data: the game's ``rules_record``, how the game was
+        made (players, seed, dealer, deck, deal) and the moves' names. ``state_from_record``
+        rebuilds it; unlike a pickle, reading a record runs no code."""
+        return copy.deepcopy(self.__getstate__())
+
     def __getstate__(self) -> dict:
         players, seed, dealer, deck, deal = self._recipe
         return {
-            "game": (self.game.ref, self.game._ref_options),
+            "game": self.game.rules_record(),
             "players": players,
             "seed": seed,
             "dealer": dealer,
@@ -746,7 +960,8 @@ class State:
         }
 
     def __setstate__(self, d: dict) -> None:
-        game = load_game(d["game"][0], d["game"][1])
+        rec = d["game"]  # an older pickle: (reference, options)
+        game = _game_of_record(rec) if isinstance(rec, dict) else load_game(rec[0], rec[1])
         moves = [game._move(m) for m in d["moves"]]
         State.__init__(
             self,
@@ -818,7 +1033,7 @@ class State:
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise InvalidSeat(f"seat {seat!r}: seats are 0 to {self.players - 1}")
+            raise InvalidSeat(f"seat {_shown(seat)}: seats are 0 to {self.players - 1}")
 
     def observation(self, seat: int, earlier_hands: bool = True) -> dict:
         """What ``seat`` may know, as plain data (see docs/api.md): its own

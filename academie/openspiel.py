@@ -25,6 +25,10 @@ seen, doubled, plus the chance node, is ``max_game_length``; the largest absolut
 times four (at least 1), bounds the utility both ways. They are estimates, not proofs (a game of
 many hands can run long, and some scores have a long tail: ``docs/api-openspiel.md``); pass
 ``max_game_length`` or ``utility`` to ``register`` to give known bounds instead.
+
+``serialize()`` / ``pyspiel.deserialize_game_and_state`` are OpenSpiel's own for Python games:
+a pickle. Unpickling data you did not make yourself runs code: keep ``state.inner.to_record()``
+(plain data) and rebuild with ``academie.state_from_record`` instead (``docs/api.md``).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from .api import ApiError, Game, State, load_game
 __all__ = ["register", "AcademieGame", "AcademieState"]
 
 _SEEDS = 16
+MAX_ACTIONS = 100_000  # action ids a game may have here (OpenSpiel lists them all in its masks)
 _REGISTERED: dict[str, tuple[pyspiel.GameType, pyspiel.GameInfo, str]] = {}
 
 
@@ -82,6 +87,7 @@ def register(
     name = short_name(game, n)
     if name in _REGISTERED:
         return name
+    game.check_actions(MAX_ACTIONS, "the OpenSpiel adapter")  # a legal-action mask is made of every id
     game.new_state(n)  # a wrong number of players raises the API's InvalidSeat here
     if max_game_length is None or utility is None:
         longest, largest = _probe(game, n, probes)

@@ -25,6 +25,7 @@ __all__ = ["AcademieEnv", "ObservationEncoder", "env", "raw_env"]
 SUITS = ("S", "H", "D", "C")
 REWARDS = ("centered", "scores")
 RENDER_MODES = ("human", "ansi")
+MAX_ACTIONS = 100_000  # action ids a game may have here (each has its place in the action mask)
 
 
 class ObservationEncoder:
@@ -55,6 +56,7 @@ class ObservationEncoder:
     def __init__(self, game: Game, players: int) -> None:
         self.game = game
         self.players = players
+        game.check_actions(MAX_ACTIONS, "the PettingZoo adapter")  # every id has its place in the vectors
         n = game.num_distinct_actions()
         card_ids: dict[str, int] = {}
         other_ids: dict[str, int] = {}

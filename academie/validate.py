@@ -25,7 +25,19 @@ from typing import Any, Iterator
 
 from .citations import Text
 from .dsl.errors import Diagnostic, Pos, RuleError
-from .dsl.loader import Limits, check_schema, find_rules, load_yaml, read_input, resolve, source_ids, sources_root, walk
+from .dsl.loader import (
+    Doc,
+    Limits,
+    apply_options,
+    check_schema,
+    find_rules,
+    load_yaml,
+    read_input,
+    resolve,
+    source_ids,
+    sources_root,
+    walk,
+)
 from .dsl.model import GameDef, compile_doc
 
 SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=\S+")
@@ -260,8 +272,8 @@ def check_options(
                     )
                 )
                 continue
-            try:
-                resolve(Path(file), (name, other), limits)
+            try:  # refused before anything is merged: the options alone tell (no file read again)
+                apply_options(Doc({"options": options}, dict(doc.positions), doc.file, doc.id), [name, other])
             except RuleError as e:
                 if not any(d.code == "option" for d in e.diagnostics):
                     report.extend(d for d in e.diagnostics if (d.pos, d.message) not in told)
@@ -289,19 +301,45 @@ def check_options(
             (options.get(b) or {}).get("conflicts") or []
         )
 
-    for i, a in enumerate(good):
-        for b in good[i + 1 :]:
-            if clash(a, b):
-                continue
-            try:
-                out.append(((a, b), compile_doc(resolve(Path(file), (a, b), limits))))
-            except RuleError as e:
-                for d in e.diagnostics:
-                    if (d.pos, d.message) not in told:
-                        report.add(
-                            Diagnostic(d.pos, f"with options '{a}' and '{b}' together: {d.message}", d.severity, d.code)
-                        )
+    pairs = [(a, b) for i, a in enumerate(good) for b in good[i + 1 :] if not clash(a, b)]
+    budget = PAIRS_PER_OPTION * len(options)
+    if len(pairs) > budget:  # a sample, linear in the options: those that change the same keys first
+        keys = {n: _keys_set(options.get(n)) for n in good}
+        pairs.sort(key=lambda ab: not (keys[ab[0]] & keys[ab[1]]))
+        report.add(
+            _err(
+                doc.key_pos(("options",)),
+                f"{len(options)} options: {budget} of the {len(pairs)} pairs that may be used together were "
+                f"compiled and played together ({PAIRS_PER_OPTION} per option, those that change the same keys "
+                "first); the others were not checked",
+                "option",
+                "warning",
+            )
+        )
+        pairs = pairs[:budget]
+    for a, b in pairs:
+        try:
+            out.append(((a, b), compile_doc(resolve(Path(file), (a, b), limits))))
+        except RuleError as e:
+            for d in e.diagnostics:
+                if (d.pos, d.message) not in told:
+                    report.add(
+                        Diagnostic(d.pos, f"with options '{a}' and '{b}' together: {d.message}", d.severity, d.code)
+                    )
     return out
+
+
+PAIRS_PER_OPTION = 2  # pairs of options compiled together, per option of the file (all of them up to 5 options)
+
+
+def _keys_set(opt: Any) -> set[tuple]:
+    """The keys an option changes, two levels deep (``hand.play``, ``vars.limit``, ``title``)."""
+    got: set[tuple] = set()
+    patch = opt.get("set") if isinstance(opt, dict) else None
+    for path, node in walk(patch if isinstance(patch, dict) else {}):
+        if path and (len(path) == 2 or not isinstance(node, dict)):
+            got.add(tuple(path[:2]))
+    return got
 
 
 def check_source_says(doc, game: GameDef, report: Report) -> None:

@@ -30,6 +30,9 @@ MAX_INT_DIGITS = 15  # digits of an integer, in YAML or in an expression
 MAX_EXPR_LENGTH = 1_000  # characters of one expression
 MAX_EXPR_DEPTH = 50  # nesting of one expression (brackets, calls, operators)
 MAX_QUOTE_LENGTH = 2_000  # characters of one quoted passage
+MAX_CHAIN = 32  # files deep an extends/imports chain may go (the corpus goes 3)
+MAX_OPTIONS = 64  # options one rule file may declare (the corpus declares at most 5)
+MAX_CHAIN_FILES = 256  # files an extends/imports tree may read in all, for one rule file
 
 Path_ = tuple
 
@@ -509,6 +512,18 @@ def in_corpus(path: Path) -> bool:
         return False
 
 
+def digest_of(doc: "Doc") -> str:
+    """``sha256:…`` of the bytes of a resolved document's files (the file itself, then what it
+    extends and imports, in the order read): two documents of the same digest are the same rules."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in doc.chain:
+        raw = read_input(f, doc.limits.file_bytes, "rule file")
+        h.update(len(raw).to_bytes(8, "big") + raw)
+    return "sha256:" + h.hexdigest()
+
+
 def check_reach(ref: str, path: Path, from_file: str, limits: Limits | None, at: Pos) -> None:
     """Refuse (a located RuleError, before reading anything) a file named by a
     path in ``extends``/``imports`` of ``from_file`` that is outside what that
@@ -725,6 +740,7 @@ def resolve(
     limits: Limits | None = None,
     _seen: tuple = (),
     _from: Pos | None = None,
+    _read: list[int] | None = None,
 ) -> Doc:
     """Load ``ref`` (corpus id or path, see ``is_path``) and resolve extends,
     imports and the options switched on, into one ``Doc``. A file named in
@@ -756,6 +772,22 @@ def resolve(
             code="reference",
         ) from None
     key = str(path.resolve())
+    if len(_seen) >= MAX_CHAIN:
+        raise RuleError(
+            f"extends and imports go more than {MAX_CHAIN} files deep here (the limit): "
+            f"{' -> '.join(Path(s).stem for s in _seen[:3])} -> … -> {path.stem}",
+            _from or Pos(str(path), 1, 1),
+            code="limit",
+        )
+    _read = _read if _read is not None else [0]
+    _read[0] += 1
+    if _read[0] > MAX_CHAIN_FILES:
+        raise RuleError(
+            f"extends and imports read more than {MAX_CHAIN_FILES} files for one rule file, the limit "
+            "(a file imported by many is read once for each)",
+            _from or Pos(str(path), 1, 1),
+            code="limit",
+        )
     if key in _seen:
         raise RuleError(
             f"extends goes round in a circle: {' -> '.join(Path(s).stem for s in _seen + (key,))}",
@@ -765,16 +797,24 @@ def resolve(
     data, positions = load_file(path, limits)
     check_option_sets(data, positions)
     file = str(path)
+    opts = data.get("options")
+    if isinstance(opts, dict) and len(opts) > MAX_OPTIONS:
+        name = list(opts)[MAX_OPTIONS]
+        raise RuleError(
+            f"{len(opts)} options, more than the limit of {MAX_OPTIONS} for one rule file",
+            positions.get(("options", name, "@key")) or positions.get(("options", name)) or Pos(file, 1, 1),
+            code="limit",
+        )
     chain = [file]
     inherited: dict[str, str] = {}
     doc_data, doc_pos = {}, {(): Pos(file, 1, 1)}
     if "extends" in data:
-        parent = resolve(data["extends"], (), limits, _seen + (key,), positions[("extends",)])
+        parent = resolve(data["extends"], (), limits, _seen + (key,), positions[("extends",)], _read)
         doc_data, doc_pos = parent.data, dict(parent.positions)
         chain += parent.chain
         inherited = dict(parent.defaults)
     for i, imp in enumerate(data.get("imports", [])):
-        other = resolve(imp["from"], (), limits, _seen + (key,), positions[("imports", i, "from")])
+        other = resolve(imp["from"], (), limits, _seen + (key,), positions[("imports", i, "from")], _read)
         chain += [c for c in other.chain if c not in chain]
         inherited.update(other.defaults)
         for j, part in enumerate(imp["take"]):

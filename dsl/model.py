@@ -32,6 +32,7 @@ _KIND_WORDS = {
 }
 
 BUILTIN_SEAT_ZONES = ("hand",)
+MAX_NUMBER = 10**18 - 1  # the greatest max of a choose_number step (its action ids are worked out, not listed)
 BUILTIN_ZONES = ("trick",)
 STEP_KINDS = (
     "pay",
@@ -951,7 +952,14 @@ class _Model:
             st.high = self.expr(base + ("max",), "seat", want=_NUMBER)
             raw = s.get("max")
         if isinstance(raw, int) and not isinstance(raw, bool):
-            st.high_literal = raw
+            if st.kind == "choose_number" and raw > MAX_NUMBER:
+                self.err(
+                    base + ("count" if "count" in s else "max",),
+                    f"a number to choose is at most {MAX_NUMBER:,} (10^18 - 1), not a number of {len(str(raw))} digits",
+                    code="limit",
+                )
+            else:
+                st.high_literal = raw
         into = s.get("into")
         if into is not None:
             if (

@@ -77,7 +77,9 @@ class Choices(StateParts):
             if hi > bound or hi - lo >= MAX_CHOICES:
                 raise RuleError(
                     f"seat {seat} may choose up to {hi}, more than this game's greatest number, {bound} "
-                    "(write max: as a number to set it)",
+                    "(write max: as a number to set it)"
+                    if hi > bound
+                    else f"seat {seat} may choose from {lo} to {hi}: more than {MAX_CHOICES} numbers to choose from",
                     st.high.pos if st.high is not None else st.pos,
                     code="runtime",
                 )

@@ -365,7 +365,11 @@ def play(
         st._knowing = lambda s: seen.known(st, s)
     play_out(st, ags)
     if log_file:
+        from ..serve.replay import game_record
+
+        record = game_record(game, n, seed_v)
         with atomic_write(log_file) as f:
+            f.write(safe_json(json.dumps(record, ensure_ascii=False)) + "\n")
             for ev in st.events:
                 f.write(safe_json(json.dumps(ev, ensure_ascii=False)) + "\n")
     if as_json:

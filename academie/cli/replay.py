@@ -41,18 +41,43 @@ def replay(log, rules, options, step, html_file, **kw):
 
     --html FILE writes the same as a page: one section per trick, each rule
     opening on its quotation."""
-    from ..serve.replay import html_body, lines, read_log, steps
+    from ..dsl.errors import Pos, RuleError
+    from ..dsl.loader import is_path
+    from ..serve.replay import html_body, lines, read_game_log, record_mismatch, steps
 
     check_targets([("--html", html_file)], inputs=[("LOG", log)] + (input_files(("RULES", rules)) if rules else []))
     limits = make_limits(kw)
     doc = None
     title = f"Replay of {log}"
+    record, events = read_game_log(log)  # the log first: a bad one is said before any rule file is read
+    game = None
     if rules:
         rules, options = with_options(rules, options)
+        if not options and record is not None:  # the log's own options, unless others are asked for
+            options = tuple(map(str, record.get("options") or ()))
         game = load(rules, options, limits)
+    elif record is not None and record.get("corpus") is True and not is_path(record["rules"]):
+        game = load(record["rules"], tuple(map(str, record.get("options") or ())), limits)
+    elif record is not None:  # a path is never read because a log names it
+        click.echo(
+            safe(f"(the log was played with the rule file {record['rules']}: give it after the log to see its rules)"),
+            err=True,
+        )
+    if game is not None:
+        if record is None:
+            click.echo(
+                safe(f"warning: {log} does not record its game (an older log): {game.id} is taken on trust"), err=True
+            )
+        else:
+            why = record_mismatch(record, game)
+            if why is not None and rules:
+                raise RuleError(why, Pos(str(log), 1, 1), code="log")
+            if why is not None:  # the corpus's file has changed since: its rules would be told wrong
+                click.echo(safe(f"warning: {why}; the rules that acted are not shown"), err=True)
+                game = None
+    if game is not None:
         doc = game.doc
         title = f"{game.title} ({game.id}{''.join('+' + o for o in game.options)}): replay of {log}"
-    events = read_log(log)
     if html_file:
         from markupsafe import Markup
 

@@ -13,7 +13,8 @@ import json
 from pathlib import Path
 
 from ..dsl.errors import Pos, RuleError
-from ..dsl.loader import Doc
+from ..dsl.loader import Doc, digest_of, in_corpus, read_input
+from ..dsl.model import GameDef
 from ..dsl.text import safe
 from ..narrate import Line, Part, lowest_draws, narrate
 from ..narrate import html as line_html
@@ -21,38 +22,135 @@ from .explain import explain
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
 MAX_LINE = 1024 * 1024
+MAX_EVENT_DEPTH = 16  # nesting of one event (a logged one goes 3 deep)
+MAX_RULE_PATH = 64  # keys of an event's ``rule``
+_INT_FIELDS = ("hand", "plays")  # a whole number wherever found (the steps are cut by them)
+_SEAT_FIELDS = ("seat", "dealer")  # a seat or null
 
 
-def read_log(path: str | Path) -> list[dict]:
-    """The events of a JSON Lines log; a line that is not an event is a
-    ``file:line:col`` error."""
-    p = Path(path)
+def game_record(game: GameDef, players: int, seed: int | str) -> dict:
+    """The first line of a log (``play --log``): the game it records. ``rules``: the
+    corpus id, or the rule file's absolute path (``corpus`` says which); ``options``;
+    ``digest``: of the rule file and what it extends and imports (``digest_of``)."""
+    doc = game.doc
+    corpus = in_corpus(Path(doc.file))
+    return {
+        "type": "game",
+        "rules": game.id if corpus else str(Path(doc.file).resolve()),
+        "corpus": corpus,
+        "options": list(game.options),
+        "digest": digest_of(doc),
+        "players": players,
+        "seed": seed,
+    }
+
+
+def record_mismatch(record: dict, game: GameDef) -> str | None:
+    """Why ``game`` is not the game ``record`` says the log was played with (None if it is)."""
+    named = "+".join((str(record.get("rules")), *map(str, record.get("options") or ())))
+    given = "+".join((game.id, *game.options))
+    if sorted(map(str, record.get("options") or ())) != sorted(game.options):
+        return f"the log records a game of {named}, not of {given} (other options)"
+    if record.get("digest") != digest_of(game.doc):
+        return (
+            f"the log records a game of {named}, not of {given}: the rule files differ "
+            f"(the log's digest is {str(record.get('digest'))[:80]})"
+        )
+    return None
+
+
+def _depth(v: object, limit: int) -> bool:
+    """Whether ``v`` is nested no more than ``limit`` levels deep (no recursion)."""
+    todo = [(v, 1)]
+    while todo:
+        x, d = todo.pop()
+        if d > limit:
+            return False
+        if isinstance(x, dict):
+            todo += [(y, d + 1) for y in x.values()]
+        elif isinstance(x, list):
+            todo += [(y, d + 1) for y in x]
+    return True
+
+
+def _event_fault(ev: object) -> str | None:
+    """What makes ``ev`` no event (None if it is one): the fields a replay relies on, checked."""
+    if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
+        return 'an event is a JSON object with a "type"'
+    if not _depth(ev, MAX_EVENT_DEPTH):
+        return f"an event nested more than {MAX_EVENT_DEPTH} levels deep"
+    for k in _INT_FIELDS:
+        v = ev.get(k)
+        if k in ev and (isinstance(v, bool) or not isinstance(v, int) or abs(v) > 10**18):
+            return f'"{k}" is a whole number, not {json.dumps(v)[:40]}'
+    for k in _SEAT_FIELDS:
+        v = ev.get(k)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or abs(v) > 10**6):
+            return f'"{k}" is a seat (a whole number) or null, not {json.dumps(v)[:40]}'
+    rule = ev.get("rule")
+    if rule is not None and (
+        not isinstance(rule, list)
+        or len(rule) > MAX_RULE_PATH
+        or not all(isinstance(k, (str, int)) and not isinstance(k, bool) for k in rule)
+    ):
+        return '"rule" is a list of keys and indices'
+    return None
+
+
+def read_game_log(path: str | Path) -> tuple[dict | None, list[dict]]:
+    """The game record (None in a log written before there was one) and the events of a
+    JSON Lines log. Only a regular file is read, at most ``MAX_LOG_BYTES``; lines are cut on
+    "\n" alone (a name may hold U+2028); a line that is not an event is a ``LOG:line:col``
+    error."""
     name = str(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_LOG_BYTES:
-            raise RuleError(f"the log is {size} bytes, more than {MAX_LOG_BYTES}", Pos(name, 1, 1), code="limit")
-        text = p.read_text(encoding="utf-8")
+        raw = read_input(path, MAX_LOG_BYTES, "the log")
+    except RuleError as e:
+        if e.diagnostics[0].code == "limit":
+            raise RuleError(f"the log is more than {MAX_LOG_BYTES} bytes", Pos(name, 1, 1), code="limit") from None
+        raise
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise RuleError(f"the log is not UTF-8 text ({e.reason})", Pos(name, 1, 1), code="log") from None
-    except OSError as e:
-        raise RuleError(f"cannot read the log: {e.strerror}", Pos(name, 1, 1), code="log") from None
-    events = []
-    for i, line in enumerate(text.splitlines(), 1):
+        line = raw.count(b"\n", 0, e.start) + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise RuleError(f"the log is not UTF-8 text ({e.reason})", Pos(name, line, col), code="log") from None
+    record: dict | None = None
+    events: list[dict] = []
+    for i, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         if len(line) > MAX_LINE:
             raise RuleError("a line longer than a megabyte is no event", Pos(name, i, 1), code="log")
         try:
             ev = json.loads(line)
+        except RecursionError:
+            raise RuleError(
+                f"an event nested more than {MAX_EVENT_DEPTH} levels deep", Pos(name, i, 1), code="log"
+            ) from None
         except ValueError as e:
-            raise RuleError(f"not JSON: {getattr(e, 'msg', e)}", Pos(name, i, 1), code="log") from None
-        if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
-            raise RuleError('an event is a JSON object with a "type"', Pos(name, i, 1), code="log")
+            raise RuleError(
+                f"not JSON: {getattr(e, 'msg', e)}", Pos(name, i, getattr(e, "colno", 1)), code="log"
+            ) from None
+        fault = _event_fault(ev)
+        if fault is not None:
+            raise RuleError(fault, Pos(name, i, 1), code="log")
+        if ev["type"] == "game":
+            if record is not None or events:
+                raise RuleError("the game record is the log's first line, once", Pos(name, i, 1), code="log")
+            if not isinstance(ev.get("rules"), str) or not isinstance(ev.get("options", []), list):
+                raise RuleError('the game record names its "rules" and "options"', Pos(name, i, 1), code="log")
+            record = ev
+            continue
         events.append(ev)
     if not events:
         raise RuleError("the log holds no event", Pos(name, 1, 1), code="log")
-    return events
+    return record, events
+
+
+def read_log(path: str | Path) -> list[dict]:
+    """The events of a JSON Lines log (``read_game_log`` without the record)."""
+    return read_game_log(path)[1]
 
 
 def steps(events: list[dict]) -> list[dict]:
