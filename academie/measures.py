@@ -24,6 +24,8 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import repeat
+from operator import itemgetter
 
 from .dsl.errors import RuleError
 from .dsl.model import GameDef
@@ -33,6 +35,7 @@ from .interpreter.state import DEFAULT_MAX_PLAYS, State
 
 Z = 1.959964
 HAND_COUNTERS = ("plays", "tricks", "takes", "borrows", "draws", "lead_changes", "declarations")
+_counters = itemgetter(*HAND_COUNTERS)  # a hand's counters, in that order
 
 
 def game_measures(
@@ -60,7 +63,7 @@ def game_measures(
     first_dealer: list[int] = []
     start: list = [None, 0, 0, 0, 0, 0, 0, 0]  # the dealer, then the counters at the hand's start
     score = game.standings.fn if game.standings is not None else None
-    seats = range(players)
+    seats, nones = range(players), (None,) * players
 
     def on_hand(st: State, end: bool) -> None:
         c = st._counts
@@ -78,8 +81,7 @@ def game_measures(
                 c["declarations"],
             )
             return
-        r = st.hand_results[-1]
-        unfinished = r.get("reason") == "unfinished"
+        unfinished = st.unfinished  # set when the play limit stops the hand, before this call
         h = {
             "plays": st.plays - start[1],
             "tricks": c["tricks"] - start[2],
@@ -89,11 +91,11 @@ def game_measures(
             "lead_changes": c["lead_changes"] - start[6],
             "declarations": c["declarations"] - start[7],
             "dealer": start[0],
-            "winner": r["winner"],
+            "winner": None if unfinished else st.winner,
             "unfinished": unfinished,
         }
         if score is not None and not unfinished:
-            h["scores"] = [score(st, s, None) for s in seats]
+            h["scores"] = list(map(score, repeat(st, players), seats, nones))
         hands.append(h)
 
     ags = agent_list if agent_list is not None else make_agents(list(agents), players, seed)
@@ -395,13 +397,17 @@ class Design:
         self.per_game["hands"].add(len(hands))
         done = [h for h in hands if not h["unfinished"]]
         per_hand = self.per_hand
-        if len(done) == 1:  # most games: a ratio of that hand's counters to 1
+        nd = len(done)
+        if nd == 1:  # most games: a ratio of that hand's counters to 1
             h = done[0]
             for k in HAND_COUNTERS:
                 per_hand[k].add(h[k], 1)
+        elif nd:
+            for k, total in zip(HAND_COUNTERS, map(sum, zip(*map(_counters, done)))):
+                per_hand[k].add(total, nd)
         else:
             for k in HAND_COUNTERS:
-                per_hand[k].add(sum(h[k] for h in done), len(done))
+                per_hand[k].add(0, 0)
         for key, hist in self.histograms.items():
             for h in done:
                 hist[h[key]] += 1
