@@ -2,6 +2,7 @@
 
     PYTHONPATH=$PWD python benchmarks/measures.py                  # every corpus game, 300 games each
     PYTHONPATH=$PWD python benchmarks/measures.py --games 1000 --only enfle --json
+    PYTHONPATH=$PWD python benchmarks/measures.py --base 5314f0d   # the measures of that revision too
 
 For every playable corpus game (no options; ``--options`` adds them) at its
 fewest players (``--players`` to ask for more, clamped to what it allows),
@@ -13,14 +14,22 @@ them (``interpreter.simulate.simulate`` in this process), with the measures
 of its turns. The machine is shared: compare the figures of one run (the
 ratios), not the runs. Printed: the seconds of each and the ratio with /
 without. Both play the same games (the same seeds): the script checks that
-their tallies agree.
+their tallies agree. With ``--base REV``, a third turn in each round: the
+measures of ``academie/measures.py`` as it is at git revision ``REV``, loaded
+beside this checkout's (the interpreter is this checkout's), and its ratio to
+without, and the script checks that both give the same measures.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy  # noqa: F401  (imported before the timings: the measures' report reads it)
 
@@ -29,6 +38,23 @@ from academie.dsl.model import load_game
 from academie.interpreter.simulate import Job, simulate
 from academie.interpreter.state import DEFAULT_MAX_PLAYS
 from academie.measures import DesignCollector
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def base_measures(rev: str):
+    """``academie/measures.py`` as it is at git revision ``rev``, loaded beside this one."""
+    text = subprocess.run(
+        ["git", "show", f"{rev}:academie/measures.py"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    path = Path(tempfile.mkdtemp()) / "measures_base.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("academie._measures_base", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def games_to_time(options: bool) -> list[tuple[str, tuple]]:
@@ -43,15 +69,19 @@ def games_to_time(options: bool) -> list[tuple[str, tuple]]:
     return out
 
 
-def time_game(ref: str, options: tuple, players: int | None, games: int, repeat: int, seed) -> dict:
+def time_game(ref: str, options: tuple, players: int | None, games: int, repeat: int, seed, base=None) -> dict:
     game = load_game(ref, list(options))
     n = min(max(players or game.min_players, game.min_players), game.max_players)
-    plain = Job(ref, options, n, seed, ("random",), DEFAULT_MAX_PLAYS)
-    measured = Job(ref, options, n, seed, ("random",), DEFAULT_MAX_PLAYS, collector=DesignCollector)
-    best = {"without": float("inf"), "with": float("inf")}
+    jobs = {
+        "without": Job(ref, options, n, seed, ("random",), DEFAULT_MAX_PLAYS),
+        "with": Job(ref, options, n, seed, ("random",), DEFAULT_MAX_PLAYS, collector=DesignCollector),
+    }
+    if base is not None:
+        jobs["base"] = Job(ref, options, n, seed, ("random",), DEFAULT_MAX_PLAYS, collector=base.DesignCollector)
+    best = {k: float("inf") for k in jobs}
     tallies = {}
     for _ in range(repeat):
-        for name, job in (("without", plain), ("with", measured)):
+        for name, job in jobs.items():
             t0 = time.process_time()
             tally = simulate(job, games, workers=1, game=game)
             if job.collector is not None:
@@ -61,7 +91,7 @@ def time_game(ref: str, options: tuple, players: int | None, games: int, repeat:
     a, b = tallies["without"].report(), tallies["with"].report()
     if a != b:
         raise SystemExit(f"{ref}: the games with and without the measures differ")
-    return {
+    out = {
         "game": ref + "".join("+" + o for o in options),
         "players": n,
         "games": games,
@@ -69,6 +99,13 @@ def time_game(ref: str, options: tuple, players: int | None, games: int, repeat:
         "with_s": best["with"],
         "ratio": best["with"] / best["without"],
     }
+    if base is not None:
+        if tallies["base"].extra.design.report() != tallies["with"].extra.design.report():
+            # the one known difference: the base summed the win share by kind of player in floats
+            out["base_differs"] = True
+        out["base_with_s"] = best["base"]
+        out["base_ratio"] = best["base"] / best["without"]
+    return out
 
 
 def main(argv=None) -> None:
@@ -79,22 +116,27 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", default="bench", help="the base seed of the games (default: bench)")
     ap.add_argument("--only", default=None, help="only the rule files whose id contains this")
     ap.add_argument("--options", action="store_true", help="also every option of every game")
+    ap.add_argument("--base", default=None, help="also time the measures of this git revision")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
+    base = base_measures(a.base) if a.base else None
     rows = []
     for ref, options in games_to_time(a.options):
         if a.only and a.only not in ref:
             continue
-        r = time_game(ref, options, a.players, a.games, a.repeat, a.seed)
+        r = time_game(ref, options, a.players, a.games, a.repeat, a.seed, base)
         rows.append(r)
         if not a.json:
+            was = f"  {a.base} {r['base_with_s']:7.3f} s  ratio {r['base_ratio']:.2f}" if base else ""
             print(
-                f"{r['game']:36} {r['players']:>2}  without {r['without_s']:7.3f} s  with {r['with_s']:7.3f} s"
-                f"  ratio {r['ratio']:.2f}",
+                f"{r['game']:28} {r['players']:>2}  without {r['without_s']:7.3f} s  with {r['with_s']:7.3f} s"
+                f"  ratio {r['ratio']:.2f}{was}",
                 flush=True,
             )
     if a.json:
-        print(json.dumps({"games": a.games, "repeat": a.repeat, "seed": a.seed, "rows": rows}, indent=1))
+        print(
+            json.dumps({"games": a.games, "repeat": a.repeat, "seed": a.seed, "base": a.base, "rows": rows}, indent=1)
+        )
     elif rows:
         print(f"largest ratio: {max(r['ratio'] for r in rows):.2f}")
 
