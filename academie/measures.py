@@ -389,25 +389,15 @@ class Design:
             self.histograms.setdefault(k, Counter())
 
     def add(self, m: dict) -> None:
+        """Fold one game's measures (``game_measures``)."""
         n = self.players
-        self.games += 1
-        self.unfinished += bool(m["unfinished"])
-        self.per_game["plays"].add(m["plays"])
         hands = m["hands"]
-        self.per_game["hands"].add(len(hands))
         done = [h for h in hands if not h["unfinished"]]
-        per_hand = self.per_hand
         nd = len(done)
-        if nd == 1:  # most games: a ratio of that hand's counters to 1
-            h = done[0]
-            for k in HAND_COUNTERS:
-                per_hand[k].add(h[k], 1)
-        elif nd:
-            for k, total in zip(HAND_COUNTERS, map(sum, zip(*map(_counters, done)))):
-                per_hand[k].add(total, nd)
+        if nd == 1:  # most games
+            totals = list(_counters(done[0]))
         else:
-            for k in HAND_COUNTERS:
-                per_hand[k].add(0, 0)
+            totals = list(map(sum, zip(*map(_counters, done)))) if nd else [0] * len(HAND_COUNTERS)
         for key, hist in self.histograms.items():
             for h in done:
                 hist[h[key]] += 1
@@ -418,27 +408,56 @@ class Design:
                 decided += 1
                 eldest += hw == (h["dealer"] + 1) % n
                 dealer += hw == h["dealer"]
+        unfinished = m["unfinished"]
+        curve = game_curve(m) if len(hands) > 1 and not unfinished else None
+        self._fold(
+            m["plays"],
+            len(hands),
+            totals,
+            nd,
+            eldest,
+            dealer,
+            decided,
+            unfinished,
+            m["returns"],
+            m["winners"],
+            m["winner_positions"],
+            curve,
+        )
+
+    def _fold(
+        self, plays, hands, totals, nd, eldest, dealer, decided, unfinished, returns, winners, positions, curve
+    ) -> None:
+        """One game: its plays and hands; over its finished hands, the counters' totals, the hands,
+        those won by the seat after the dealer and by the dealer, those with a winner; whether the
+        play limit stopped it; then, if not, the final scores, the winners, their positions, and the
+        leaders after each hand (``game_curve``; None for a game of one hand)."""
+        self.games += 1
+        self.unfinished += bool(unfinished)
+        self.per_game["plays"].add(plays)
+        self.per_game["hands"].add(hands)
+        per_hand = self.per_hand
+        for k, total in zip(HAND_COUNTERS, totals):
+            per_hand[k].add(total, nd)
         self.hand_shares["eldest"].add(eldest, decided)
         self.hand_shares["dealer"].add(dealer, decided)
-        if m["unfinished"]:
+        if unfinished:
             return
-        for s, v in enumerate(m["returns"]):
+        for s, v in enumerate(returns):
             self.scores[s].add(v)
-        winners = m["winners"]
         tie = len(winners)
         w = self._unit // tie  # a tie of k: 1/k to each, in units of 1/unit
         for s in winners:
             self.seat_wins[s] += w
-        for p in m["winner_positions"]:
+        for p in positions:
             self.position_wins[p - 1] += w
-        self.outcomes[tuple(sorted(m["winner_positions"]))] += 1
+        self.outcomes[tuple(sorted(positions))] += 1
         if self.agents:
             for name, seats in self._groups:
                 # the kind's share of the game: (its seats among the winners) / k, over its seats
                 self.agent_share.setdefault(name, Sums()).add_ratio(sum(s in seats for s in winners), tie * len(seats))
-        if len(hands) < 2:  # one hand: no course of the game (lead change, drama, decisiveness)
+        if curve is None:  # one hand: no course of the game (lead change, drama, decisiveness)
             return
-        curve = game_curve(m)
         lc = _lead_change(curve)
         if lc is not None:
             self.per_game["lead_change"].add_ratio(*lc)
@@ -638,21 +657,117 @@ class Skill:
 
 class DesignCollector:
     """The design measures of a simulation (``interpreter.simulate.Job.collector``):
-    plays each game with ``game_measures`` and folds it into a ``Design``."""
+    plays each game with a ``Reader`` and folds it into a ``Design``."""
 
     def __init__(self, job):
         self.job = job
         self.design = Design(job.players, tuple(_seat_names(job.agents, job.players)))
         self.maker = agent_maker(list(job.agents), job.players)  # the spec read once per chunk
+        self.reader: Reader | None = None
 
     def play(self, game: GameDef, seed, i: int) -> State:
-        j = self.job
-        m = game_measures(game, j.players, seed, max_plays=j.max_plays, agent_list=self.maker(seed), keep_state=True)
-        self.design.add(m)
-        return m["state"]
+        r = self.reader
+        if r is None or r.game is not game:
+            r = self.reader = Reader(self.design, game)
+        return r.play(seed, self.maker(seed), self.job.max_plays)
 
     def merge(self, other: "DesignCollector") -> None:
         self.design.merge(other.design)
+
+
+class Reader:
+    """The measures of one game after another, read as each is played (the
+    state's call at each hand's start and end, ``State(on_hand=…)``) into
+    running totals of the game, and folded into ``design`` at its end: what
+    ``game_measures`` gives, without the hands' records (the same totals: a
+    test holds them to the measures read from the log)."""
+
+    def __init__(self, design: Design, game: GameDef):
+        self.design, self.game = design, game
+        n = self.n = design.players
+        self.score = game.standings.fn if game.standings is not None else None
+        self.seats, self.nones = range(n), (None,) * n
+        self.plays_hist, self.tricks_hist = design.histograms["plays"], design.histograms["tricks"]
+        self.start: tuple = ()
+
+    def play(self, seed, agents: list, max_plays: int) -> State:
+        self.first_dealer: int | None = None
+        self.hands = self.done = self.eldest = self.dealer_won = self.decided = 0
+        self.totals = [0] * len(HAND_COUNTERS)
+        self.leaders: list[frozenset] = []
+        g, n = self.game, self.n
+        if any(getattr(a, "needs_api", False) for a in agents):  # players that search: asked between moves
+            st = play(
+                State(g, n, seed, max_plays=max_plays, keep_events=False, on_hand=self.on_hand, check="hand"), agents
+            )
+        else:
+            st = State(
+                g, n, seed, max_plays=max_plays, keep_events=False, on_hand=self.on_hand, check="hand", agents=agents
+            )
+        winners = [r["seat"] for r in st.standings if r["rank"] == 1]
+        fd = self.first_dealer or 0
+        curve = None
+        if self.hands > 1 and not st.unfinished:  # the final standings in place of the last hand's leaders
+            pts = self.leaders
+            final = frozenset(winners)
+            curve = pts[:-1] + [final] if pts else [final]
+        self.design._fold(
+            st.plays,
+            self.hands,
+            self.totals,
+            self.done,
+            self.eldest,
+            self.dealer_won,
+            self.decided,
+            st.unfinished,
+            st.returns(),
+            winners,
+            [((s - fd - 1) % n) + 1 for s in winners],
+            curve,
+        )
+        return st
+
+    def on_hand(self, st: State, end: bool) -> None:
+        c = st._counts
+        if not end:
+            if self.first_dealer is None:
+                self.first_dealer = st.dealer
+            self.start = (
+                st.dealer,
+                st.plays,
+                c["tricks"],
+                c["takes"],
+                c["borrows"],
+                c["draws"],
+                c["lead_changes"],
+                c["declarations"],
+            )
+            return
+        self.hands += 1
+        if st.unfinished:  # the hand the play limit stopped: counted as a hand, not measured
+            return
+        dealer, p0, t0, k0, b0, d0, l0, x0 = self.start
+        plays, tricks = st.plays - p0, c["tricks"] - t0
+        tot = self.totals
+        tot[0] += plays
+        tot[1] += tricks
+        tot[2] += c["takes"] - k0
+        tot[3] += c["borrows"] - b0
+        tot[4] += c["draws"] - d0
+        tot[5] += c["lead_changes"] - l0
+        tot[6] += c["declarations"] - x0
+        self.done += 1
+        self.plays_hist[plays] += 1
+        self.tricks_hist[tricks] += 1
+        w = st.winner
+        if w is not None:
+            self.decided += 1
+            self.eldest += w == (dealer + 1) % self.n
+            self.dealer_won += w == dealer
+        if self.score is not None:
+            sc = list(map(self.score, repeat(st, self.n), self.seats, self.nones))
+            best = max(sc)
+            self.leaders.append(frozenset([s for s, v in enumerate(sc) if v == best]))
 
 
 def check_agent_specs(specs: list[str], players: int | None = None) -> None:
@@ -675,10 +790,10 @@ def _seat_names(agents, players: int) -> list[str]:
 
 def run_design(game: GameDef, players: int, start: int, stop: int, seed, agents, max_plays: int) -> Design:
     d = Design(players, tuple(_seat_names(agents, players)))
-    maker = agent_maker(list(agents), players)
+    maker, reader = agent_maker(list(agents), players), Reader(d, game)
     for i in range(start, stop):
         s = game_seed(seed, i)
-        d.add(game_measures(game, players, s, max_plays=max_plays, agent_list=maker(s)))
+        reader.play(s, maker(s), max_plays)
     return d
 
 

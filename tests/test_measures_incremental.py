@@ -10,7 +10,7 @@ import pytest
 
 from academie.dsl.model import load_game
 from academie.interpreter.agents import make_agents
-from academie.interpreter.simulate import Job, game_seed, simulate
+from academie.interpreter.simulate import Job, game_seed, run_chunk, simulate
 from academie.interpreter.state import State
 from academie.measures import (
     HAND_COUNTERS,
@@ -166,6 +166,12 @@ def test_the_totals_are_those_of_the_fractions_summed_one_by_one(ref, players):
             half.add(m)
         d.merge(half)
         assert new_totals(d) == old_totals(ms, players, names), (ref, names)
+        # as simulate folds them: read into running totals as the games are played, no hand kept
+        for limit in (50_000, 60):
+            job = Job(ref, (), players, "tot", tuple(names), limit, collector=DesignCollector)
+            read = run_chunk(job, 0, 12, g)[1].extra.design  # game i: seed tot/i
+            logged = [measures_from_log(g, players, game_seed("tot", i), names, limit) for i in range(12)]
+            assert new_totals(read) == old_totals(logged, players, names), (ref, names, limit)
 
 
 @pytest.mark.parametrize("ref,players", [("polignac/boussac", 4), ("enfle/academie", 4), ("piquet/hoyle", 2)])
