@@ -674,6 +674,16 @@ class DesignCollector:
     def merge(self, other: "DesignCollector") -> None:
         self.design.merge(other.design)
 
+    def __getstate__(self) -> dict:
+        """Its totals go back from a worker process; the agents' maker and the reader (which holds
+        the compiled rules) stay there."""
+        return {"job": self.job, "design": self.design}
+
+    def __setstate__(self, state: dict) -> None:
+        self.job, self.design = state["job"], state["design"]
+        self.maker = agent_maker(list(self.job.agents), self.job.players)
+        self.reader = None
+
 
 class Reader:
     """The measures of one game after another, read as each is played (the

@@ -185,3 +185,11 @@ def test_simulate_with_the_measures_plays_the_same_games_and_reports_the_log_s_m
     for i in range(30):
         want.add(measures_from_log(g, players, game_seed("sim", i)))
     assert measured.extra.design.report() == want.report()
+
+
+def test_the_measures_come_back_from_worker_processes_with_any_agents():
+    # the collector's reader holds the compiled rules and its agents' maker a function: neither travels
+    job = Job("emprunt/lacombe", (), 3, "w", ("first", "random", "random"), 50_000, collector=DesignCollector)
+    one = simulate(job, 12, workers=1)
+    two = simulate(job, 12, workers=2, chunk=3)
+    assert two.extra.design.report() == one.extra.design.report()
