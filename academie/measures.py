@@ -1,8 +1,13 @@
 """Design measures of simulated play, and the statistics to compare them.
 
-One game is played by ``game_measures`` (``State`` + ``make_agents`` + ``play``,
-with an event sink that cuts the game's counters, ``State.stats``, into hands
-and reads every seat's running score at each hand's end). ``Design`` folds
+One game is read as it is played: the state calls back at each hand's start
+and end (``State(on_hand=…)``, no event built, the agents asked inside the
+rules' loops), where the game's counters, ``State.stats``, are cut into hands
+and every seat's running score is read. ``Reader`` (what ``simulate`` and
+``run_design`` use) keeps running totals of the game and folds them into a
+``Design`` at its end; ``game_measures`` gives the same as a record per hand;
+``measures_from_log`` is the old reading, by an event sink, kept as the
+reference they are tested against. ``Design`` folds
 games into exact totals (integers and fractions), so that totals of chunks
 played on other processes merge into the same numbers in any order: the same
 seed gives the same report for any number of workers. Game ``i`` uses the seed
