@@ -1,8 +1,13 @@
 """Design measures of simulated play, and the statistics to compare them.
 
-One game is played by ``game_measures`` (``State`` + ``make_agents`` + ``play``,
-with an event sink that cuts the game's counters, ``State.stats``, into hands
-and reads every seat's running score at each hand's end). ``Design`` folds
+One game is read as it is played: the state calls back at each hand's start
+and end (``State(on_hand=…)``, no event built, the agents asked inside the
+rules' loops), where the game's counters, ``State.stats``, are cut into hands
+and every seat's running score is read. ``Reader`` (what ``simulate`` and
+``run_design`` use) keeps running totals of the game and folds them into a
+``Design`` at its end; ``game_measures`` gives the same as a record per hand;
+``measures_from_log`` is the old reading, by an event sink, kept as the
+reference they are tested against. ``Design`` folds
 games into exact totals (integers and fractions), so that totals of chunks
 played on other processes merge into the same numbers in any order: the same
 seed gives the same report for any number of workers. Game ``i`` uses the seed
@@ -24,15 +29,18 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import repeat
+from operator import itemgetter
 
 from .dsl.errors import RuleError
 from .dsl.model import GameDef
-from .interpreter.agents import make_agents, play
+from .interpreter.agents import agent_maker, make_agents, play
 from .interpreter.simulate import game_seed
 from .interpreter.state import DEFAULT_MAX_PLAYS, State
 
 Z = 1.959964
 HAND_COUNTERS = ("plays", "tricks", "takes", "borrows", "draws", "lead_changes", "declarations")
+_counters = itemgetter(*HAND_COUNTERS)  # a hand's counters, in that order
 
 
 def game_measures(
@@ -49,7 +57,95 @@ def game_measures(
     running score at its end), and per game (the first dealer, the winners,
     the final scores, whether the play limit stopped it). ``agent_list``:
     agents already made (else ``agents`` are made by name for the seed);
-    ``keep_state``: the finished State too, as "state"."""
+    ``keep_state``: the finished State too, as "state".
+
+    Read as the game is played: the state calls back at each hand's start and
+    end (``State(on_hand=…)``), no event is built, and agents that draw
+    uniformly are asked inside the rules' loops as in ``simulate`` (the same
+    games, at the same speed). ``measures_from_log`` is the same measures
+    read from the game's events."""
+    hands: list[dict] = []
+    first_dealer: list[int] = []
+    start: list = [None, 0, 0, 0, 0, 0, 0, 0]  # the dealer, then the counters at the hand's start
+    score = game.standings.fn if game.standings is not None else None
+    seats, nones = range(players), (None,) * players
+
+    def on_hand(st: State, end: bool) -> None:
+        c = st._counts
+        if not end:
+            if not first_dealer:
+                first_dealer.append(st.dealer)
+            start[:] = (
+                st.dealer,
+                st.plays,
+                c["tricks"],
+                c["takes"],
+                c["borrows"],
+                c["draws"],
+                c["lead_changes"],
+                c["declarations"],
+            )
+            return
+        unfinished = st.unfinished  # set when the play limit stops the hand, before this call
+        h = {
+            "plays": st.plays - start[1],
+            "tricks": c["tricks"] - start[2],
+            "takes": c["takes"] - start[3],
+            "borrows": c["borrows"] - start[4],
+            "draws": c["draws"] - start[5],
+            "lead_changes": c["lead_changes"] - start[6],
+            "declarations": c["declarations"] - start[7],
+            "dealer": start[0],
+            "winner": None if unfinished else st.winner,
+            "unfinished": unfinished,
+        }
+        if score is not None and not unfinished:
+            h["scores"] = list(map(score, repeat(st, players), seats, nones))
+        hands.append(h)
+
+    ags = agent_list if agent_list is not None else make_agents(list(agents), players, seed)
+    if any(getattr(a, "needs_api", False) for a in ags):  # players that search: asked between moves
+        st = play(
+            State(game, players, seed, max_plays=max_plays, keep_events=False, on_hand=on_hand, check="hand"), ags
+        )
+    else:
+        st = State(
+            game, players, seed, max_plays=max_plays, keep_events=False, on_hand=on_hand, check="hand", agents=ags
+        )
+    return _game_dict(st, players, hands, first_dealer, keep_state)
+
+
+def _game_dict(st: State, n: int, hands: list, first_dealer: list, keep_state: bool) -> dict:
+    top = [r["seat"] for r in st.standings if r["rank"] == 1]
+    fd = first_dealer[0] if first_dealer else 0
+    out = {
+        "hands": hands,
+        "first_dealer": fd,
+        "winners": top,
+        "returns": st.returns(),
+        "plays": st.plays,
+        "unfinished": st.unfinished,
+        # winners as positions after the first dealer: 1 = eldest hand, n = the dealer
+        "winner_positions": [((s - fd - 1) % n) + 1 for s in top],
+    }
+    if keep_state:
+        out["state"] = st
+    return out
+
+
+def measures_from_log(
+    game: GameDef,
+    players: int,
+    seed,
+    agents=("random",),
+    max_plays: int = DEFAULT_MAX_PLAYS,
+    agent_list=None,
+    keep_state: bool = False,
+) -> dict:
+    """``game_measures`` read from the game's events (``hand_start``,
+    ``hand_end``) by an event sink, the agents asked by ``play`` between moves:
+    the reference the measures read as the game is played are held to (a
+    test), and what ``benchmarks/measures.py`` times them against."""
     hands: list[dict] = []
     cur: dict = {}
     first_dealer: list[int] = []
@@ -78,22 +174,7 @@ def game_measures(
     st = State(game, players, seed, max_plays=max_plays, keep_events=False, sink=sink, check="hand")
     st_ref.append(st)
     play(st, agent_list if agent_list is not None else make_agents(list(agents), players, seed))
-    n = players
-    top = [r["seat"] for r in st.standings if r["rank"] == 1]
-    fd = first_dealer[0] if first_dealer else 0
-    out = {
-        "hands": hands,
-        "first_dealer": fd,
-        "winners": top,
-        "returns": st.returns(),
-        "plays": st.plays,
-        "unfinished": st.unfinished,
-        # winners as positions after the first dealer: 1 = eldest hand, n = the dealer
-        "winner_positions": [((s - fd - 1) % n) + 1 for s in top],
-    }
-    if keep_state:
-        out["state"] = st
-    return out
+    return _game_dict(st, players, hands, first_dealer, keep_state)
 
 
 def leaders(scores: list) -> frozenset:
@@ -114,50 +195,98 @@ def game_curve(m: dict) -> list[frozenset]:
 def lead_change(curve: list[frozenset]) -> Fraction | None:
     """Ludii's LeadChange over hands: the times the set of leaders changes from
     one hand's end to the next, over the hand ends after the first."""
-    if len(curve) < 2:
-        return None
-    return Fraction(sum(a != b for a, b in zip(curve, curve[1:])), len(curve) - 1)
+    p = _lead_change(curve)
+    return None if p is None else Fraction(*p)
 
 
 def drama(curve: list[frozenset], winner: int) -> Fraction | None:
     """Ludii's Drama (counted in hands): the share of the hand ends before the
     last at which the final winner is not among the leaders."""
-    if len(curve) < 2:
-        return None
-    before = curve[:-1]
-    return Fraction(sum(winner not in c for c in before), len(before))
+    p = _drama(curve, winner)
+    return None if p is None else Fraction(*p)
 
 
 def decisiveness(curve: list[frozenset], winner: int) -> Fraction | None:
     """Ludii's DecisivenessMoves (counted in hands): the share of the game's
     hands played when the final winner becomes the sole leader for good
     (1: only the last hand decided it). Games of one hand have none."""
+    p = _decisiveness(curve, winner)
+    return None if p is None else Fraction(*p)
+
+
+# the three as (numerator, denominator), for the totals (no fraction made)
+def _lead_change(curve: list[frozenset]) -> tuple[int, int] | None:
+    if len(curve) < 2:
+        return None
+    return sum(a != b for a, b in zip(curve, curve[1:])), len(curve) - 1
+
+
+def _drama(curve: list[frozenset], winner: int) -> tuple[int, int] | None:
+    if len(curve) < 2:
+        return None
+    before = curve[:-1]
+    return sum(winner not in c for c in before), len(before)
+
+
+def _decisiveness(curve: list[frozenset], winner: int) -> tuple[int, int] | None:
     if len(curve) < 2:
         return None
     k = len(curve)
-    while k > 0 and curve[k - 1] == frozenset((winner,)):
+    sole = frozenset((winner,))
+    while k > 0 and curve[k - 1] == sole:
         k -= 1
-    return Fraction(min(k + 1, len(curve)), len(curve))
+    return min(k + 1, len(curve)), len(curve)
 
 
 # -- exact running totals -------------------------------------------------------------------
 class Sums:
-    """Σx, Σx² (and n) of a per-game quantity, exact."""
+    """Σx, Σx² (and n) of a per-game quantity, exact. Whole numbers are summed
+    as integers and fractions as integer numerators per denominator (``add``
+    costs no fraction arithmetic); ``s`` and ``ss`` are the exact totals."""
 
-    __slots__ = ("n", "s", "ss")
+    __slots__ = ("n", "_i", "_ii", "_f", "_ff")
 
     def __init__(self):
-        self.n, self.s, self.ss = 0, Fraction(0), Fraction(0)
+        self.n = self._i = self._ii = 0
+        self._f: dict = {}  # denominator -> Σ numerators
+        self._ff: dict = {}  # denominator² -> Σ numerators²
 
     def add(self, x) -> None:
         self.n += 1
-        self.s += x
-        self.ss += x * x
+        if type(x) is int:
+            self._i += x
+            self._ii += x * x
+        else:
+            if not isinstance(x, Fraction):
+                x = Fraction(x)
+            self._add_part(x.numerator, x.denominator)
+
+    def add_ratio(self, num: int, den: int) -> None:
+        """``add(Fraction(num, den))``, without making the fraction."""
+        self.n += 1
+        self._add_part(num, den)
+
+    def _add_part(self, num: int, den: int) -> None:
+        f, ff = self._f, self._ff
+        f[den] = f.get(den, 0) + num
+        d2 = den * den
+        ff[d2] = ff.get(d2, 0) + num * num
+
+    @property
+    def s(self) -> Fraction:
+        return self._i + sum((Fraction(v, d) for d, v in self._f.items()), Fraction(0))
+
+    @property
+    def ss(self) -> Fraction:
+        return self._ii + sum((Fraction(v, d) for d, v in self._ff.items()), Fraction(0))
 
     def merge(self, o: "Sums") -> None:
         self.n += o.n
-        self.s += o.s
-        self.ss += o.ss
+        self._i += o._i
+        self._ii += o._ii
+        for mine, theirs in ((self._f, o._f), (self._ff, o._ff)):
+            for d, v in theirs.items():
+                mine[d] = mine.get(d, 0) + v
 
     def ci(self) -> dict:
         """mean ± 1.96·SE over the games."""
@@ -235,8 +364,9 @@ class Design:
     agents: tuple = ()
     games: int = 0
     unfinished: int = 0
-    seat_wins: list = field(default_factory=list)  # games won by seat, ties shared (Fractions)
-    position_wins: list = field(default_factory=list)  # by position from the first dealer
+    # games won by seat, a tie of k sharing the game, in units of 1/lcm(1 … players) (whole numbers)
+    seat_wins: list = field(default_factory=list)
+    position_wins: list = field(default_factory=list)  # the same by position from the first dealer
     agent_share: dict = field(default_factory=dict)  # agent name -> Sums of its per-seat share of a game
     scores: list = field(default_factory=list)  # Sums of the final score, by seat
     per_game: dict = field(default_factory=dict)  # name -> Sums (plays, hands, lead_change, drama, decisiveness)
@@ -247,8 +377,12 @@ class Design:
 
     def __post_init__(self):
         n = self.players
-        self.seat_wins = self.seat_wins or [Fraction(0)] * n
-        self.position_wins = self.position_wins or [Fraction(0)] * n
+        self._unit = math.lcm(*range(1, n + 1))  # a game won, in the units of seat_wins
+        names = (self.agents if len(self.agents) == n else self.agents * n) if self.agents else ()
+        # (kind of agent, its seats), the kinds in order of their names
+        self._groups = [(a, frozenset(s for s in range(n) if names[s] == a)) for a in sorted(set(names))]
+        self.seat_wins = self.seat_wins or [0] * n
+        self.position_wins = self.position_wins or [0] * n
         self.scores = self.scores or [Sums() for _ in range(n)]
         for k in ("plays", "hands", "lead_change", "drama", "decisiveness"):
             self.per_game.setdefault(k, Sums())
@@ -260,43 +394,83 @@ class Design:
             self.histograms.setdefault(k, Counter())
 
     def add(self, m: dict) -> None:
+        """Fold one game's measures (``game_measures``)."""
         n = self.players
+        hands = m["hands"]
+        done = [h for h in hands if not h["unfinished"]]
+        nd = len(done)
+        if nd == 1:  # most games
+            totals = list(_counters(done[0]))
+        else:
+            totals = list(map(sum, zip(*map(_counters, done)))) if nd else [0] * len(HAND_COUNTERS)
+        for key, hist in self.histograms.items():
+            for h in done:
+                hist[h[key]] += 1
+        eldest = dealer = decided = 0
+        for h in done:
+            hw = h["winner"]
+            if hw is not None:
+                decided += 1
+                eldest += hw == (h["dealer"] + 1) % n
+                dealer += hw == h["dealer"]
+        unfinished = m["unfinished"]
+        curve = game_curve(m) if len(hands) > 1 and not unfinished else None
+        self._fold(
+            m["plays"],
+            len(hands),
+            totals,
+            nd,
+            eldest,
+            dealer,
+            decided,
+            unfinished,
+            m["returns"],
+            m["winners"],
+            m["winner_positions"],
+            curve,
+        )
+
+    def _fold(
+        self, plays, hands, totals, nd, eldest, dealer, decided, unfinished, returns, winners, positions, curve
+    ) -> None:
+        """One game: its plays and hands; over its finished hands, the counters' totals, the hands,
+        those won by the seat after the dealer and by the dealer, those with a winner; whether the
+        play limit stopped it; then, if not, the final scores, the winners, their positions, and the
+        leaders after each hand (``game_curve``; None for a game of one hand)."""
         self.games += 1
-        self.unfinished += bool(m["unfinished"])
-        self.per_game["plays"].add(m["plays"])
-        self.per_game["hands"].add(len(m["hands"]))
-        done = [h for h in m["hands"] if not h["unfinished"]]
-        for k in HAND_COUNTERS:
-            self.per_hand[k].add(sum(h[k] for h in done), len(done))
-        for k, hist in self.histograms.items():
-            hist.update(h[k] for h in done)
-        decided = [h for h in done if h["winner"] is not None]
-        self.hand_shares["eldest"].add(sum(h["winner"] == (h["dealer"] + 1) % n for h in decided), len(decided))
-        self.hand_shares["dealer"].add(sum(h["winner"] == h["dealer"] for h in decided), len(decided))
-        if m["unfinished"]:
+        self.unfinished += bool(unfinished)
+        self.per_game["plays"].add(plays)
+        self.per_game["hands"].add(hands)
+        per_hand = self.per_hand
+        for k, total in zip(HAND_COUNTERS, totals):
+            per_hand[k].add(total, nd)
+        self.hand_shares["eldest"].add(eldest, decided)
+        self.hand_shares["dealer"].add(dealer, decided)
+        if unfinished:
             return
-        for s, v in enumerate(m["returns"]):
+        for s, v in enumerate(returns):
             self.scores[s].add(v)
-        w = Fraction(1, len(m["winners"]))
-        for s in m["winners"]:
+        tie = len(winners)
+        w = self._unit // tie  # a tie of k: 1/k to each, in units of 1/unit
+        for s in winners:
             self.seat_wins[s] += w
-        for p in m["winner_positions"]:
+        for p in positions:
             self.position_wins[p - 1] += w
-        self.outcomes[tuple(sorted(m["winner_positions"]))] += 1
+        self.outcomes[tuple(sorted(positions))] += 1
         if self.agents:
-            names = self.agents if len(self.agents) == n else self.agents * n
-            for name in sorted(set(names)):
-                seats = [s for s in range(n) if names[s] == name]
-                self.agent_share.setdefault(name, Sums()).add(sum(w for s in m["winners"] if s in seats) / len(seats))
-        curve = game_curve(m)
-        lc = lead_change(curve)
+            for name, seats in self._groups:
+                # the kind's share of the game: (its seats among the winners) / k, over its seats
+                self.agent_share.setdefault(name, Sums()).add_ratio(sum(s in seats for s in winners), tie * len(seats))
+        if curve is None:  # one hand: no course of the game (lead change, drama, decisiveness)
+            return
+        lc = _lead_change(curve)
         if lc is not None:
-            self.per_game["lead_change"].add(lc)
-        if len(m["winners"]) == 1:
-            for k, f in (("drama", drama), ("decisiveness", decisiveness)):
-                v = f(curve, m["winners"][0])
+            self.per_game["lead_change"].add_ratio(*lc)
+        if tie == 1:
+            for key, f in (("drama", _drama), ("decisiveness", _decisiveness)):
+                v = f(curve, winners[0])
                 if v is not None:
-                    self.per_game[k].add(v)
+                    self.per_game[key].add_ratio(*v)
 
     def merge(self, o: "Design") -> None:
         self.games += o.games
@@ -314,14 +488,20 @@ class Design:
             for k, v in od.items():
                 d[k].merge(v)
 
+    def wins(self) -> tuple[list[Fraction], list[Fraction]]:
+        """Games won by seat and by position (exact; a tie of k counts 1/k to each)."""
+        u = self._unit
+        return [Fraction(w, u) for w in self.seat_wins], [Fraction(w, u) for w in self.position_wins]
+
     # -- the report ------------------------------------------------------------------------
     def report(self) -> dict:
         n = self.players
         finished = self.games - self.unfinished
-        seats = [_prop(w, finished) for w in self.seat_wins]
-        positions = [_prop(w, finished) for w in self.position_wins]
-        chi2, df, pval = fairness_test(self.position_wins, finished)
-        rates = [float(w / finished) for w in self.position_wins] if finished else []
+        seat_wins, position_wins = self.wins()
+        seats = [_prop(w, finished) for w in seat_wins]
+        positions = [_prop(w, finished) for w in position_wins]
+        chi2, df, pval = fairness_test(position_wins, finished)
+        rates = [float(w / finished) for w in position_wins] if finished else []
         out = {
             "games": self.games,
             "players": n,
@@ -482,20 +662,127 @@ class Skill:
 
 class DesignCollector:
     """The design measures of a simulation (``interpreter.simulate.Job.collector``):
-    plays each game with ``game_measures`` and folds it into a ``Design``."""
+    plays each game with a ``Reader`` and folds it into a ``Design``."""
 
     def __init__(self, job):
         self.job = job
         self.design = Design(job.players, tuple(_seat_names(job.agents, job.players)))
+        self.maker = agent_maker(list(job.agents), job.players)  # the spec read once per chunk
+        self.reader: Reader | None = None
 
     def play(self, game: GameDef, seed, i: int) -> State:
-        j = self.job
-        m = game_measures(game, j.players, seed, list(j.agents), j.max_plays, keep_state=True)
-        self.design.add(m)
-        return m["state"]
+        r = self.reader
+        if r is None or r.game is not game:
+            r = self.reader = Reader(self.design, game)
+        return r.play(seed, self.maker(seed), self.job.max_plays)
 
     def merge(self, other: "DesignCollector") -> None:
         self.design.merge(other.design)
+
+    def __getstate__(self) -> dict:
+        """Its totals go back from a worker process; the agents' maker and the reader (which holds
+        the compiled rules) stay there."""
+        return {"job": self.job, "design": self.design}
+
+    def __setstate__(self, state: dict) -> None:
+        self.job, self.design = state["job"], state["design"]
+        self.maker = agent_maker(list(self.job.agents), self.job.players)
+        self.reader = None
+
+
+class Reader:
+    """The measures of one game after another, read as each is played (the
+    state's call at each hand's start and end, ``State(on_hand=…)``) into
+    running totals of the game, and folded into ``design`` at its end: what
+    ``game_measures`` gives, without the hands' records (the same totals: a
+    test holds them to the measures read from the log)."""
+
+    def __init__(self, design: Design, game: GameDef):
+        self.design, self.game = design, game
+        n = self.n = design.players
+        self.score = game.standings.fn if game.standings is not None else None
+        self.seats, self.nones = range(n), (None,) * n
+        self.plays_hist, self.tricks_hist = design.histograms["plays"], design.histograms["tricks"]
+        self.start: tuple = ()
+
+    def play(self, seed, agents: list, max_plays: int) -> State:
+        self.first_dealer: int | None = None
+        self.hands = self.done = self.eldest = self.dealer_won = self.decided = 0
+        self.totals = [0] * len(HAND_COUNTERS)
+        self.leaders: list[frozenset] = []
+        g, n = self.game, self.n
+        if any(getattr(a, "needs_api", False) for a in agents):  # players that search: asked between moves
+            st = play(
+                State(g, n, seed, max_plays=max_plays, keep_events=False, on_hand=self.on_hand, check="hand"), agents
+            )
+        else:
+            st = State(
+                g, n, seed, max_plays=max_plays, keep_events=False, on_hand=self.on_hand, check="hand", agents=agents
+            )
+        winners = [r["seat"] for r in st.standings if r["rank"] == 1]
+        fd = self.first_dealer or 0
+        curve = None
+        if self.hands > 1 and not st.unfinished:  # the final standings in place of the last hand's leaders
+            pts = self.leaders
+            final = frozenset(winners)
+            curve = pts[:-1] + [final] if pts else [final]
+        self.design._fold(
+            st.plays,
+            self.hands,
+            self.totals,
+            self.done,
+            self.eldest,
+            self.dealer_won,
+            self.decided,
+            st.unfinished,
+            st.returns(),
+            winners,
+            [((s - fd - 1) % n) + 1 for s in winners],
+            curve,
+        )
+        return st
+
+    def on_hand(self, st: State, end: bool) -> None:
+        c = st._counts
+        if not end:
+            if self.first_dealer is None:
+                self.first_dealer = st.dealer
+            self.start = (
+                st.dealer,
+                st.plays,
+                c["tricks"],
+                c["takes"],
+                c["borrows"],
+                c["draws"],
+                c["lead_changes"],
+                c["declarations"],
+            )
+            return
+        self.hands += 1
+        if st.unfinished:  # the hand the play limit stopped: counted as a hand, not measured
+            return
+        dealer, p0, t0, k0, b0, d0, l0, x0 = self.start
+        plays, tricks = st.plays - p0, c["tricks"] - t0
+        tot = self.totals
+        tot[0] += plays
+        tot[1] += tricks
+        tot[2] += c["takes"] - k0
+        tot[3] += c["borrows"] - b0
+        tot[4] += c["draws"] - d0
+        tot[5] += c["lead_changes"] - l0
+        tot[6] += c["declarations"] - x0
+        self.done += 1
+        self.plays_hist[plays] += 1
+        self.tricks_hist[tricks] += 1
+        w = st.winner
+        if w is not None:
+            self.decided += 1
+            self.eldest += w == (dealer + 1) % self.n
+            self.dealer_won += w == dealer
+        if self.score is not None:
+            sc = list(map(self.score, repeat(st, self.n), self.seats, self.nones))
+            best = max(sc)
+            self.leaders.append(frozenset([s for s, v in enumerate(sc) if v == best]))
 
 
 def check_agent_specs(specs: list[str], players: int | None = None) -> None:
@@ -518,8 +805,10 @@ def _seat_names(agents, players: int) -> list[str]:
 
 def run_design(game: GameDef, players: int, start: int, stop: int, seed, agents, max_plays: int) -> Design:
     d = Design(players, tuple(_seat_names(agents, players)))
+    maker, reader = agent_maker(list(agents), players), Reader(d, game)
     for i in range(start, stop):
-        d.add(game_measures(game, players, game_seed(seed, i), agents, max_plays))
+        s = game_seed(seed, i)
+        reader.play(s, maker(s), max_plays)
     return d
 
 

@@ -25,7 +25,10 @@ modern Hearts against OpenSpiel's Hearts with the same rules (no passing; the
 two of clubs leads, no points on the first trick, hearts broken, the queen of
 spades breaks them), whole random games: OpenSpiel driven move by move from
 Python (chance nodes included) and OpenSpiel's C++ ``evaluate_bots`` with its
-uniform random bots.
+uniform random bots, both as ``peer.py`` drives them ("No Pass" taken at the
+pass-direction node, plays counted as made); ``peer.py`` gives the fuller
+comparison (the API replayed move by move, and the check that the two play
+the same game).
 """
 
 from __future__ import annotations
@@ -33,17 +36,20 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from pathlib import Path
 
-import academie
-from academie.dsl.loader import corpus_ids, resolve
-from academie.interpreter.simulate import play_one
-from academie.interpreter.state import State
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import academie  # noqa: E402
+from academie.dsl.loader import corpus_ids, resolve  # noqa: E402
+from academie.interpreter.simulate import play_one  # noqa: E402
+from academie.interpreter.state import State  # noqa: E402
 
 CONCEPTS = Path(__file__).resolve().parent.parent / "tests" / "concepts"
 MODERN_HEARTS = str(CONCEPTS / "leads.yaml")
-OPENSPIEL_HEARTS = {"pass_cards": False}  # its other defaults are the concept file's rules
+OPENSPIEL_HEARTS = {"pass_cards": False}  # its other defaults are the concept file's rules ("No Pass" given)
 
 
 def variants() -> list[tuple[str, str]]:
@@ -147,37 +153,30 @@ def measure(ref: str, players: int, seconds: float, repeat: int) -> dict:
 
 
 def openspiel(seconds: float, repeat: int) -> dict | None:
-    """OpenSpiel's Hearts with the concept file's rules: plays (card moves, not
-    chance) per second of whole random games driven from Python, and by its C++
-    ``evaluate_bots``; None without OpenSpiel."""
+    """OpenSpiel's Hearts with the concept file's rules, driven as ``peer.py``
+    drives it ("No Pass" at its pass-direction node, a uniform chance outcome
+    picked by index, plays counted as made): plays per second of whole random
+    games driven from Python, and by its C++ ``evaluate_bots``; None without
+    OpenSpiel."""
     try:
-        import pyspiel
+        from peer import Peer
+
+        peer = Peer()
     except ImportError:
         return None
-    game = pyspiel.load_game("hearts", OPENSPIEL_HEARTS)
     rng = random.Random(1)
-
-    def from_python() -> int:
-        state = game.new_initial_state()
-        plays = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                plays += 1
-        return plays
-
-    plays_per_game = from_python()
-    bots = [pyspiel.make_uniform_random_bot(p, 7 + p) for p in range(4)]
+    bots = [peer.pyspiel.make_uniform_random_bot(p, 7 + p) for p in range(4)]
     seeds = iter(range(10**9))
 
     def cpp() -> int:
-        pyspiel.evaluate_bots(game.new_initial_state(), bots, next(seeds))
-        return plays_per_game
+        s = peer.new_game()
+        peer.pyspiel.evaluate_bots(s, bots, next(seeds))  # plays the game on s
+        return len(s.history()) - 53  # less "No Pass" and the cards dealt
 
-    return {"python_plays_s": _rate(from_python, seconds, repeat), "cpp_plays_s": _rate(cpp, seconds, repeat)}
+    return {
+        "python_plays_s": _rate(lambda: peer.python_game(rng), seconds, repeat),
+        "cpp_plays_s": _rate(cpp, seconds, repeat),
+    }
 
 
 def main(argv=None) -> None:

@@ -108,6 +108,7 @@ class StateParts:
     hand_results: list[dict]
     _compiled: Compiled
     _sink: Callable[[dict], None] | None
+    _on_hand: Callable[[Any, bool], None] | None
     _logging: bool
     _check_moves: bool
     _forced_dealer: int | None

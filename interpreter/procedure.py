@@ -72,6 +72,8 @@ class Procedure(StateParts):
             self.hand_results.append(
                 {"hand": self.hand_no, "winner": None, "plays": self._hand_plays, "reason": "unfinished"}
             )
+            if self._on_hand is not None:
+                self._on_hand(self, True)
         self._finish()
 
     def _take_snapshot(self) -> "Snapshot":
@@ -207,6 +209,8 @@ class Procedure(StateParts):
                 self.zones["pack"][:] = deck
             if self._logging:
                 self.emit({"type": "hand_start", "hand": self.hand_no, "dealer": self.dealer})
+            if self._on_hand is not None:
+                self._on_hand(self, False)
             start, frame = 0, None
         else:
             start, stacked, dealt, frame = mid
@@ -257,6 +261,8 @@ class Procedure(StateParts):
         self.hand_results.append(
             {"hand": self.hand_no, "winner": self.winner, "plays": self._hand_plays, "tricks": self.tricks_played}
         )
+        if self._on_hand is not None:
+            self._on_hand(self, True)
         self.check_invariants(full=self._check_moves)
 
     def _gather(self):

@@ -86,6 +86,7 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         max_plays: int = DEFAULT_MAX_PLAYS,
         hands: int | None = None,
         sink: Callable[[dict], None] | None = None,
+        on_hand: Callable[["State", bool], None] | None = None,
         keep_events: bool = True,
         deal_file: str = "--deal",
         check: str = "move",
@@ -116,6 +117,9 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         self.events: list[dict] | None = [] if keep_events else None
         self._sink = sink
         self._logging = keep_events or sink is not None
+        # called as on_hand(state, False) when a hand starts and on_hand(state, True) when it ends
+        # (by the rules or by the play limit), logged or not: no event is built for it
+        self._on_hand = on_hand
         if check not in ("move", "hand"):
             raise ValueError("check is 'move' or 'hand'")
         self._check_moves = check == "move"
@@ -302,6 +306,7 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         if self.events is not None:
             new.events = self.events[:]  # each event a dict never changed once logged
         new._sink = sink
+        new._on_hand = None
         new._logging = self.events is not None or sink is not None
         new._short_cfg = {}  # it holds this state's zones
         new._inline = None
