@@ -24,7 +24,7 @@ from academie.serve.app import create_app
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url="http://127.0.0.1:8765")
 
 
 def test_the_test_client_runs_on_the_http_client_starlette_asks_for():
@@ -111,7 +111,7 @@ def test_unknown_game_ids_and_moves(client):
     v = client.post("/api/new", json={"game": key_of(client, "hearts/foster"), "players": 4}).json()
     r = client.post(f"/api/game/{v['id']}/play", json={"move": "ZZ"})
     assert r.status_code == 400
-    r = client.post(f"/api/game/{v['id']}/play", content=b"not json")
+    r = client.post(f"/api/game/{v['id']}/play", content=b"not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 400
 
 
@@ -300,7 +300,9 @@ def test_screenshots(browser, server, tmp_path):
 def test_every_corpus_game_plays_to_its_end_through_the_api(client):
     for g in client.get("/api/games").json():
         n = g["players"][0]
-        v = client.post("/api/new", json={"game": g["key"], "players": n, "seats": ["human"] * n, "seed": 4}).json()
+        v = client.post(
+            "/api/new", json={"game": g["key"], "players": n, "seats": ["human"] * n, "seed": 4, "hotseat": True}
+        ).json()
         for _ in range(400):
             if v["terminal"]:
                 break
@@ -315,7 +317,7 @@ def test_a_rule_file_named_on_the_command_line_is_offered(tmp_path):
     concept = Path(__file__).parent / "concepts" / "penalty.yaml"
     mine = tmp_path / "mine.yaml"
     mine.write_text(concept.read_text(encoding="utf-8"), encoding="utf-8")
-    c = TestClient(create_app([str(mine)]))
+    c = TestClient(create_app([str(mine)]), base_url="http://127.0.0.1:8765")
     games = c.get("/api/games").json()
     assert games[-1]["id"].endswith("mine") or "mine" in games[-1]["id"]
     v = c.post("/api/new", json={"game": games[-1]["key"], "players": games[-1]["players"][0]}).json()
@@ -329,14 +331,25 @@ def test_a_faulty_rule_file_is_reported_before_serving(run, tmp_path):
     assert code == 2 and f"{bad}:2:" in err and "serving" not in out
 
 
+def until_my_turn(client, v, seconds=60):
+    """The table once the search players have played (they think on a worker thread: the page polls)."""
+    end = time.monotonic() + seconds
+    while v["thinking"]:
+        assert time.monotonic() < end, "the search players never played"
+        time.sleep(0.05)
+        v = client.get(f"/api/game/{v['id']}").json()
+    return v
+
+
 def test_search_players_take_seats(client):
     """The seats may go to the search players: they play their turns, and a bad seat is refused."""
     body = {"game": key_of(client, "hearts/foster"), "players": 4, "seats": ["human", "ismcts", "mc", "random"]}
-    v = client.post("/api/new", json={**body, "seed": 5}).json()
+    v = until_my_turn(client, client.post("/api/new", json={**body, "seed": 5}).json())
     assert v["agents"] == ["human", "ismcts", "mc", "random"]
     plays = 0
     while not v.get("terminal") and plays < 13:  # a whole hand: the others answer each of the human's cards
         v = client.post(f"/api/game/{v['id']}/play", json={"move": v["legal"][0]["move"]}).json()
+        v = until_my_turn(client, v)
         plays += 1
     log = client.get(f"/api/game/{v['id']}").json()
     text = json.dumps(log)
