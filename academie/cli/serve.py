@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import socket
+import sys
 
 import click
 
@@ -43,8 +44,8 @@ def serve(ctx, rules, host, port, **kw):
     limits = make_limits(kw)
     for r in rules:
         load(r, (), limits)  # a faulty file is reported as file:line:col now, not in the browser
-    sock = listen(ctx, host, port)
     app = create_app(list(rules), limits, host=host)
+    sock = listen(ctx, host, port)
     shown = f"[{host}]" if ":" in host else host
     if not is_loopback(host):
         click.echo(
@@ -57,6 +58,7 @@ def serve(ctx, rules, host, port, **kw):
     click.echo(
         safe(f"academie: serving {len(app.state.server.entries)} games on http://{shown}:{port}/ (Ctrl-C stops)")
     )
+    sys.stdout.flush()  # said at once, also into a pipe: it is listening
     config = uvicorn.Config(app, **uvicorn_settings())
     uvicorn.Server(config).run(sockets=[sock])
 

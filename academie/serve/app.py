@@ -24,7 +24,11 @@ import secrets
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+import os
+import traceback
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
@@ -47,7 +51,7 @@ from .events import plays_of
 from .explain import explain, explain_refusal
 from .guard import Guard, Hosts, Refused, parse_json, read_body
 
-MAX_GAMES = 256  # tables kept; the least recently asked for is dropped to make room
+MAX_GAMES = 1000  # tables kept (some 60 KB each when new); the least recently asked for is dropped for a new one
 IDLE_SECONDS = 30 * 60  # a table no one asked for within this is dropped
 MAX_COMPILED = 16  # compiled games (a game and a set of options) kept, least recently used dropped
 AGENTS = ("human", "random", "first", "ismcts", "mc")
@@ -56,6 +60,43 @@ SEARCH_ITERATIONS = 200  # a search player's budget per move: a fraction of a se
 SEARCH_SECONDS = 2.0  # ... and at most this long, whatever the game
 MAX_SEARCHES = 2  # search players thinking at once, over all tables (others wait their turn)
 WATCH_SECONDS = 20.0  # a search goes on while someone asked for its table within this (the page polls)
+
+
+_PROCESSES: ProcessPoolExecutor | None = None
+_PROCESSES_LOCK = threading.Lock()
+
+
+def _searched(state: api.State, agent: str, seed: str) -> int:
+    """In a worker process: the search player's move (an action id) in ``state``."""
+    from .. import players
+
+    return players.agent(agent, iterations=SEARCH_ITERATIONS, time=SEARCH_SECONDS, seed=seed).choose(state)
+
+
+class Stopping(Exception):
+    """No more searches: the server's process is ending."""
+
+
+def search(state: api.State, agent: str, seed: str) -> int:
+    """The move of search player ``agent`` in ``state``, sought in one of ``MAX_SEARCHES`` worker
+    processes (the server's own process goes on answering; a game's compiled tables are
+    never shared between threads). A pool whose worker died is made again."""
+    global _PROCESSES
+    with _PROCESSES_LOCK:
+        if _PROCESSES is None:
+            _PROCESSES = ProcessPoolExecutor(max_workers=MAX_SEARCHES, mp_context=multiprocessing.get_context("spawn"))
+        pool = _PROCESSES
+    try:
+        future = pool.submit(_searched, state, agent, seed)
+    except RuntimeError:  # the pool was shut down: the process is ending
+        raise Stopping() from None
+    try:
+        return future.result(timeout=SEARCH_SECONDS + 60)
+    except BrokenProcessPool:
+        with _PROCESSES_LOCK:
+            if _PROCESSES is pool:
+                _PROCESSES = None
+        raise
 
 
 @dataclass
@@ -81,7 +122,6 @@ class Table:
     rng: random.Random
     hotseat: bool = False
     explained: dict = field(default_factory=dict)
-    players: dict = field(default_factory=dict)  # seat -> its search player, made when first asked
     tokens: dict = field(default_factory=dict)  # secret -> the seat it plays (None: every human seat, hot seat)
     lock: threading.RLock = field(default_factory=threading.RLock)  # the state, between requests and a search
     seen: float = field(default_factory=time.monotonic)  # when a request last named it
@@ -281,7 +321,10 @@ class Server:
                 if agent in SEARCHERS:
                     if not t.thinking and not t.dropped:
                         t.thinking = True
-                        self.searches.submit(self.think, t)
+                        try:
+                            self.searches.submit(self.think, t)
+                        except RuntimeError:  # the process is ending
+                            t.thinking = False
                     return
                 moves = st.legal_moves()
                 st.apply(moves[0] if agent == "first" else t.rng.choice(moves))
@@ -289,40 +332,38 @@ class Server:
             t.fault = safe(err.format(with_context=False))
 
     def think(self, t: Table) -> None:
-        """On a worker thread: the move of the search player to move in ``t``, sought within
-        ``SEARCH_SECONDS``; then the cheap players, and the next search is queued behind the
-        other tables' (``advance``). Nothing is sought once the table is dropped, or when no
-        one asked for it within ``WATCH_SECONDS`` (the page went away: it goes on when the
-        table is asked for again)."""
+        """On a worker thread: the move of the search player to move in ``t``, sought in a
+        worker process within ``SEARCH_SECONDS``; then the cheap players, and the next
+        search is queued behind the other tables' (``advance``). Nothing is sought once the
+        table is dropped, or when no one asked for it within ``WATCH_SECONDS`` (the page
+        went away: it goes on when the table is asked for again)."""
         try:
             with t.lock:
                 seat = t.searching_seat()
                 if seat is None or t.dropped or time.monotonic() - t.seen > WATCH_SECONDS:
                     t.thinking = False
                     return
-                player = t.players.get(seat)
-                if player is None:
-                    from .. import players
-
-                    agent = t.agents[seat]
-                    player = t.players[seat] = players.agent(
-                        agent, iterations=SEARCH_ITERATIONS, time=SEARCH_SECONDS, seed=f"{t.seed}:{agent}:{seat}"
-                    )
-                snapshot = t.state.clone()  # searched without the lock: the page is answered meanwhile
-            action = player.choose(snapshot)
+                agent = t.agents[seat]
+                seed = f"{t.seed}:{agent}:{seat}:{len(t.state.history)}"
+                snapshot = t.state.clone()
+            action = search(snapshot, agent, seed)
             with t.lock:
                 t.thinking = False
                 if not t.dropped:
                     t.state.apply_action(action)
                     self.advance(t)
-        except RuleError as err:
+        except Stopping:  # the server is stopping
+            t.thinking = False
+        except RuleError as err:  # met in the search's playouts, or when its move was made
             with t.lock:
-                t.fault = safe(err.format(with_context=False))
+                t.fault = safe(str(err.args[0] if err.args else err))
                 t.thinking = False
-        except Exception as err:  # a bug: the table ends, the server goes on
+        except Exception as err:  # a bug, or a worker that died: the table ends, the server goes on
             print(
                 f"academie serve: internal error in a search: {type(err).__name__} (please report it)", file=sys.stderr
             )
+            if os.environ.get("ACADEMIE_DEBUG"):
+                traceback.print_exc()
             with t.lock:
                 t.fault = "the game stopped on an internal error of academie (please report it)"
                 t.thinking = False

@@ -273,8 +273,12 @@ def uvicorn_protocol() -> type:
                 victim.transport.close()
 
         def _waiting(self) -> bool:
-            """Waiting for a request's head (no request in hand)."""
-            return self.conn.their_state is h11.IDLE and (self.cycle is None or self.cycle.response_complete)
+            """Waiting for a request's head (no request in hand), and not being closed already."""
+            return (
+                self.conn.their_state is h11.IDLE
+                and (self.cycle is None or self.cycle.response_complete)
+                and not self.transport.is_closing()
+            )
 
         def _head_late(self) -> None:
             if self._waiting() and not self.transport.is_closing():
