@@ -18,6 +18,7 @@ import concurrent.futures
 import json
 import os
 import random
+import re
 import resource
 import select
 import socket
@@ -124,16 +125,12 @@ def test_security_headers_on_every_answer(client):
         assert "unsafe-inline" not in csp
         assert r.headers.get("x-content-type-options") == "nosniff"
         assert r.headers.get("referrer-policy") == "no-referrer"
-
-
-def test_the_page_runs_no_inline_script():
-    """The policy allows the package's own script file alone: the page has no inline script
-    nor event attribute to be refused (the browser tests run the page under the policy)."""
+    # the policy allows the package's own script file alone: the page has no inline script nor
+    # event attribute for it to refuse (the browser tests run the page under it)
     here = Path(serve_app.__file__).parent
     page = (here / "templates" / "play.html.j2").read_text(encoding="utf-8")
     assert page.count("<script") == 1 and '<script src="/static/app.js"></script>' in page
-    assert " on" not in page.replace("option", "").replace(" one ", "").replace(" own", "")
-    assert "style=" not in page and "<style" not in page
+    assert not re.search(r"<[^>]*\son[a-z]+\s*=", page) and "style=" not in page and "<style" not in page
 
 
 # -- bounded memory: compiled games and tables ---------------------------------------------
@@ -322,6 +319,7 @@ def nested(depth: int) -> bytes:
 
 
 PATHS = st.one_of(
+    st.sampled_from(["/api/new", "/api/game/x/play"]),
     st.sampled_from(["/", "/api/games", "/api/new", "/api/game/x", "/api/game/x/play", "/static/app.js"]),
     st.text(st.sampled_from("abc/._-%20~?&=#"), max_size=40).map(lambda s: "/" + s),
     st.text(st.sampled_from("abcdef0123456789-_"), min_size=1, max_size=30).map(lambda s: "/api/game/" + s),
@@ -347,7 +345,8 @@ BODIES = st.one_of(
     st.binary(max_size=200),
     JSON.map(lambda v: json.dumps(v).encode()),
     NEW_BODIES.map(lambda v: json.dumps(v).encode()),
-    st.integers(1, 200_000).map(nested),
+    # deep enough for any recursion limit (hypothesis raises it while it runs), within 64 KiB or beyond
+    st.one_of(st.sampled_from([5_000, 20_000, 32_000]), st.integers(1, 40_000)).map(nested),
 )
 HEADER_VALUE = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
 HEADERS = st.dictionaries(
@@ -359,7 +358,7 @@ HEADERS = st.dictionaries(
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"]),
+    method=st.one_of(st.just("POST"), st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"])),
     path=PATHS,
     headers=HEADERS,
     body=BODIES,
