@@ -5,16 +5,24 @@ Trust boundary (docs/security.md): the rule files it runs are the corpus's
 and those the user named on the command line, loaded when the app is made;
 a request names a game by its place in that list, never by a path, and no
 part of a request reaches the file system. The page and its script and style
-are read from the package once. Games live in memory, at most ``MAX_GAMES``
-at a time (the oldest is dropped), each under an unguessable id.
+are read from the package once. What a request must be to reach the app (its
+Host, Origin, Content-Type, size, nesting) is ``guard``'s. Tables live in
+memory, at most ``MAX_GAMES`` (idle ones dropped after ``IDLE_SECONDS``, then
+the least recently asked for); each human seat of a table has its own secret
+(or one secret for the table, hot seat), and a request names a seat by it.
+Search players think in worker processes, one search per table at a time and
+``MAX_SEARCHES`` at once, while the page asks again.
 
 JSON API (what ``static/app.js`` calls):
 
 * ``GET /api/games``: the games, their options, players and agents;
-* ``POST /api/new`` ``{game, options, players, seats, seed}``: a new game;
-* ``GET /api/game/ID``: the table as the human to move (or the first) sees it;
-* ``POST /api/game/ID/play`` ``{move}``: a move; a refused one comes back with
-  the follow rule that refused it and its source's words.
+* ``POST /api/new`` ``{game, options, players, seats, seed, hotseat}``: a new
+  table, as the creator's seat sees it (its ``id`` is the creator's secret),
+  with ``links``: the other human seats' secrets, one for each person;
+* ``GET /api/game/SECRET``: the table as that secret's seat sees it (hot seat:
+  the human to move), ``thinking`` while a search player is to move;
+* ``POST /api/game/SECRET/play`` ``{move}``: that seat's move; a refused one
+  comes back with the follow rule that refused it and its source's words.
 """
 
 from __future__ import annotations
@@ -62,6 +70,7 @@ MAX_SEARCHES = 2  # search players thinking at once, over all tables (others wai
 WATCH_SECONDS = 20.0  # a search goes on while someone asked for its table within this (the page polls)
 
 
+PLAY_LOCK = threading.RLock()
 _PROCESSES: ProcessPoolExecutor | None = None
 _PROCESSES_LOCK = threading.Lock()
 
@@ -123,7 +132,9 @@ class Table:
     hotseat: bool = False
     explained: dict = field(default_factory=dict)
     tokens: dict = field(default_factory=dict)  # secret -> the seat it plays (None: every human seat, hot seat)
-    lock: threading.RLock = field(default_factory=threading.RLock)  # the state, between requests and a search
+    # one lock for every table's state: a compiled game is played by one thread at a time
+    # (docs/api.md), and tables of the same game share it; the requests and a search's move take it
+    lock: threading.RLock = field(default_factory=lambda: PLAY_LOCK)
     seen: float = field(default_factory=time.monotonic)  # when a request last named it
     thinking: bool = False  # a search player's move is being sought (at most one per table)
     fault: str | None = None  # a rule fault met in play ended the game: where and what
