@@ -139,6 +139,7 @@ class Table:
     thinking: bool = False  # a search player's move is being sought (at most one per table)
     fault: str | None = None  # a rule fault met in play ended the game: where and what
     dropped: bool = False
+    gid: str = ""  # its key among the server's tables
 
     def searching_seat(self) -> int | None:
         """The seat of the search player to move, if one is (and the game goes on)."""
@@ -293,8 +294,8 @@ class Server:
             self._drop(gid)
         while len(self.tables) >= MAX_GAMES:
             self._drop(next(iter(self.tables)))
-        gid = secrets.token_urlsafe(12)
-        self.tables[gid] = t
+        t.gid = secrets.token_urlsafe(12)
+        self.tables[t.gid] = t
 
     def _drop(self, gid: str) -> None:
         t = self.tables.pop(gid)
@@ -309,10 +310,7 @@ class Server:
             raise NotFound("no such game (it may have been dropped: start another)")
         t, seat = got
         t.seen = time.monotonic()
-        for gid, x in self.tables.items():
-            if x is t:
-                self.tables.move_to_end(gid)
-                break
+        self.tables.move_to_end(t.gid)
         return t, seat
 
     def advance(self, t: Table) -> None:
