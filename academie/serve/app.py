@@ -82,6 +82,19 @@ def _searched(state: api.State, agent: str, seed: str) -> int:
     return players.agent(agent, iterations=SEARCH_ITERATIONS, time=SEARCH_SECONDS, seed=seed).choose(state)
 
 
+_THREADS: ThreadPoolExecutor | None = None
+
+
+def searches() -> ThreadPoolExecutor:
+    """The threads that wait for the worker processes' moves: ``MAX_SEARCHES``, shared by
+    every app of the process, so that a table's move waits its turn behind the others'."""
+    global _THREADS
+    with _PROCESSES_LOCK:
+        if _THREADS is None:
+            _THREADS = ThreadPoolExecutor(max_workers=MAX_SEARCHES, thread_name_prefix="academie-search")
+        return _THREADS
+
+
 class Stopping(Exception):
     """No more searches: the server's process is ending."""
 
@@ -181,7 +194,6 @@ class Server:
         self.compiling = threading.Lock()  # one game compiled at a time
         self.tables: OrderedDict[str, Table] = OrderedDict()  # least recently asked for first
         self.tokens: dict[str, tuple[Table, int | None]] = {}
-        self.searches = ThreadPoolExecutor(max_workers=MAX_SEARCHES, thread_name_prefix="academie-search")
         tpl = resources.files("academie.serve")
         self.static = {
             "app.js": ((tpl / "static" / "app.js").read_text(encoding="utf-8"), "text/javascript"),
@@ -331,7 +343,7 @@ class Server:
                     if not t.thinking and not t.dropped:
                         t.thinking = True
                         try:
-                            self.searches.submit(self.think, t)
+                            searches().submit(self.think, t)
                         except RuntimeError:  # the process is ending
                             t.thinking = False
                     return
