@@ -24,7 +24,7 @@ from academie.serve.app import create_app
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url="http://127.0.0.1:8765")
 
 
 def test_the_test_client_runs_on_the_http_client_starlette_asks_for():
@@ -111,7 +111,7 @@ def test_unknown_game_ids_and_moves(client):
     v = client.post("/api/new", json={"game": key_of(client, "hearts/foster"), "players": 4}).json()
     r = client.post(f"/api/game/{v['id']}/play", json={"move": "ZZ"})
     assert r.status_code == 400
-    r = client.post(f"/api/game/{v['id']}/play", content=b"not json")
+    r = client.post(f"/api/game/{v['id']}/play", content=b"not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 400
 
 
@@ -300,7 +300,9 @@ def test_screenshots(browser, server, tmp_path):
 def test_every_corpus_game_plays_to_its_end_through_the_api(client):
     for g in client.get("/api/games").json():
         n = g["players"][0]
-        v = client.post("/api/new", json={"game": g["key"], "players": n, "seats": ["human"] * n, "seed": 4}).json()
+        v = client.post(
+            "/api/new", json={"game": g["key"], "players": n, "seats": ["human"] * n, "seed": 4, "hotseat": True}
+        ).json()
         for _ in range(400):
             if v["terminal"]:
                 break
@@ -315,7 +317,7 @@ def test_a_rule_file_named_on_the_command_line_is_offered(tmp_path):
     concept = Path(__file__).parent / "concepts" / "penalty.yaml"
     mine = tmp_path / "mine.yaml"
     mine.write_text(concept.read_text(encoding="utf-8"), encoding="utf-8")
-    c = TestClient(create_app([str(mine)]))
+    c = TestClient(create_app([str(mine)]), base_url="http://127.0.0.1:8765")
     games = c.get("/api/games").json()
     assert games[-1]["id"].endswith("mine") or "mine" in games[-1]["id"]
     v = c.post("/api/new", json={"game": games[-1]["key"], "players": games[-1]["players"][0]}).json()
@@ -329,17 +331,127 @@ def test_a_faulty_rule_file_is_reported_before_serving(run, tmp_path):
     assert code == 2 and f"{bad}:2:" in err and "serving" not in out
 
 
+def until_my_turn(client, v, seconds=60):
+    """The table once the search players have played (they think on a worker thread: the page polls)."""
+    end = time.monotonic() + seconds
+    while v["thinking"]:
+        assert time.monotonic() < end, "the search players never played"
+        time.sleep(0.05)
+        v = client.get(f"/api/game/{v['id']}").json()
+    return v
+
+
 def test_search_players_take_seats(client):
     """The seats may go to the search players: they play their turns, and a bad seat is refused."""
     body = {"game": key_of(client, "hearts/foster"), "players": 4, "seats": ["human", "ismcts", "mc", "random"]}
-    v = client.post("/api/new", json={**body, "seed": 5}).json()
+    v = until_my_turn(client, client.post("/api/new", json={**body, "seed": 5}).json())
     assert v["agents"] == ["human", "ismcts", "mc", "random"]
     plays = 0
     while not v.get("terminal") and plays < 13:  # a whole hand: the others answer each of the human's cards
         v = client.post(f"/api/game/{v['id']}/play", json={"move": v["legal"][0]["move"]}).json()
+        v = until_my_turn(client, v)
         plays += 1
     log = client.get(f"/api/game/{v['id']}").json()
     text = json.dumps(log)
     assert plays == 13 and "seat 1" in text.lower() and "seat 2" in text.lower()
     bad = client.post("/api/new", json={**body, "seats": ["human", "ismcts", "alphazero", "random"]})
     assert bad.status_code == 400 and "ismcts" in bad.json()["error"]
+
+
+def start_in_page(page, url, game, players, seats, hotseat=False, seed=1):
+    page.goto(url)
+    label = next(
+        o
+        for o in page.eval_on_selector_all("#game option", "os => os.map(o => o.textContent)")
+        if o.startswith(game + " ")
+    )
+    page.select_option("#game", label=label)
+    page.fill("#players", str(players))
+    page.dispatch_event("#players", "change")
+    for s, agent in enumerate(seats):
+        page.select_option(f"#seat-{s}", agent)
+    if hotseat:
+        page.check("#hotseat")
+    page.fill("#seed", str(seed))
+    page.click("#start")
+
+
+def test_the_page_shows_a_search_player_thinking_and_disables_moves(browser, server):
+    """The search players think on the server while the page asks again: it says who is
+    thinking, and no card can be clicked meanwhile."""
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start_in_page(page, server, "hearts/foster", 4, ["human", "ismcts", "mc", "ismcts"])
+    page.wait_for_selector("#hand button")
+    seen_thinking = moves = 0
+    snap = """() => ({thinking: !document.getElementById('thinking').hidden,
+        text: document.getElementById('thinking').textContent,
+        enabled: [...document.querySelectorAll('#hand button, #declare button')].filter(b => !b.disabled).length})"""
+    end = time.monotonic() + 60
+    while moves < 4 and time.monotonic() < end:
+        s = page.evaluate(snap)
+        if s["thinking"]:
+            seen_thinking += 1
+            assert s["enabled"] == 0, s  # nothing can be played while a search player thinks
+            assert "is thinking" in s["text"] and ("ismcts" in s["text"] or "mc" in s["text"])
+        elif s["enabled"]:
+            before = page.text_content("#log")
+            page.click("#hand button.legal >> nth=0")
+            page.wait_for_function("b => document.getElementById('log').textContent !== b", arg=before)
+            moves += 1
+        page.wait_for_timeout(30)
+    page.close()
+    assert moves == 4 and seen_thinking and errors == []
+
+
+def test_two_people_on_two_browsers_each_see_their_own_hand(browser, server):
+    """Each human seat has its own secret link: the second person opens it in another browser
+    (context) and sees and plays seat 1 alone; the first never sees seat 1's cards."""
+    first = browser.new_context().new_page()
+    start_in_page(first, server, "hearts/foster", 4, ["human", "human", "random", "random"])
+    first.wait_for_selector("#links code")
+    link = first.text_content("#links p[data-seat='1'] code")
+    assert link.startswith(server) and "#t=" in link
+    second = browser.new_context().new_page()
+    second.goto(link)
+    second.wait_for_selector("#hand button")
+    mine = set(first.eval_on_selector_all("#hand button", "bs => bs.map(b => b.dataset.card)"))
+    theirs = set(second.eval_on_selector_all("#hand button", "bs => bs.map(b => b.dataset.card)"))
+    assert mine and theirs and not mine & theirs
+    assert "seat 1 (you)" in second.text_content("#seats-view") and "seat 0 (you)" not in second.text_content(
+        "#seats-view"
+    )
+    for _ in range(6):  # whoever's turn it is plays; the other page follows by asking again
+        for page in (first, second):
+            if page.query_selector("#hand button.legal:not([disabled])"):
+                before = page.text_content("#log")
+                page.click("#hand button.legal:not([disabled]) >> nth=0")
+                page.wait_for_function("b => document.getElementById('log').textContent !== b", arg=before)
+                break
+        else:
+            first.wait_for_timeout(300)
+    for page in (first, second):
+        page.wait_for_timeout(1800)  # one poll
+    logs = [first.text_content("#log"), second.text_content("#log")]
+    assert logs[0].count("seat 1") > 0 and logs[1].count("seat 0") > 0
+    first.context.close()
+    second.context.close()
+
+
+def test_hot_seat_hides_each_hand_until_its_owner_shows_it(browser, server):
+    page = browser.new_page()
+    start_in_page(page, server, "hearts/foster", 4, ["human", "human", "random", "random"], hotseat=True)
+    page.wait_for_selector("#show-hand")
+    shown = []
+    for _ in range(8):
+        if page.is_visible("#show-hand"):  # a new seat to play: its hand hidden until shown
+            assert page.is_hidden("#hand") and page.is_hidden("#log")
+            shown.append(page.text_content("#show-hand"))
+            page.click("#show-hand")
+        assert page.is_visible("#hand button")
+        before = page.text_content("#log")
+        page.click("#hand button.legal >> nth=0")
+        page.wait_for_function("b => document.getElementById('log').textContent !== b", arg=before)
+    page.close()
+    assert len(set(shown)) == 2, shown  # seat 0's and seat 1's, each shown by its owner

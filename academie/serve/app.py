@@ -5,27 +5,44 @@ Trust boundary (docs/security.md): the rule files it runs are the corpus's
 and those the user named on the command line, loaded when the app is made;
 a request names a game by its place in that list, never by a path, and no
 part of a request reaches the file system. The page and its script and style
-are read from the package once. Games live in memory, at most ``MAX_GAMES``
-at a time (the oldest is dropped), each under an unguessable id.
+are read from the package once. What a request must be to reach the app (its
+Host, Origin, Content-Type, size, nesting) is ``guard``'s. Tables live in
+memory, at most ``MAX_GAMES`` (idle ones dropped after ``IDLE_SECONDS``, then
+the least recently asked for); each human seat of a table has its own secret
+(or one secret for the table, hot seat), and a request names a seat by it.
+Search players think in worker processes, one search per table at a time and
+``MAX_SEARCHES`` at once, while the page asks again.
 
 JSON API (what ``static/app.js`` calls):
 
 * ``GET /api/games``: the games, their options, players and agents;
-* ``POST /api/new`` ``{game, options, players, seats, seed}``: a new game;
-* ``GET /api/game/ID``: the table as the human to move (or the first) sees it;
-* ``POST /api/game/ID/play`` ``{move}``: a move; a refused one comes back with
-  the follow rule that refused it and its source's words.
+* ``POST /api/new`` ``{game, options, players, seats, seed, hotseat}``: a new
+  table, as the creator's seat sees it (its ``id`` is the creator's secret),
+  with ``links``: the other human seats' secrets, one for each person;
+* ``GET /api/game/SECRET``: the table as that secret's seat sees it (hot seat:
+  the human to move), ``thinking`` while a search player is to move;
+* ``POST /api/game/SECRET/play`` ``{move}``: that seat's move; a refused one
+  comes back with the follow rule that refused it and its source's words.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
+import sys
+import threading
+import time
+import multiprocessing
+import os
+import traceback
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+import anyio
 import jinja2
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -40,11 +57,68 @@ from ..dsl.text import safe
 from ..narrate import card_text, narrate
 from .events import plays_of
 from .explain import explain, explain_refusal
+from .guard import Guard, Hosts, Refused, parse_json, read_body
 
-MAX_GAMES = 64
+MAX_GAMES = 1000  # tables kept (some 60 KB each when new); the least recently asked for is dropped for a new one
+IDLE_SECONDS = 30 * 60  # a table no one asked for within this is dropped
+MAX_COMPILED = 16  # compiled games (a game and a set of options) kept, least recently used dropped
 AGENTS = ("human", "random", "first", "ismcts", "mc")
+SEARCHERS = ("ismcts", "mc")
 SEARCH_ITERATIONS = 200  # a search player's budget per move: a fraction of a second on the corpus games
-MAX_BODY = 64 * 1024
+SEARCH_SECONDS = 2.0  # ... and at most this long, whatever the game
+MAX_SEARCHES = 2  # search players thinking at once, over all tables (others wait their turn)
+WATCH_SECONDS = 20.0  # a search goes on while someone asked for its table within this (the page polls)
+
+
+PLAY_LOCK = threading.RLock()
+_PROCESSES: ProcessPoolExecutor | None = None
+_PROCESSES_LOCK = threading.Lock()
+
+
+def _searched(state: api.State, agent: str, seed: str) -> int:
+    """In a worker process: the search player's move (an action id) in ``state``."""
+    from .. import players
+
+    return players.agent(agent, iterations=SEARCH_ITERATIONS, time=SEARCH_SECONDS, seed=seed).choose(state)
+
+
+_THREADS: ThreadPoolExecutor | None = None
+
+
+def searches() -> ThreadPoolExecutor:
+    """The threads that wait for the worker processes' moves: ``MAX_SEARCHES``, shared by
+    every app of the process, so that a table's move waits its turn behind the others'."""
+    global _THREADS
+    with _PROCESSES_LOCK:
+        if _THREADS is None:
+            _THREADS = ThreadPoolExecutor(max_workers=MAX_SEARCHES, thread_name_prefix="academie-search")
+        return _THREADS
+
+
+class Stopping(Exception):
+    """No more searches: the server's process is ending."""
+
+
+def search(state: api.State, agent: str, seed: str) -> int:
+    """The move of search player ``agent`` in ``state``, sought in one of ``MAX_SEARCHES`` worker
+    processes (the server's own process goes on answering; a game's compiled tables are
+    never shared between threads). A pool whose worker died is made again."""
+    global _PROCESSES
+    with _PROCESSES_LOCK:
+        if _PROCESSES is None:
+            _PROCESSES = ProcessPoolExecutor(max_workers=MAX_SEARCHES, mp_context=multiprocessing.get_context("spawn"))
+        pool = _PROCESSES
+    try:
+        future = pool.submit(_searched, state, agent, seed)
+    except RuntimeError:  # the pool was shut down: the process is ending
+        raise Stopping() from None
+    try:
+        return future.result(timeout=SEARCH_SECONDS + 60)
+    except BrokenProcessPool:
+        with _PROCESSES_LOCK:
+            if _PROCESSES is pool:
+                _PROCESSES = None
+        raise
 
 
 @dataclass
@@ -61,15 +135,31 @@ class Entry:
 
 @dataclass
 class Table:
-    """One game in play."""
+    """One game in play, and who may see and play which of its seats."""
 
     entry: Entry
     state: api.State
     agents: list[str]
     seed: int | str
     rng: random.Random
+    hotseat: bool = False
     explained: dict = field(default_factory=dict)
-    players: dict = field(default_factory=dict)  # seat -> its search player, made when first asked
+    tokens: dict = field(default_factory=dict)  # secret -> the seat it plays (None: every human seat, hot seat)
+    # one lock for every table's state: a compiled game is played by one thread at a time
+    # (docs/api.md), and tables of the same game share it; the requests and a search's move take it
+    lock: threading.RLock = field(default_factory=lambda: PLAY_LOCK)
+    seen: float = field(default_factory=time.monotonic)  # when a request last named it
+    thinking: bool = False  # a search player's move is being sought (at most one per table)
+    fault: str | None = None  # a rule fault met in play ended the game: where and what
+    dropped: bool = False
+    gid: str = ""  # its key among the server's tables
+
+    def searching_seat(self) -> int | None:
+        """The seat of the search player to move, if one is (and the game goes on)."""
+        if self.fault is not None or self.state.is_terminal():
+            return None
+        seat = self.state.current_player()
+        return seat if seat is not None and self.agents[seat] in SEARCHERS else None
 
 
 def _entry(ref: str, limits: Limits) -> Entry | None:
@@ -100,8 +190,10 @@ class Server:
         self.limits = limits or Limits()
         refs = list(corpus_ids()) + [r for r in (refs or []) if r not in corpus_ids()]
         self.entries = [e for e in (_entry(r, self.limits) for r in refs) if e is not None]
-        self.compiled: dict[tuple, api.Game] = {}
-        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.compiled: OrderedDict[tuple, api.Game] = OrderedDict()
+        self.compiling = threading.Lock()  # one game compiled at a time
+        self.tables: OrderedDict[str, Table] = OrderedDict()  # least recently asked for first
+        self.tokens: dict[str, tuple[Table, int | None]] = {}
         tpl = resources.files("academie.serve")
         self.static = {
             "app.js": ((tpl / "static" / "app.js").read_text(encoding="utf-8"), "text/javascript"),
@@ -129,7 +221,8 @@ class Server:
         ]
 
     # -- a new game ---------------------------------------------------------------------
-    def new(self, body: dict) -> Table:
+    def check_new(self, body: dict) -> dict:
+        """A new game's request, checked: its entry, options (a set, each the file's own), seats and seed."""
         key = body.get("game")
         if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < len(self.entries):
             raise BadRequest("no such game")
@@ -149,65 +242,186 @@ class Server:
             seed = int(seed)
         if isinstance(seed, bool) or not isinstance(seed, (int, str)) or len(str(seed)) > 200:
             raise BadRequest("a seed is a number or a short text")
-        key2 = (e.ref, tuple(sorted(options)))
-        game = self.compiled.get(key2)
-        if game is None:
-            try:
-                game = api.Game(load_game(e.ref, key2[1], self.limits), e.ref, key2[1])
-            except RuleError as err:  # options that conflict, a file changed since the start
-                raise BadRequest(safe(str(err.diagnostics[0].message if err.diagnostics else err))) from None
-            self.compiled[key2] = game
-        state = game.new_state(players=players, seed=seed)
-        table = Table(e, state, list(seats), seed, random.Random(f"{seed}:agents"))
-        gid = secrets.token_urlsafe(12)
-        self.tables[gid] = table
-        while len(self.tables) > MAX_GAMES:
-            self.tables.popitem(last=False)
-        self.advance(table)
-        return table
+        hotseat = body.get("hotseat", False)
+        if not isinstance(hotseat, bool):
+            raise BadRequest("hotseat is true or false")
+        return {
+            "entry": e,
+            "options": tuple(sorted(set(options))),  # the set: order and repeats do not make another game
+            "players": players,
+            "seats": list(seats),
+            "seed": seed,
+            "hotseat": hotseat,
+        }
+
+    def compile(self, e: Entry, options: tuple[str, ...]) -> api.Game:
+        """The game of ``e`` with ``options`` (a sorted set), compiled once and kept while used."""
+        key = (e.ref, options)
+        with self.compiling:
+            game = self.compiled.get(key)
+            if game is None:
+                try:
+                    game = api.Game(load_game(e.ref, options, self.limits), e.ref, options)
+                except RuleError as err:  # options that conflict, a file changed since the start
+                    raise BadRequest(safe(str(err.diagnostics[0].message if err.diagnostics else err))) from None
+                self.compiled[key] = game
+                while len(self.compiled) > MAX_COMPILED:
+                    self.compiled.popitem(last=False)
+            else:
+                self.compiled.move_to_end(key)
+            return game
+
+    def new(self, req: dict, game: api.Game) -> tuple[Table, str, list[dict]]:
+        """A new table of the checked request ``req``: the table, the creator's secret, and the
+        links (seat, secret) of the other human seats, each to be given to its player."""
+        try:
+            state = game.new_state(players=req["players"], seed=req["seed"])
+        except RuleError as err:
+            raise BadRequest(safe(err.format(with_context=False))) from None
+        seats = req["seats"]
+        humans = [s for s, a in enumerate(seats) if a == "human"]
+        hotseat = req["hotseat"] and len(humans) > 1
+        t = Table(req["entry"], state, seats, req["seed"], random.Random(f"{req['seed']}:agents"), hotseat=hotseat)
+        self._admit(t)
+        if hotseat or not humans:  # one browser for every human seat, or none to play: one secret for the table
+            mine = self._token(t, None)
+            links = []
+        else:
+            mine = self._token(t, humans[0])
+            links = [{"seat": s, "token": self._token(t, s)} for s in humans[1:]]
+        with t.lock:
+            self.advance(t)
+        return t, mine, links
+
+    def _token(self, t: Table, seat: int | None) -> str:
+        token = secrets.token_urlsafe(18)
+        t.tokens[token] = seat
+        self.tokens[token] = (t, seat)
+        return token
+
+    def _admit(self, t: Table) -> None:
+        """Room for one more table: those idle too long are dropped, then the least recently asked for."""
+        now = time.monotonic()
+        for gid in [g for g, x in self.tables.items() if now - x.seen > IDLE_SECONDS]:
+            self._drop(gid)
+        while len(self.tables) >= MAX_GAMES:
+            self._drop(next(iter(self.tables)))
+        t.gid = secrets.token_urlsafe(12)
+        self.tables[t.gid] = t
+
+    def _drop(self, gid: str) -> None:
+        t = self.tables.pop(gid)
+        t.dropped = True  # a search under way stops at its next move
+        for token in t.tokens:
+            self.tokens.pop(token, None)
+
+    def lookup(self, token: str) -> tuple[Table, int | None]:
+        """The table and seat of a secret; the table is asked for now (kept, its search goes on)."""
+        got = self.tokens.get(token)
+        if got is None:
+            raise NotFound("no such game (it may have been dropped: start another)")
+        t, seat = got
+        t.seen = time.monotonic()
+        self.tables.move_to_end(t.gid)
+        return t, seat
 
     def advance(self, t: Table) -> None:
-        """The other seats play until a human is to move, or the game ends."""
+        """The seats of cheap players play until a human or a search player is to move, or the
+        game ends; a search player's move is sought on a worker thread (``think``). A rule
+        fault met on the way ends the game with its place in the rule file. Called with
+        ``t.lock`` held."""
         st = t.state
-        while not st.is_terminal():
-            seat = st.current_player()
-            if seat is None:
-                return
-            agent = t.agents[seat]
-            if agent == "human":
-                return
-            if agent in ("ismcts", "mc"):
-                player = t.players.get(seat)
-                if player is None:
-                    from .. import players
-
-                    player = t.players[seat] = players.agent(
-                        agent, iterations=SEARCH_ITERATIONS, seed=f"{t.seed}:{agent}:{seat}"
-                    )
-                st.apply_action(player.choose(st))
-                continue
-            moves = st.legal_moves()
-            st.apply(moves[0] if agent == "first" else t.rng.choice(moves))
-
-    def play(self, t: Table, move: Any) -> dict | None:
-        """Make the human's move; a refusal (with its rule explained) if it is not legal."""
-        st = t.state
-        if st.is_terminal():
-            raise BadRequest("the game is over")
-        if not isinstance(move, str) or len(move) > 40:
-            raise BadRequest("a move is a card (QS, 10H) or a declaration's name")
-        mover = st.current_player()
-        if mover is None or t.agents[mover] != "human":
-            raise BadRequest("it is not your turn")
         try:
-            why = st.why_illegal(move)
-        except api.UnknownAction as err:
-            raise BadRequest(str(err)) from None
-        if why is not None:
-            return explain_refusal(st.game.gamedef.doc, why)
-        st.apply(move)
-        self.advance(t)
-        return None
+            while t.fault is None and not st.is_terminal():
+                seat = st.current_player()
+                if seat is None:
+                    return
+                agent = t.agents[seat]
+                if agent == "human":
+                    return
+                if agent in SEARCHERS:
+                    if not t.thinking and not t.dropped:
+                        t.thinking = True
+                        try:
+                            searches().submit(self.think, t)
+                        except RuntimeError:  # the process is ending
+                            t.thinking = False
+                    return
+                moves = st.legal_moves()
+                st.apply(moves[0] if agent == "first" else t.rng.choice(moves))
+        except RuleError as err:
+            t.fault = safe(err.format(with_context=False))
+
+    def think(self, t: Table) -> None:
+        """On a worker thread: the move of the search player to move in ``t``, sought in a
+        worker process within ``SEARCH_SECONDS``; then the cheap players, and the next
+        search is queued behind the other tables' (``advance``). Nothing is sought once the
+        table is dropped, or when no one asked for it within ``WATCH_SECONDS`` (the page
+        went away: it goes on when the table is asked for again)."""
+        try:
+            with t.lock:
+                seat = t.searching_seat()
+                if seat is None or t.dropped or time.monotonic() - t.seen > WATCH_SECONDS:
+                    t.thinking = False
+                    return
+                agent = t.agents[seat]
+                seed = f"{t.seed}:{agent}:{seat}:{len(t.state.history)}"
+                snapshot = t.state.clone()
+            action = search(snapshot, agent, seed)
+            with t.lock:
+                t.thinking = False
+                if not t.dropped:
+                    t.state.apply_action(action)
+                    self.advance(t)
+        except Stopping:  # the server is stopping
+            t.thinking = False
+        except RuleError as err:  # met in the search's playouts, or when its move was made
+            with t.lock:
+                t.fault = safe(str(err.args[0] if err.args else err))
+                t.thinking = False
+        except Exception as err:  # a bug, or a worker that died: the table ends, the server goes on
+            print(
+                f"academie serve: internal error in a search: {type(err).__name__} (please report it)", file=sys.stderr
+            )
+            if os.environ.get("ACADEMIE_DEBUG"):
+                traceback.print_exc()
+            with t.lock:
+                t.fault = "the game stopped on an internal error of academie (please report it)"
+                t.thinking = False
+
+    def resume(self, t: Table) -> None:
+        """A search stopped because no one watched goes on now that someone asks."""
+        with t.lock:
+            if not t.thinking and t.searching_seat() is not None:
+                self.advance(t)
+
+    def play(self, t: Table, seat: int | None, move: Any) -> dict | None:
+        """Make the move of the human at ``seat`` (None: any human, hot seat); a refusal (with
+        its rule explained) if it is not legal."""
+        with t.lock:
+            st = t.state
+            if t.fault is not None:
+                raise BadRequest(f"the game ended on a fault in its rules: {t.fault}")
+            if st.is_terminal():
+                raise BadRequest("the game is over")
+            if not isinstance(move, str) or len(move) > 40:
+                raise BadRequest("a move is a card (QS, 10H) or a declaration's name")
+            mover = st.current_player()
+            if mover is None or t.agents[mover] != "human" or (seat is not None and mover != seat):
+                raise BadRequest("it is not your turn")
+            try:
+                why = st.why_illegal(move)
+            except api.UnknownAction as err:
+                raise BadRequest(str(err)) from None
+            if why is not None:
+                return explain_refusal(st.game.gamedef.doc, why)
+            try:
+                st.apply(move)
+            except RuleError as err:
+                t.fault = safe(err.format(with_context=False))
+                return None
+            self.advance(t)
+            return None
 
     # -- what the page shows --------------------------------------------------------
     def _explain(self, t: Table, path: Any) -> dict | None:
@@ -216,15 +430,63 @@ class Server:
             t.explained[k] = explain(t.state.game.gamedef.doc, path)
         return t.explained[k]
 
-    def view(self, gid: str, t: Table) -> dict:
+    def view(self, token: str, t: Table, mine: int | None) -> dict:
+        """The table as the seat of ``token`` sees it (``mine``; None: the human to move, hot seat)."""
+        with t.lock:
+            try:
+                v = self._view(token, t, mine)
+            except Exception:
+                if t.fault is None:
+                    raise
+                v = self._ended(token, t, mine)  # the fault left the table in no state to be shown
+            v["thinking"] = t.thinking or t.searching_seat() is not None
+            v["hotseat"] = t.hotseat
+            v["fault"] = t.fault
+            if t.fault is not None:
+                v["terminal"] = True
+                v["legal"] = []
+                v["hand"] = [{**c, "legal": False} for c in v["hand"]]
+            return v
+
+    def _ended(self, token: str, t: Table, mine: int | None) -> dict:
+        n = len(t.agents)
+        return {
+            "id": token,
+            "game": {"id": t.entry.id, "title": t.entry.title, "options": list(t.state.game.options), "seed": t.seed},
+            "players": n,
+            "seat": mine if mine is not None else 0,
+            "agents": t.agents,
+            "hand": [],
+            "legal": [],
+            "decision": None,
+            "current_player": None,
+            "hand_no": 0,
+            "led": None,
+            "trump": None,
+            "trick": [],
+            "last_trick": None,
+            "seats": [],
+            "pools": {},
+            "zones": {},
+            "counters": {},
+            "standings": [],
+            "hand_results": [],
+            "terminal": True,
+            "log": [],
+        }
+
+    def _view(self, gid: str, t: Table, mine: int | None) -> dict:
         st = t.state
         humans = [s for s, a in enumerate(t.agents) if a == "human"]
         mover = st.current_player()
-        seat = mover if mover is not None and t.agents[mover] == "human" else (humans[0] if humans else 0)
+        if mine is not None:
+            seat = mine
+        else:  # hot seat (or no human seat): the human to move, else the first human
+            seat = mover if mover is not None and t.agents[mover] == "human" else (humans[0] if humans else 0)
         obs = st.observation(seat)
         hands = obs["earlier_hands"] + [obs["events"]]
         log = []
-        you = {s for s, a in enumerate(t.agents) if a == "human"}
+        you = {seat} if mine is not None else set(humans)
         lowest = bool((st.game.gamedef.dealer_draw or {}).get("lowest", True))  # as the interpreter reads it
         for hand in hands[-3:]:
             for ev in hand:
@@ -255,7 +517,7 @@ class Server:
             for z, v in obs["zones"].items()
             if z not in ("pack", "trick") and v["count"]
         }
-        legal = obs["legal"] if t.agents[seat] == "human" else []
+        legal = obs["legal"] if t.agents[seat] == "human" and seat == mover else []
         return {
             "id": gid,
             "game": {"id": t.entry.id, "title": t.entry.title, "options": list(st.game.options), "seed": t.seed},
@@ -283,26 +545,22 @@ class Server:
 
 
 class BadRequest(ValueError):
-    pass
+    status = 400
+
+
+class NotFound(BadRequest):
+    status = 404
 
 
 async def _body(request: Request) -> dict:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise BadRequest("request too large")
-    import json
-
-    try:
-        body = json.loads(raw or b"{}")
-    except ValueError:
-        raise BadRequest("the request is not JSON") from None
-    if not isinstance(body, dict):
-        raise BadRequest("the request is a JSON object")
-    return body
+    """The request's JSON object, read within the bounds of ``guard`` (size, time, nesting)."""
+    return parse_json(await read_body(request.receive, request.headers))
 
 
-def create_app(refs: list[str] | None = None, limits: Limits | None = None) -> Starlette:
-    """The app, offering the corpus and the rule files ``refs`` (already checked by the caller)."""
+def create_app(refs: list[str] | None = None, limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
+    """The app, offering the corpus and the rule files ``refs`` (already checked by the
+    caller), answering requests addressed to ``host`` (the address it listens on; see
+    ``guard.Hosts``)."""
     server = Server(refs, limits)
 
     async def index(request: Request) -> Response:
@@ -311,7 +569,7 @@ def create_app(refs: list[str] | None = None, limits: Limits | None = None) -> S
     async def static(request: Request) -> Response:
         got = server.static.get(request.path_params["name"])
         if got is None:
-            return Response("not found", status_code=404, media_type="text/plain")
+            return JSONResponse({"error": "not found"}, status_code=404)
         return Response(got[0], media_type=got[1])
 
     async def games(request: Request) -> Response:
@@ -319,44 +577,52 @@ def create_app(refs: list[str] | None = None, limits: Limits | None = None) -> S
 
     async def new(request: Request) -> Response:
         try:
-            body = await _body(request)
-            t = server.new(body)
+            req = server.check_new(await _body(request))
+            game = await anyio.to_thread.run_sync(server.compile, req["entry"], req["options"])
+            t, token, links = server.new(req, game)
         except BadRequest as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
-        gid = next(k for k, v in server.tables.items() if v is t)
-        return JSONResponse(server.view(gid, t))
-
-    def _table(request: Request) -> tuple[str, Table]:
-        gid = request.path_params["gid"]
-        t = server.tables.get(gid)
-        if t is None:
-            raise BadRequest("no such game (it may have been dropped: start another)")
-        return gid, t
+            return JSONResponse({"error": str(e)}, status_code=e.status)
+        return JSONResponse({**server.view(token, t, t.tokens[token]), "links": links})
 
     async def show(request: Request) -> Response:
         try:
-            gid, t = _table(request)
+            token = request.path_params["token"]
+            t, seat = server.lookup(token)
         except BadRequest as e:
-            return JSONResponse({"error": str(e)}, status_code=404)
-        return JSONResponse(server.view(gid, t))
+            return JSONResponse({"error": str(e)}, status_code=e.status)
+        server.resume(t)
+        return JSONResponse(server.view(token, t, seat))
 
     async def play(request: Request) -> Response:
         try:
-            gid, t = _table(request)
+            token = request.path_params["token"]
+            t, seat = server.lookup(token)
             body = await _body(request)
-            refused = server.play(t, body.get("move"))
+            refused = server.play(t, seat, body.get("move"))
         except BadRequest as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
-        return JSONResponse({**server.view(gid, t), "refused": refused})
+            return JSONResponse({"error": str(e)}, status_code=e.status)
+        return JSONResponse({**server.view(token, t, seat), "refused": refused})
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": "not found"}, status_code=404)
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": "method not allowed"}, status_code=405)
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refused)
+        # a body refused before its end: the connection is closed rather than read to its end
+        headers = {"Connection": "close"} if exc.status in (408, 413) else None
+        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=headers)
 
     routes = [
         Route("/", index),
         Route("/static/{name}", static),
         Route("/api/games", games),
         Route("/api/new", new, methods=["POST"]),
-        Route("/api/game/{gid}", show),
-        Route("/api/game/{gid}/play", play, methods=["POST"]),
+        Route("/api/game/{token}", show),
+        Route("/api/game/{token}/play", play, methods=["POST"]),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed, Refused: refused})
     app.state.server = server
-    return app
+    return Guard(app, Hosts(host))

@@ -5,6 +5,11 @@
   const $ = (id) => document.getElementById(id);
   let games = [];
   let view = null;
+  // the secret of this browser's seat (or of the whole table, hot seat): in the page's address
+  // after "#t=", never sent as a referrer nor kept in a server's log
+  let token = null;
+  let revealed = null; // hot seat: the seat whose hand its owner has shown
+  let poll = null; // the timer asking for the table while others (a search player, a person) play
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -87,20 +92,71 @@
       players: Number($("players").value),
       seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
       seed: $("seed").value,
+      hotseat: $("hotseat").checked,
     };
     try {
-      view = await call("POST", "/api/new", body);
-      $("table").hidden = false;
-      showMessage(null);
-      render();
+      const v = await call("POST", "/api/new", body);
+      token = v.id;
+      revealed = null;
+      history.replaceState(null, "", "#t=" + token);
+      showLinks(v.links || []);
+      show(v);
     } catch (e) {
       $("setup-error").textContent = e.message;
     }
   }
 
+  // each other human seat's link, to be sent to its player
+  function showLinks(links) {
+    const box = $("links");
+    box.replaceChildren();
+    box.hidden = !links.length;
+    if (!links.length) return;
+    box.append(el("p", {}, "Send each person their own link: it shows their hand alone and lets them play their seat."));
+    for (const l of links) {
+      const url = location.origin + location.pathname + "#t=" + l.token;
+      box.append(el("p", { "data-seat": l.seat }, "seat " + l.seat + ": ", el("code", {}, url)));
+    }
+  }
+
+  function show(v) {
+    view = v;
+    $("table").hidden = false;
+    showMessage(null);
+    render();
+  }
+
   // -- the table --------------------------------------------------------------------------
+  function mine(s) {
+    return view.agents[s] === "human" && (view.hotseat || s === view.seat);
+  }
+
   function seatName(s) {
-    return view.agents[s] === "human" ? "seat " + s + " (you)" : "seat " + s;
+    return mine(s) ? "seat " + s + " (you)" : "seat " + s;
+  }
+
+  function myTurn(v) {
+    return !v.terminal && !v.thinking && v.current_player !== null && v.current_player === v.seat && v.agents[v.seat] === "human";
+  }
+
+  // while it is not this browser's turn, the table is asked for again until it is
+  function schedule() {
+    clearTimeout(poll);
+    poll = null;
+    if (!view || view.terminal || myTurn(view)) return;
+    const asked = token;
+    poll = setTimeout(async () => {
+      try {
+        const v = await call("GET", "/api/game/" + asked);
+        if (asked !== token) return;
+        const changed = JSON.stringify(v) !== JSON.stringify(view);
+        view = v;
+        if (changed) render();
+        else schedule();
+      } catch (e) {
+        showMessage({ text: e.message, explained: null });
+      }
+    }, view.thinking ? 400 : 1500);
   }
 
   function cardsOf(plays, winner) {
@@ -129,12 +185,22 @@
     let status = "Hand " + v.hand_no + ".";
     if (v.trump) status += " Trumps: " + suit(v.trump) + ".";
     if (v.led) status += " Led: " + suit(v.led) + ".";
-    if (v.terminal) {
+    if (v.fault) {
+      status = "The game ended on a fault in its rules: " + v.fault;
+    } else if (v.terminal) {
       status = "Game over. " + v.standings.map((r) => r.rank + ". " + seatName(r.seat) + ": " + r.score).join("; ");
     } else if (v.current_player !== null) {
-      status += v.agents[v.current_player] === "human" ? " Your turn (" + seatName(v.current_player) + ")." : " " + seatName(v.current_player) + " to play.";
+      status += mine(v.current_player) ? " Your turn (" + seatName(v.current_player) + ")." : " " + seatName(v.current_player) + " to play.";
     }
     st.textContent = status;
+    const thinking = $("thinking");
+    thinking.hidden = !(v.thinking && !v.terminal);
+    thinking.textContent = thinking.hidden ? "" : seatName(v.current_player) + " (" + v.agents[v.current_player] + ") is thinking…";
+    st.dataset.thinking = thinking.hidden ? "0" : "1";
+    // hot seat: a hand is hidden until its owner shows it
+    const hidden = v.hotseat && !v.terminal && revealed !== v.seat;
+    $("reveal").hidden = !hidden;
+    $("show-hand").textContent = "Show seat " + v.seat + "'s hand (others look away)";
 
     const seats = $("seats-view");
     seats.replaceChildren();
@@ -162,26 +228,30 @@
 
     const hand = $("hand");
     hand.replaceChildren();
-    const myTurn = !v.terminal && v.current_player !== null && v.agents[v.current_player] === "human";
+    const turn = myTurn(v);
+    hand.hidden = hidden;
     for (const c of v.hand) {
       const b = el("button", { type: "button", class: suitClass(c.text) + (c.legal ? " legal" : ""), "data-card": c.card, title: c.legal ? "play " + c.text : c.text + ": not allowed now (click to see why)" }, c.text);
-      b.disabled = !myTurn;
+      b.disabled = !turn;
       b.addEventListener("click", () => play(c.card));
       hand.append(b);
     }
     const dec = $("declare");
     dec.replaceChildren();
+    dec.hidden = hidden;
     const inHand = new Set(v.hand.map((c) => c.card));
     {
       // what is not a card of the hand: pass, a declaration, a number
       for (const m of v.legal.filter((x) => !inHand.has(x.move))) {
         const b = el("button", { type: "button", class: "move", "data-move": m.move }, m.text);
+        b.disabled = !turn;
         b.addEventListener("click", () => play(m.move));
         dec.append(b);
       }
     }
     const log = $("log");
     log.replaceChildren();
+    log.hidden = hidden;
     for (const line of v.log) {
       const li = el("li", { class: "ev-" + line.type }, ...line.parts.map(part));
       if (line.rule) li.append(" ", ruleDetails(line.rule));
@@ -189,6 +259,7 @@
       log.append(li);
     }
     log.scrollTop = log.scrollHeight;
+    schedule();
   }
 
   // a piece of an event's sentence (academie/narrate.py): a seat, a card or a suit in a span to style
@@ -230,7 +301,8 @@
 
   async function play(move) {
     try {
-      const r = await call("POST", "/api/game/" + view.id + "/play", { move });
+      clearTimeout(poll);
+      const r = await call("POST", "/api/game/" + token + "/play", { move });
       view = r;
       showMessage(r.refused);
       render();
@@ -244,7 +316,16 @@
     $("game").addEventListener("change", fillSetup);
     $("players").addEventListener("change", fillSeats);
     $("setup-form").addEventListener("submit", start);
+    $("show-hand").addEventListener("click", () => {
+      revealed = view.seat;
+      render();
+    });
     fillSetup();
+    const m = /^#t=([A-Za-z0-9_-]+)$/.exec(location.hash);
+    if (m) {
+      token = m[1];
+      show(await call("GET", "/api/game/" + token));
+    }
   }
 
   init().catch((e) => {
