@@ -41,6 +41,11 @@ KINDS: dict[str, str] = {
     "another-game": "about another game (a comparison, a neighbouring article)",
     "editorial": "the editor's own words: notes, cross-references, announcements of what follows",
     "bibliography": "a reference, a title, an imprint, a page number",
+    "glossary": "the definition of a term, stating no rule of its own (a term no rule uses, or one the rules cite "
+    "where they use it)",
+    "table-practice": "a custom or law of conduct at the table that changes nothing in the play where a program "
+    "shuffles, deals, hides the hands and keeps the score (packs used in turn, seating, how cards are held, "
+    "the words said, signals between partners)",
     "heading": "a heading, a title or a numbering the splitter did not take for one",
     "fragment": "a piece of a sentence cut off by the end of the stored excerpt",
     "law-of-errors": "a law of irregularities (misdeal, exposed card, revoke, play out of turn) that cannot "
@@ -128,7 +133,9 @@ def check_source_meta(sid: str) -> list[Diagnostic]:
             if pos is not None:
                 break
         where = f" at {'.'.join(map(str, path))}" if path else ""
-        if err.validator == "oneOf" and path[:1] == ("not_rules",):
+        if err.validator == "type" and isinstance(err.instance, dict):
+            msg = f"{err.message} (a colon followed by a space makes a YAML mapping: put the text in quotes)"
+        elif err.validator == "oneOf" and path[:1] == ("not_rules",):
             msg = (
                 "a not_rules: entry is {text: the sentence's first words, kind: one of "
                 f"{', '.join(k for k in KINDS if k != 'unspecified')}, why: the reason}} (or a plain string)"
