@@ -287,7 +287,7 @@ def ledger_diagnostics(sid: str, report: dict, pending: dict[str, int] | None = 
     if allowed is not None and report["unaccounted"] <= allowed:
         return []
     extra = (
-        f" (source '{sid}' is pending with {allowed} sentences not accounted for, and now has {report['unaccounted']})"
+        f" (source '{sid}' is pending, LEDGER_PENDING allowing {allowed} such sentences; it has {report['unaccounted']})"
         if allowed is not None
         else ""
     )
