@@ -63,6 +63,7 @@ section.step{border-top:1px solid #ddd;margin-top:1em}
 .stepnav a{margin-right:1em}
 details.rule{display:inline} details.rule summary{display:inline;cursor:pointer;color:#8a4b00;font-weight:bold}
 cite{display:block;margin-left:1em;font-size:85%;color:#555}
+.debt{text-decoration:underline dotted #b45309;color:#7c2d12}
 @media (max-width:480px){
 body{margin:.5em auto;padding:0 .5em}
 table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;border:0}
@@ -94,13 +95,14 @@ def _build(out: Path) -> list[str]:
     ids = corpus_ids()
     sids = sorted(source_ids())
     links = {s: page_name("source", s) for s in sids}
+    reports = {r["source"]: r for r in coverage(sids)}
     pages = []
     games = []
     for cid in ids:
         doc = resolve(cid)
         ctx = context(doc)
         name = page_name("rules", cid)
-        _write(out, name, ctx["title"], str(rules_html(ctx, links)))
+        _write(out, name, ctx["title"], str(rules_html(ctx, links)) + _debts_html(doc.sources(), reports, links))
         pages.append(name)
         games.append((cid, ctx["title"], doc.data.get("players") or {}, doc.sources(), name))
     # comparisons: every pair of the variants of each game (its rule files, each with each option)
@@ -139,7 +141,6 @@ def _build(out: Path) -> list[str]:
         replays.append((cid, name))
     # sources
     cited = {sid: [(_corpus_where(w), span) for w, span in quotes] for sid, quotes in corpus_quotes().items()}
-    reports = {r["source"]: r for r in coverage(sids)}
     for sid in sids:
         name = links[sid]
         _write(out, name, source_title(sid), _source_body(sid, cited.get(sid, []), reports.get(sid, {}), games))
@@ -152,6 +153,48 @@ def _build(out: Path) -> list[str]:
     )
     pages.append("index.html")
     return pages
+
+
+DEBT_LABEL = {"variant-not-encoded": "variant not encoded", "cannot-express": "cannot express"}
+
+
+def _debts_html(srcs, reports, links) -> str:
+    """The debts of the sources a rule file cites: the rules they state that no rule file plays
+    (variant not encoded) or that the rule language cannot express, each with its reason."""
+    e = html.escape
+    rows = []
+    for sid in srcs:
+        for u in (reports.get(sid) or {}).get("debts", []):
+            rows.append(
+                f'<tr><td data-label="source"><a href="{links.get(sid, "")}">{e(sid)}</a></td>'
+                f'<td data-label="debt">{e(DEBT_LABEL.get(u["kind"], u["kind"]))}</td>'
+                f'<td data-label="sentence">“{e(u["text"])}”</td><td data-label="why">{e(u["why"])}</td></tr>'
+            )
+    head = (
+        "<section class='debts' id='debts'><h2>Debts of its sources</h2>"
+        "<p class='small'>Rules the sources cited here state and no rule file plays: a variant not encoded, "
+        "or a rule the rule language cannot express (the ledger of each source, <code>academie coverage</code>).</p>"
+    )
+    open_ = [(sid, (reports.get(sid) or {}).get("unaccounted", 0)) for sid in srcs]
+    open_ = [(sid, n) for sid, n in open_ if n]
+    tail = ""
+    if open_:
+        tail = (
+            "<p>Not accounted for yet (neither cited nor listed, so neither known to be played nor known to be a "
+            "debt): "
+            + ", ".join(f'<a href="{links.get(sid, "")}">{e(sid)}</a> {n} sentence{"s" * (n != 1)}' for sid, n in open_)
+            + ".</p>"
+        )
+    if not rows:
+        return head + ("<p>None listed.</p>" if open_ else "<p>None.</p>") + tail + "</section>"
+    return (
+        head
+        + "<table class='cards'><tr><th>source</th><th>debt</th><th>sentence</th><th>why</th></tr>"
+        + "".join(rows)
+        + "</table>"
+        + tail
+        + "</section>"
+    )
 
 
 def _corpus_where(where: str) -> str:
@@ -242,15 +285,18 @@ def _index(games, sids, comparisons, reports, game_names=(), replays=()) -> str:
         rows.append("</ul>")
     rows.append('<p><a href="bibliography.html">Bibliography</a></p>')
     rows.append(
-        "<h2>Sources</h2><table class='cards'><tr><th>source</th><th>title</th><th>date</th><th>sentences cited</th></tr>"
+        "<h2>Sources</h2><table class='cards'><tr><th>source</th><th>title</th><th>date</th><th>sentences cited</th>"
+        "<th>accounted for</th></tr>"
     )
     for sid in sids:
         r = reports.get(sid, {})
         share = f"{r['covered']} of {r['sentences']}" if "sentences" in r else "n/a"
+        accounted = f"{r['accounted']} of {r['total']}" if "total" in r else "n/a"
         rows.append(
             f'<tr><td data-label="source"><a href="{page_name("source", sid)}">{e(sid)}</a></td>'
             f'<td data-label="title">{e(source_title(sid))}</td>'
-            f'<td data-label="date">{e(_date(sid))}</td><td data-label="sentences cited">{share}</td></tr>'
+            f'<td data-label="date">{e(_date(sid))}</td><td data-label="sentences cited">{share}</td>'
+            f'<td data-label="accounted for">{accounted}</td></tr>'
         )
     rows.append("</table>")
     return "\n".join(rows)
@@ -263,25 +309,37 @@ def _source_body(sid, cited, report, games) -> str:
         f"<h1>{e(source_title(sid))}</h1>",
         f"<p class='small'>source <code>{e(sid)}</code>. "
         "<mark>Highlighted</mark>: passages the rule files cite (hover for where). "
-        "<span class='uncovered'>Marked</span>: sentences no rule file cites. "
-        "<span class='notrule'>Grey</span>: sentences the source's metadata says state no rule.</p>",
+        "<span class='uncovered'>Marked</span>: sentences not accounted for (no rule file cites them, and the "
+        "source's metadata does not list them). <span class='notrule'>Grey</span>: sentences the metadata lists "
+        "as stating no rule to play (hover for the kind and why). <span class='debt'>Underlined</span>: debts, "
+        "rules no rule file plays.</p>",
     ]
     users = [(cid, name) for cid, _, _, srcs, name in games if sid in srcs]
     if users:
         parts.append("<p>Cited by: " + ", ".join(f'<a href="{n}">{e(c)}</a>' for c, n in users) + "</p>")
-    if "sentences" in report:
-        parts.append(f"<p>{report['covered']} of {report['sentences']} sentences cited.</p>")
+    if "total" in report:
+        parts.append(
+            f"<p>{report['accounted']} of {report['total']} sentences accounted for: {report['cited']} cited, "
+            f"{report['listed']} listed, {report['headings']} headings; {report['unaccounted']} not accounted for.</p>"
+        )
+        if report["debts"]:
+            parts.append(_debts_html([sid], {sid: report}, {sid: "#"}).replace("Debts of its sources", "Debts"))
     if text is None:
         parts.append("<p>(no readable text)</p>")
         return "\n".join(parts)
     raw = text.text
     # characters -> what covers them
     cls = [""] * len(raw)
+    why_at: dict[int, str] = {}
     units = sentences(raw)
     for u, ru in zip(units, report.get("units", [])):
-        if ru["status"] in ("uncovered", "not_rule"):
+        if ru["status"] in ("unaccounted", "listed"):
+            debt = ru.get("kind") in DEBT_LABEL
+            c = "uncovered" if ru["status"] == "unaccounted" else ("debt" if debt else "notrule")
             for i in range(u.span.start, u.span.end):
-                cls[i] = "uncovered" if ru["status"] == "uncovered" else "notrule"
+                cls[i] = c
+                if ru["status"] == "listed":
+                    why_at[i] = f"{ru['kind']}: {ru['why']}"
     where_at: dict[int, set] = {}
     for where, span in cited:
         for i in range(span.start, span.end):
@@ -290,12 +348,16 @@ def _source_body(sid, cited, report, games) -> str:
     out, i = [], 0
     while i < len(raw):
         j = i
-        while j < len(raw) and cls[j] == cls[i] and where_at.get(j) == where_at.get(i):
+        while (
+            j < len(raw) and cls[j] == cls[i] and where_at.get(j) == where_at.get(i) and why_at.get(j) == why_at.get(i)
+        ):
             j += 1
         seg = e(raw[i:j])
         if cls[i] == "mark":
             title = "; ".join(sorted(where_at.get(i, ())))
             out.append(f'<mark title="cited by {e(title)}">{seg}</mark>')
+        elif cls[i] and i in why_at:
+            out.append(f'<span class="{cls[i]}" title="{e(why_at[i])}">{seg}</span>')
         elif cls[i]:
             out.append(f'<span class="{cls[i]}">{seg}</span>')
         else:

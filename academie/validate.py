@@ -4,7 +4,10 @@ located diagnostics rather than stopping at the first.
 Checks, in order (a file that cannot be read as YAML stops at the first):
 
 1. structure: YAML, the JSON Schema (every violation), the schema line;
-2. citations: every quote is in its source (``academie/citations.py``);
+2. citations: every quote is in its source (``academie/citations.py``), and
+   every sentence of each source the file cites is accounted for: cited, or
+   listed in the source's metadata with its kind and why (the ledger,
+   ``academie/coverage.py``), and that metadata is well formed;
 3. references: ``extends``/``imports`` targets, cycles, source ids, options
    (each alone, and each declared conflict);
 4. expressions and the arithmetic of the deal (the compiler's own checks);
@@ -193,6 +196,7 @@ def validate_file(path: Path, report: Report, playouts: int, limits: Limits | No
     # 3. citations (also on a file that fails the schema: walked defensively)
     if isinstance(data, dict):
         check_quotes(data, positions, file, report, limits)
+        check_ledger(data, path, report)
     if not schema_ok:
         return
     # 4. references, expressions, arithmetic
@@ -242,6 +246,30 @@ def check_quotes(data: dict, positions: dict, file: str, report: Report, limits:
             passage = " ".join(text.text[c[1].start : c[1].end].split())
             hint = f'; the closest passage ({c[0]:.0%} alike) reads: "{passage}"'
         report.add(_err(pos, f"quote not found in source '{q.source}': \"{_short(q.text)}\"{hint}", "citation"))
+
+
+def check_ledger(data: dict, path: Path, report: Report) -> None:
+    """Every sentence of each source the file cites is accounted for (the ledger: cited by the
+    corpus or by this file, listed in the source's metadata, or a heading), and the metadata of
+    those sources is well formed. A source of ``coverage.LEDGER_PENDING`` is tolerated up to its
+    recorded number of sentences not accounted for."""
+    from .coverage import LEDGER_PENDING, check_source_meta, coverage, ledger_diagnostics
+
+    known = source_ids()
+    sids: set[str] = {q.source for q in quotes(data) if q.source is not None and q.source in known}
+    if isinstance(data.get("source"), str) and data["source"] in known:
+        sids.add(data["source"])
+    for sid in sorted(sids):
+        bad = [] if sid in LEDGER_PENDING else check_source_meta(sid)  # a pending source: when it leaves the list
+        report.extend(bad)
+        if any(d.severity == "error" for d in bad):
+            continue
+        try:
+            (ledger,) = coverage([sid], also=[path])
+        except RuleError as e:
+            report.extend(e.diagnostics)
+            continue
+        report.extend(ledger_diagnostics(sid, ledger))
 
 
 def _short(s: str, n: int = 120) -> str:

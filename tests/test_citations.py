@@ -81,20 +81,19 @@ def test_coverage_of_the_seed_sources(run):
     ):
         assert sid in reports
     r = reports["enfle-jeux-oublies"]
-    assert r["sentences"] == r["covered"] + r["uncovered"]
-    assert r["share"] == 1
+    assert r["total"] == r["cited"] + r["listed"] + r["headings"] + r["unaccounted"]
+    assert r["sentences"] == r["covered"] + r["unaccounted"]
+    assert r["share"] == 1 and r["accounted_share"] == 1
     by_text = {u["text"]: u for u in r["units"]}
     five = by_text["5 players : 10 cards with 2 left in the stock"]
-    assert five["status"] == "covered" and any("academie.yaml" in w for w in five["cited_by"])
-    assert by_text['He is said to "enfle" (swell up).']["status"] == "not_rule"
+    assert five["status"] == "cited" and any("academie.yaml" in w for w in five["cited_by"])
+    assert by_text['He is said to "enfle" (swell up).']["status"] == "listed"
     laws = {u["text"]: u for u in reports["foster-hoyle"]["units"]}
-    assert laws["Those first in the room have the preference."]["status"] == "uncovered"
-    # not_rules: prefixes from the metadata
-    assert (
-        by_text["It was described there as a simple but entertaining game, aimed mainly at children."]["status"]
-        == "not_rule"
-    )
-    assert r["not_rules"] == 9
+    assert laws["Those first in the room have the preference."]["status"] == "unaccounted"
+    # not_rules: entries of the metadata, each with its kind
+    described = by_text["It was described there as a simple but entertaining game, aimed mainly at children."]
+    assert described["status"] == "listed" and described["kind"] == "commentary" and described["why"]
+    assert r["listed"] == 9
 
 
 def test_coverage_text_lists_uncovered(run):
@@ -102,7 +101,7 @@ def test_coverage_text_lists_uncovered(run):
     assert code == 0
     assert out.startswith("foster-hoyle (Foster's Complete Hoyle")
     assert "% )" not in out
-    assert "uncovered  " in out and "Those first in the room have the preference." in out
+    assert "unaccounted  " in out and "Those first in the room have the preference." in out
     assert "The cards are dealt 3-2-3 at a time." not in out  # cited
     code, out, err = run("coverage", "--all", "enfle-jeux-oublies")
     assert "Play proceeds counterclockwise." in out and "academie.yaml:" in out

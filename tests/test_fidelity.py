@@ -313,4 +313,6 @@ def test_coverage_of_the_seed_sources_does_not_drop():
     reports = {r["source"]: r for r in coverage(sorted(COVERAGE_BEFORE))}
     for sid, (covered, total) in COVERAGE_BEFORE.items():
         r = reports[sid]
-        assert r["covered"] >= covered and r["covered"] / r["sentences"] >= covered / total, sid
+        assert r["covered"] >= covered, sid
+        # the sentences neither cited nor listed (the ledger) are no larger a share than the uncited were
+        assert r["unaccounted"] / r["total"] <= (total - covered) / total, sid

@@ -315,7 +315,7 @@ def test_messages_name_corpus_files_by_their_place_in_the_project(run, tmp_path,
     code, out, err = run("validate", "--json", "emprunt/lacombe")
     assert {d["file"] for d in json.loads(out)} == {"rules/emprunt/lacombe.yaml"}
     code, out, err = run("coverage", "--all", "enfle-jeux-oublies")
-    assert "  cited      sources/enfle-jeux-oublies.txt:5: " in out and "by rules/enfle/academie.yaml:13:10" in out
+    assert "  cited        sources/enfle-jeux-oublies.txt:5: " in out and "by rules/enfle/academie.yaml:14:8" in out
     mine = tmp_path / "my.yaml"
     mine.write_text('extends: enfle/academie\nplayers: {min: 4, max: 8, cite: {source: no-such, quote: "x"}}\n')
     code, out, err = run("cite", mine)

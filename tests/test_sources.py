@@ -3,6 +3,7 @@
 import pytest
 import yaml
 
+from academie.coverage import LEDGER_PENDING, check_source_meta
 from academie.dsl.loader import source_ids, sources_root
 
 REQUIRED = ("id", "title", "author", "date_text", "date_edition", "language", "origin", "licence", "text")
@@ -16,8 +17,12 @@ def test_source_metadata(sid):
     assert meta["id"] == sid
     text = (sources_root() / meta["text"]).read_text(encoding="utf-8")
     assert text.strip()
-    for prefix in meta.get("not_rules") or []:
-        assert isinstance(prefix, str) and prefix.strip()
+    # the schema of a source's metadata (academie/coverage.py SOURCE_SCHEMA): a not_rules: entry is
+    # {text, kind, why} or, in a source still pending (LEDGER_PENDING), a plain string
+    bad = check_source_meta(sid)
+    if sid in LEDGER_PENDING:  # their faults: are being reworked with their games; the ledger must hold
+        bad = [d for d in bad if "not_rules" in d.message]
+    assert not bad, "\n".join(str(d.format(with_context=False)) for d in bad)
 
 
 # -- the sources as a bibliography ------------------------------------------------------
