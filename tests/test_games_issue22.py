@@ -193,12 +193,15 @@ def test_two_handed_hearts_draws_from_the_stock_and_settles_the_difference():
     assert len(st.zones["stock"]) == 26
     while not st.is_terminal():
         before = len(st.events)
-        stock = len(st.zones["stock"])
+        stock = list(st.zones["stock"])
         st.apply(st.legal_moves()[0])
-        if stock and any(e["type"] == "trick" for e in st.events[before:]):
-            # both drew: thirteen each again, two fewer in the stock
+        new = st.events[before:]
+        if stock and any(e["type"] == "trick" for e in new):
+            # the winner draws the top card, his adversary the next: thirteen each again
+            winner = next(e["winner"] for e in new if e["type"] == "trick")
+            drawn = [(e["seat"], e["cards"]) for e in new if e["type"] == "take" and e["to"] == "hand"]
+            assert drawn == [(winner, [str(stock[0])]), (1 - winner, [str(stock[1])])]
             assert [len(st.hand[s]) for s in range(2)] == [13, 13]
-            assert len(st.zones["stock"]) == stock - 2
     tricks = [e for e in st.events if e["type"] == "trick"]
     assert len(tricks) == 26  # 13 played and drawn for, 13 played out
     assert len(st.zones["stock"]) == 0
@@ -207,3 +210,14 @@ def test_two_handed_hearts_draws_from_the_stock_and_settles_the_difference():
     diff = abs(hearts[0] - hearts[1])
     more, fewer = (0, 1) if hearts[0] > hearts[1] else (1, 0)
     assert st.bal[more]["counter"] == 50 - diff and st.bal[fewer]["counter"] == 50 + diff
+
+
+def test_two_handed_hearts_the_first_six_free():
+    """Foster's other way: 'for the first six hearts taken by the loser to count
+    nothing, but all above six to be paid for'."""
+    for seed in range(3):
+        st = play_first(State(load_game("hearts/foster", ["two-handed-six"]), 2, seed, hands=1, keep_events=True))
+        hearts = [sum(1 for c in st.pzones["tricks"][s] if c.suit == "H") for s in range(2)]
+        loser = 0 if hearts[0] > hearts[1] else 1
+        paid = max(hearts) - 6
+        assert st.bal[loser]["counter"] == 50 - paid and st.bal[1 - loser]["counter"] == 50 + paid
