@@ -88,7 +88,8 @@ def test_coverage_of_the_seed_sources(run):
     assert five["status"] == "covered" and any("academie.yaml" in w for w in five["cited_by"])
     assert by_text['He is said to "enfle" (swell up).']["status"] == "not_rule"
     laws = {u["text"]: u for u in reports["foster-hoyle"]["units"]}
-    assert laws["Those first in the room have the preference."]["status"] == "uncovered"
+    assert laws["Those first in the room have the preference."]["status"] == "not_rule"  # who sits down
+    assert laws["Six persons is the largest number that can play at one table."]["status"] == "covered"
     # not_rules: prefixes from the metadata
     assert (
         by_text["It was described there as a simple but entertaining game, aimed mainly at children."]["status"]
@@ -102,8 +103,15 @@ def test_coverage_text_lists_uncovered(run):
     assert code == 0
     assert out.startswith("foster-hoyle (Foster's Complete Hoyle")
     assert "% )" not in out
-    assert "uncovered  " in out and "Those first in the room have the preference." in out
     assert "The cards are dealt 3-2-3 at a time." not in out  # cited
+    code, out, err = run("coverage", "--all", "foster-hoyle")
+    assert "not a rule" in out and "Those first in the room have the preference." in out
+    # a sentence no rule file cites is listed as uncovered (here, with no rule file read)
+    from academie.coverage import coverage, format_text
+
+    text = format_text(coverage(["foster-hoyle"], rule_files=[]))
+    assert "uncovered  " in text and "Six persons is the largest number that can play at one table." in text
+    assert "Those first in the room" not in text  # a not_rules prefix: listed with --all only
     code, out, err = run("coverage", "--all", "enfle-jeux-oublies")
     assert "Play proceeds counterclockwise." in out and "academie.yaml:" in out
 
