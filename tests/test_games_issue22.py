@@ -63,7 +63,7 @@ def test_cassells_pique_in_its_own_numbers():
     assert st.pvars["tally"][0] == 0
 
 
-def standing(tmp_path, both):
+def standing(tmp_path, both, options=()):
     path = tmp_path / "standing.yaml"
     path.write_text(
         textwrap.dedent(
@@ -75,7 +75,7 @@ def standing(tmp_path, both):
             """
         )
     )
-    return load_game(str(path))
+    return load_game(str(path), list(options))
 
 
 def test_piquet_is_won_by_the_first_to_reach_101_in_the_order_of_reckoning(tmp_path):
@@ -102,6 +102,18 @@ def test_piquet_stops_in_the_play_at_101(tmp_path):
     assert st.is_terminal()
     assert st.pvars["score"][1] == 101
     assert len(st.hand[1]) == 9
+
+
+def test_piquet_to_a_hundred_as_chambers_says(tmp_path):
+    """'The player who first scores 100 wins the game' (Chambers's Encyclopædia, the
+    option hundred): both at 77, the elder's three aces make his 100 and the game, before
+    a card is played; at 101 (Cassell, Hoyle) the play goes on, and his first lead wins."""
+    st = piquet_to_the_play(standing(tmp_path, 77, ["hundred"]), hands=None)
+    assert st.is_terminal() and st.pvars["score"] == [77, 100]
+    st = piquet_to_the_play(standing(tmp_path, 77), hands=None)
+    assert not st.is_terminal()
+    st.apply("AS")
+    assert st.is_terminal() and st.pvars["score"] == [77, 101]
 
 
 # -- Quadrille ------------------------------------------------------------------------
@@ -172,14 +184,17 @@ def test_euchre_both_pass_and_the_non_dealer_makes_another_suit():
 
 
 def test_euchre_a_made_trump_not_won_is_euchred():
-    st = State(load_game("euchre/cassell"), 2, 0, dealer=0, deal=EUCHRE, hands=1, keep_events=True)
+    """The maker of a new trump is held to three tricks: the weak hand makes diamonds
+    against both bowers and is euchred, 'his opponent scores two points'."""
+    deal = dict(EUCHRE, hands=[EUCHRE["hands"][1], EUCHRE["hands"][0]])
+    st = State(load_game("euchre/cassell"), 2, 0, dealer=0, deal=deal, hands=1, keep_events=True)
     st.apply(0)
     st.apply(0)
     st.apply(1)
-    st.apply("D")  # a suit he holds only the knave of
+    st.apply("D")
     play_first(st)
-    if tricks_won(st, 2)[1] < 3:
-        assert st.pvars["points"] == [2, 0]
+    assert tricks_won(st, 2) == [4, 1]
+    assert st.pvars["points"] == [2, 0]
 
 
 # -- Two-handed Hearts ----------------------------------------------------------------
