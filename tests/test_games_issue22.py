@@ -155,6 +155,23 @@ def test_quadrille_law_33_forced_spadille_is_not_beasted_alone():
     assert [st.bal[s]["counter"] for s in range(4)] == [41, 41, 38, 40]
 
 
+def test_quadrille_forced_sans_prendre():
+    """'Forced sans prendre is, when, having asked leave, one of the other players offers
+    to play sans prendre; in which case you are obliged either to play sans prendre, or to
+    pass.' The elder hand asks leave, the next offers sans prendre: the elder chooses."""
+    for choice, ombre in ((1, 1), (0, 2)):
+        st = State(load_game("quadrille/hoyle"), 4, 0, dealer=0, deal=FORCED, hands=1, keep_events=True)
+        st.apply("leave")
+        st.apply("alone")  # both declarations made: the others are not asked
+        assert st.current_player() == 1 and st.decision_kind() == "number"
+        assert sorted(st.legal_moves()) == [0, 1]
+        st.apply(choice)
+        assert st.current_player() == ombre and st.decision_kind() == "suit"
+        st.apply("H")
+        assert st.decision_kind() == "play"  # alone: no king is called
+        assert (st.vars["ombre"], st.vars["partner"]) == (ombre, ombre)
+
+
 # -- Euchre ---------------------------------------------------------------------------
 EUCHRE = {
     "hands": [["7S", "8S", "9S", "7D", "8D"], ["JH", "JD", "AH", "KH", "QH"]],
