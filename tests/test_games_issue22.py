@@ -253,3 +253,15 @@ def test_two_handed_hearts_the_first_six_free():
         loser = 0 if hearts[0] > hearts[1] else 1
         paid = max(hearts) - 6
         assert st.bal[loser]["counter"] == 50 - paid and st.bal[1 - loser]["counter"] == 50 + paid
+
+
+def test_hearts_at_seven_the_dealer_takes_no_cards():
+    """'If seven players assemble, it is usual to make up a table in which the dealer
+    takes no cards.' (Foster 1914, the option seven): the six others are dealt eight each
+    (the deuces out, as at six), and the dealer neither pays nor is paid on his deal."""
+    st = State(load_game("hearts/foster", ["seven"]), 7, 1, dealer=3, hands=1, keep_events=True)
+    assert [len(st.hand[s]) for s in range(7)] == [8, 8, 8, 0, 8, 8, 8]
+    play_first(st)
+    assert sum(1 for e in st.events if e["type"] == "play") == 48
+    assert st.bal[3]["counter"] == 50
+    assert not [e for e in st.events if e["type"] == "pay" and 3 in (e["from"], e["to"])]
