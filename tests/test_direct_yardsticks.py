@@ -83,7 +83,7 @@ def _game():
 def interpreter_hand(deal, script, seed):
     """The rule file's hand from ``deal`` (dealer seat 0), the scripted moves
     first and random legal moves after: (the moves made, the reckoning at the
-    first card, the state at the end)."""
+    first card, or at the end of a hand won in hand, the state at the end)."""
     st = State(_game(), 2, 0, dealer=0, deal=deal, hands=1)
     rng = random.Random(seed)
     script = list(script)
@@ -96,6 +96,10 @@ def interpreter_hand(deal, script, seed):
         m = script.pop(0) if script else rng.choice(st.legal_moves())
         moves.append(m if isinstance(m, str) else m.name)
         st.apply(m)
+    if reckoning is None:  # the game won in hand: no card played
+        reckoning = {k: st.pvars[k][:] for k in RECKONING}
+        reckoning["in_hand"] = st.pvars["tally"][:]
+        reckoning["repiqued"] = st.vars["repiqued"]
     return moves, reckoning, st
 
 
@@ -124,10 +128,11 @@ def random_deal(seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_a_repique_and_a_capot_counted_alike(seed):
+def test_a_repique_counted_alike(seed):
     out = check_same(*REPIQUE, seed)
     assert out["repiqued"] == 1 and out["in_hand"] == [0, 50 + 60]
-    assert out["won"] == [0, 12]  # the elder holds the masters: every trick, forty for the capot
+    # 110 in hand: the game is won there, in the order of reckoning, and no card is played
+    assert out["won"] == [0, 0]
 
 
 def test_a_repique_by_the_sequence_counted_alike():
@@ -175,10 +180,10 @@ def test_the_hand_written_random_choices_replayed_by_the_interpreter(chunk):
 
 
 def test_a_card_that_does_not_follow_suit_is_refused():
-    deal, script = REPIQUE
+    deal, script = PIQUE
     moves, _, _ = interpreter_hand(deal, script, 0)
-    # the elder leads a heart to the younger, who holds six and answers with a diamond
-    bad = moves[:3] + ["AH", "QD"]
+    # the elder leads a heart to the younger, who holds five and answers with a diamond
+    bad = moves[:3] + ["AH", "KD"]
     with pytest.raises(ValueError, match="does not follow suit"):
         direct_hand(deal, bad)
 

@@ -162,25 +162,37 @@ def test_piquet_elder_discards_one_and_reckons_a_repique():
     assert st.vars["repiqued"] == 1 and pv["tally"] == [0, 50 + 60]
 
 
-def test_piquet_play_counts_and_the_cards():
-    st = piquet_hand(["7C", "pass", "pass"])
+@pytest.mark.parametrize("seed", range(6))
+def test_piquet_play_counts_and_the_cards(seed):
+    """One for each card led of a ten or above (Hoyle's Games, Improved: "counting one for
+    each, except it be a nine or an inferior card"), one for a trick won by the second
+    player, two for the last trick, ten for the cards, forty for the capot."""
+    st = State(load_game("piquet/hoyle"), 2, seed, hands=1, keep_events=True)
     first = FirstAgent()
+    while st.decision_kind() != "play":
+        st.apply(first.choose(st, st.current_player(), st.legal_moves()))
+    in_hand = st.pvars["tally"][:]
     while not st.is_terminal():
         st.apply(first.choose(st, st.current_player(), st.legal_moves()))
     st.check_invariants()
     tricks = [e for e in st.events if e["type"] == "trick"]
     plays = [e for e in st.events if e["type"] == "play"]
+    assert len(tricks) == 12 and max(st.pvars["score"]) < 101  # a hand played out
     counted = [0, 0]
     for k, t in enumerate(tricks):
-        leader = plays[2 * k]["seat"]
-        counted[leader] += 1
+        leader, led = plays[2 * k]["seat"], plays[2 * k]["card"]
+        lead = 1 if led[:-1] in ("10", "J", "Q", "K", "A") else 0
+        counted[leader] += lead
         if t["winner"] != leader:
             counted[t["winner"]] += 1
-    counted[tricks[-1]["winner"]] += 1  # the last trick counts two
+        if k == 11:  # the last trick counts two
+            counted[t["winner"]] += 2 - lead if t["winner"] == leader else 1
     won = Counter(t["winner"] for t in tricks)
     for s in (0, 1):
         counted[s] += 40 if won[s] == 12 else 10 if won[s] > 6 else 0
-    assert st.pvars["score"] == [counted[0], 110 + counted[1]]
+    elder = 1 - st.dealer
+    pique = [30 if st.vars["piqued"] and s == elder else 0 for s in (0, 1)]
+    assert st.pvars["score"] == [in_hand[s] + counted[s] + pique[s] for s in (0, 1)]
 
 
 @pytest.mark.parametrize("seed", range(15))

@@ -106,7 +106,11 @@ def test_random_hands_are_paid_as_computed_here():
             deal = next(x for x in hand if x["type"] == "deal")["hands"]
             decl = {x["declaration"]: x["seat"] for x in hand if x["type"] == "declare"}
             alone = "alone" in decl
+            forced = [x["value"] for x in hand if x["type"] == "number" and x["into"] == "forced"]
             ombre = decl.get("alone", decl.get("leave", next(s for s in range(4) if "AS" in deal[s])))
+            if forced == [1]:  # forced sans prendre: who asked leave plays alone
+                ombre = decl["leave"]
+            spadille = not decl  # forced spadille: all passed
             trump = next(x["value"] for x in hand if x["type"] == "suit" and x.get("trump"))
             call = [x["value"] for x in hand if x["type"] == "suit" and x.get("into") == "king"]
             partner = ombre if alone else next(s for s in range(4) if "K" + call[0] in deal[s])
@@ -120,13 +124,15 @@ def test_random_hands_are_paid_as_computed_here():
             delta = [0] * 4
             if made >= 6:
                 for s in side:
-                    amount = (2 if alone and s == ombre else 1) * (2 if made == 10 else 1) + (mats == 3)
+                    vole = made == 10 and not spadille  # law 16: forced spadille plays for no vole
+                    amount = (2 if alone and s == ombre else 1) * (2 if vole else 1) + (mats == 3)
                     for d in set(range(4)) - side:
                         delta[d] -= amount
                         delta[s] += amount
                 seen.add("vole" if made == 10 else "game")
             else:
-                payers = [ombre] + ([partner] if partner != ombre and won[ombre] >= 3 else [])
+                # law 33: beasted alone under three tricks, unless in forced spadille
+                payers = [ombre] + ([partner] if partner != ombre and (won[ombre] >= 3 or spadille) else [])
                 for s in payers:
                     amount = (2 if alone and s == ombre else 1) + (mats == 0)
                     for d in set(range(4)) - side:

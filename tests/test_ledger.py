@@ -93,12 +93,6 @@ def test_coverage_reports_accounted_and_debts_apart(run):
     assert "  glossary     sources/enfle-jeux-oublies.txt:" in out and 'He is said to "enfle"' in out
 
 
-def test_coverage_lists_what_is_not_accounted_for(run):
-    code, out, err = run("coverage", "foster-hoyle-1914")
-    assert code == 0
-    assert "  unaccounted  sources/foster-hoyle-1914.txt:" in out
-
-
 def test_coverage_json_gives_each_unit_its_kind_and_why(run):
     code, out, err = run("coverage", "--json", "hoyle-improved-ecarte")
     assert code == 0
@@ -139,6 +133,14 @@ def _enfle_copy(tmp_path):
 
 
 NEW = "Whoever loses must sing a song."
+
+
+def test_coverage_lists_what_is_not_accounted_for(run, sources_copy):
+    txt = sources_copy / "enfle-jeux-oublies.txt"
+    txt.write_text(txt.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + NEW + "\n", encoding="utf-8")
+    code, out, err = run("coverage", "enfle-jeux-oublies")
+    assert code == 0
+    assert "1 not accounted for" in out and "  unaccounted  " in out and NEW in out, out
 
 
 def test_validate_fails_on_a_sentence_not_accounted_for(run, tmp_path, sources_copy):
@@ -195,13 +197,15 @@ def test_every_kind_is_described():
 
 
 # -- the site -----------------------------------------------------------------------------------
-def test_site_shows_each_game_its_sources_debts(tmp_path):
+def test_site_shows_each_game_its_sources_debts(tmp_path, sources_copy):
     from academie.site import _debts_html
 
-    reports = {r["source"]: r for r in coverage(["boussac-1896", "polignac-card-games-anon", "foster-hoyle-1914"])}
+    txt = sources_copy / "enfle-jeux-oublies.txt"
+    txt.write_text(txt.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + NEW + "\n", encoding="utf-8")
+    reports = {r["source"]: r for r in coverage(["boussac-1896", "polignac-card-games-anon", "enfle-jeux-oublies"])}
     page = _debts_html(["boussac-1896", "polignac-card-games-anon"], reports, {"polignac-card-games-anon": "s.html"})
     assert "Debts of its sources" in page and "variant not encoded" in page
     assert "Polignac is sometimes played as a party game with the 52-card pack." in page
     assert 'href="s.html"' in page and "clockwise" in page
-    pending = _debts_html(["foster-hoyle-1914"], reports, {})
-    assert "Not accounted for yet" in pending and "foster-hoyle-1914</a> " in pending
+    pending = _debts_html(["enfle-jeux-oublies"], reports, {})
+    assert "Not accounted for yet" in pending and "enfle-jeux-oublies</a> " in pending
