@@ -467,6 +467,21 @@ _FUNCS = {
 }
 
 
+def duty(why: dict) -> str:
+    """The rule that refused a move, as a sentence made from the rule (never
+    its expression): "you must follow suit", "you must play a trump"."""
+    test, tier = why.get("test"), why.get("tier")
+    if why.get("rule") is None or test is None:
+        return "it cannot be played now"
+    if tier is None:
+        said = words(test, "card")
+        return f"you may lead only {said}" if said else "the lead rule does not allow it"
+    if "".join(str(test).split()) == "card.suit==led":
+        return "you must follow suit"
+    said = words(test, "card")
+    return f"you must play {said} when you can" if said else "the follow rule does not allow it"
+
+
 def plural_of(test: str) -> str:
     """ "a heart" -> "hearts"; "a card of the suit led" -> "cards of the suit led";
     "a king, a queen or a jack" -> "kings, queens or jacks"."""
