@@ -96,7 +96,7 @@ class TerminalHuman:
     which card in the trick), the hand and the numbered moves, cards written
     the same way throughout. A move is its number or its name (``QS``,
     ``pass``); an entry that is no legal move is answered with why (a card
-    refused by the follow rule: that rule, in its source's words) and the
+    refused by the follow rule: the duty that refuses it, in words, and the sources' words for it) and the
     moves again; ``why`` answers with the rule that limits the moves and the
     last rule that acted, each with its source's words. End of input (Ctrl-D)
     abandons the game (``Abandoned``)."""
