@@ -611,8 +611,12 @@ class State:
         m = self.game._move(move)
         legal = eng.legal_moves()
         if m not in legal:
+            from .words import duty  # the rule that refuses it, in words
+
+            said = duty(self.follow_rule() or {"rule": None})
             raise IllegalMove(
-                f"{_name(m)} is not a legal move for seat {eng.current_player()} (legal: {' '.join(map(_name, legal))})"
+                f"{_name(m)} is not a legal move for seat {eng.current_player()}: {said}"
+                f" (legal: {' '.join(map(_name, legal))})"
             )
         self._send(m)
 

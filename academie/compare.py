@@ -340,10 +340,12 @@ def play_measures(
     limits=None,
     strong: str | None = None,
     weak: str | None = None,
+    on_progress=None,
 ) -> dict:
     """N games of each on the same seeds (SEED/i), folded into ``Design``
     totals; with ``strong`` and ``weak``, also a skill run of each (one strong
-    player among weak ones, its seat turning)."""
+    player among weak ones, its seat turning). ``on_progress(k)``: called as k
+    more games are played (2N in all, 4N with a skill run)."""
     from .measures import measure
 
     out: dict = {"players": players, "games": games, "seed": seed, "agents": list(agents), "max_plays": max_plays}
@@ -361,6 +363,7 @@ def play_measures(
             workers,
             limits,
             side.game,
+            on_progress=on_progress,
         )
     out.update(sides)
     if strong and weak:
@@ -378,6 +381,7 @@ def play_measures(
                 workers,
                 limits,
                 side.game,
+                on_progress=on_progress,
             ).report()
     out["report"] = report(sides["a"], sides["b"], players, out.get("skill_a"), out.get("skill_b"))
     return out

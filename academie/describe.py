@@ -446,7 +446,7 @@ class Describer:
         per, batches, rest = self.deal_at(s, n)
         if per is None:
             return "no deal is given"
-        text = f"as many cards to each seat as {per} gives" if isinstance(per, str) else f"{_plural(per, 'card')} each"
+        text = f"to each seat {expr(per)} cards" if isinstance(per, str) else f"{_plural(per, 'card')} each"
         if batches and all(x == 1 for x in batches):
             text += ", one at a time"
         elif batches:
@@ -490,7 +490,8 @@ class Describer:
             )
 
     def step_turnup(self, name, s, base, phase, when):
-        text = f"The next card of the pack is turned up into the {s.get('to')}"
+        to = str(s.get("to"))
+        text = f"The next card of the pack is turned up into {expr(to) if '(' in to else 'the ' + to}"
         if s.get("sets_trump", True):
             text += "; its suit is trumps for the hand"
         if s.get("rest"):

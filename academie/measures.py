@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import repeat
 from operator import itemgetter
+from typing import Callable
 
 from .dsl.errors import RuleError
 from .dsl.model import GameDef
@@ -874,11 +875,13 @@ def measure(
     limits=None,
     game: GameDef | None = None,
     chunk: int | None = None,
+    on_progress: Callable[[int], None] | None = None,
 ):
     """Play games 0 … games-1 and fold them: ``kind`` "design" (a ``Design``,
     ``agents`` by seat) or "skill" (a ``Skill``, ``agents`` = (strong, weak)).
     On ``workers`` processes, each loading the rules by ``ref`` and
-    ``options``; the totals are exact, so any ``workers`` gives the same."""
+    ``options``; the totals are exact, so any ``workers`` gives the same.
+    ``on_progress(k)`` is called as each chunk of k games is folded in."""
     if game is not None:
         _LOADED[(ref, tuple(options), limits)] = game
     if workers is None:
@@ -897,9 +900,12 @@ def measure(
         total = Design(players, tuple(_seat_names(agents, players)))
     else:
         total = Skill(players, agents[0], agents[1])
+    sizes = (min(a + size, games) - a for a in range(0, games, size))  # the chunks come back in order
     if workers <= 1 or count <= 1:
         for _, part in map(_chunk, tasks):
             _merge(total, part)
+            if on_progress is not None:
+                on_progress(next(sizes))
         return total
     from multiprocessing import Pool
 
@@ -907,6 +913,8 @@ def measure(
     with Pool(min(workers, count), initializer=_ignore_interrupts) as pool:
         for _, part in pool.imap(_chunk, tasks):
             _merge(total, part)
+            if on_progress is not None:
+                on_progress(next(sizes))
         pool.close()
         pool.join()
     return total

@@ -75,9 +75,12 @@ def reconstruct(
     max_plays: int = 50_000,
     workers: int | None = 1,
     limits=None,
+    on_progress=None,
 ) -> dict:
     """Play every reading and weigh them: the measures of each, the
-    penalties, the ranking and its explanation in plain words."""
+    penalties, the ranking and its explanation in plain words.
+    ``on_progress(k)``: called as k more games are played (``games`` for each
+    reading, twice that with a skill run)."""
     base, _ = split_ref(ref)
     readings = readings_of(ref, options, limits)
     rows = []
@@ -93,7 +96,9 @@ def reconstruct(
                 game.doc.pos(("players",)),
                 code="players",
             )
-        design = measure("design", base, r.options, n, games, seed, agents, max_plays, workers, limits, game)
+        design = measure(
+            "design", base, r.options, n, games, seed, agents, max_plays, workers, limits, game, on_progress=on_progress
+        )
         row = {
             "reading": r.name,
             "options": list(r.options),
@@ -103,7 +108,18 @@ def reconstruct(
         }
         if strong and weak:
             row["skill"] = measure(
-                "skill", base, r.options, n, games, seed, (strong, weak), max_plays, workers, limits, game
+                "skill",
+                base,
+                r.options,
+                n,
+                games,
+                seed,
+                (strong, weak),
+                max_plays,
+                workers,
+                limits,
+                game,
+                on_progress=on_progress,
             ).report()
         rows.append(row)
     assert n is not None

@@ -53,6 +53,8 @@ NAMES = {
     "none": "no one",
     "trick": "the trick",
     "pack": "the pack",
+    "last_card": "the card played last",
+    "led_card": "the card led",
 }
 CMP = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than", ">=": "is at least"}
 ARITH = {"+": "plus", "-": "minus", "*": "times", "/": "divided by (rounded down)", "%": "modulo"}
@@ -101,6 +103,9 @@ def _tok(t) -> str:
 
 
 class _Words:
+    def __init__(self) -> None:
+        self.bound: set[str] = set()  # the names a count or a sum binds to each card of a zone
+
     def say(self, t, kind="value") -> str:
         if kind == "card":
             return self.card_test(t)
@@ -131,6 +136,8 @@ class _Words:
                 return article(rank_word(n))
             if n == "card":
                 return "the card"
+            if n in self.bound:
+                return f"card {n}"
             return "the " + n.replace("_", " ")
         if d == "binop":
             a, op, b = t.children
@@ -156,9 +163,9 @@ class _Words:
             return _join(items, "and")
         if d == "attr":
             obj, name = t.children
-            if obj.data == "name" and _tok(obj.children[0]) == "card":
+            if obj.data == "name" and _tok(obj.children[0]) == "card" and not self.bound:
                 return {"suit": "its suit", "rank": "its rank", "colour": "its colour"}.get(_tok(name), _tok(name))
-            raise _Unsaid
+            return f"the {_tok(name)} of {self.value(obj)}"
         if d == "cond":
             c, a, b = t.children
             return f"{self.value(a)} if {self.cond(c)}, otherwise {self.value(b)}"
@@ -184,12 +191,30 @@ class _Words:
     def call(self, t) -> str:
         f = _tok(t.children[0])
         a = self._args(t)
+        if f in ("count", "any", "all") and len(a) == 3 and a[1].data == "name":
+            return self.named_count(f, a)
+        if f in ("sum_cards", "max_cards") and len(a) in (2, 3):
+            return self.card_fold(f, a)
+        if f == "team" and a:
+            who = self.value(a[0])
+            return "the player's side" if who == "the player" else f"the side of {who}"
+        if f == "teams":
+            return "the number of sides"
+        if f == "team_sum" and a:
+            return f"the sum over the player's side of {self.value(a[0])}"
         if f in ("count", "any", "all") and a:
             zone = self.value(a[0])
             if len(a) == 1:
                 return f"the number of cards in {zone}"
             test = self.card_test(a[1])
             noun = plural_of(test)
+            if test.startswith("a card for which "):
+                rest = test[len("a card for which ") :]
+                if f == "count":
+                    return f"the number of cards in {zone} for which {rest}"
+                if f == "any":
+                    return f"{zone} holds a card for which {rest}"
+                return f"every card in {zone} is one for which {rest}"
             if f == "count" and test.startswith("the "):
                 return f"1 if {zone} holds {test}, else 0"
             if f == "count":
@@ -207,7 +232,8 @@ class _Words:
             return f"the rank of {self.value(a[0])}"
         if f == "balance" and len(a) == 2:
             holder = self.value(a[0])
-            unit = _tok(a[1].children[0]) + "s" if a[1].data == "name" else self.value(a[1])
+            unit = _tok(a[1].children[0]) if a[1].data == "name" else self.value(a[1])
+            unit = unit if unit.endswith(("s", "sh")) else unit + "s"
             if holder == "the player":
                 return f"the player's {unit}"
             if a[0].data == "name" and _tok(a[0].children[0]) not in SEAT_NAMES:
@@ -241,6 +267,58 @@ class _Words:
             order = f" in the {self.value(a[2])[4:]} order" if len(a) == 3 else ""
             return f"the number of cards in the run of its suit in {self.value(a[0])} going down from {self.value(a[1])}{order}"
         raise _Unsaid
+
+    def named_count(self, f: str, a: list) -> str:
+        """``count(ZONE, x, TEST)`` (``any``, ``all``): the cards ``x`` of a zone, ``card`` kept."""
+        zone, n = self.value(a[0]), _tok(a[1].children[0])
+        same = self._same_field(a[2], n)
+        self.bound.add(n)
+        try:
+            if same is not None:
+                noun = f"cards in {zone} of the same {same} as the card"
+                if f == "count":
+                    return f"the number of {noun}"
+                return (
+                    f"{zone} holds a card of the same {same} as the card"
+                    if f == "any"
+                    else (f"every card in {zone} is of the same {same} as the card")
+                )
+            test = self.cond(a[2])
+        finally:
+            self.bound.discard(n)
+        if f == "count":
+            return f"the number of cards {n} in {zone} such that {test}"
+        if f == "any":
+            return f"{zone} holds a card {n} such that {test}"
+        return f"every card {n} in {zone} is such that {test}"
+
+    def _same_field(self, t, n: str) -> str | None:
+        """``x.rank == card.rank`` -> "rank"."""
+        if not (isinstance(t, Tree) and t.data == "compare" and _tok(t.children[1]) == "=="):
+            return None
+        a, _, b = t.children
+        if not (isinstance(a, Tree) and isinstance(b, Tree) and a.data == "attr" and b.data == "attr"):
+            return None
+        fa, fb = _tok(a.children[1]), _tok(b.children[1])
+        oa, ob = a.children[0], b.children[0]
+        if fa != fb or oa.data != "name" or ob.data != "name":
+            return None
+        if {_tok(oa.children[0]), _tok(ob.children[0])} != {n, "card"}:
+            return None
+        return fa
+
+    def card_fold(self, f: str, a: list) -> str:
+        """``sum_cards(ZONE, [x,] EXPR)``, ``max_cards(…)``: a number for each card of a zone."""
+        zone = self.value(a[0])
+        what = "the sum" if f == "sum_cards" else "the greatest"
+        if len(a) == 2:
+            return f"{what}, over the cards of {zone}, of {self.value(a[1])}"
+        n = _tok(a[1].children[0])
+        self.bound.add(n)
+        try:
+            return f"{what}, over each card {n} of {zone}, of {self.value(a[2])}"
+        finally:
+            self.bound.discard(n)
 
     # -- conditions -------------------------------------------------------------
     def cond(self, t) -> str:
@@ -282,6 +360,10 @@ class _Words:
     # -- card tests, as noun phrases ----------------------------------------------
     def card_test(self, t) -> str:
         d = t.data
+        if d == "compare" and _tok(t.children[1]) == "!=":
+            a, _, b = t.children
+            if a.data == "name" and _tok(a.children[0]) == "card" and b.data == "card":
+                return "a card other than " + card_words(_tok(b.children[0]))
         if d == "compare" and _tok(t.children[1]) == "==":
             a, _, b = t.children
             if a.data == "name" and _tok(a.children[0]) == "card" and b.data == "card":
@@ -300,6 +382,8 @@ class _Words:
                     return article(rank_word(v))
                 if field == "colour" and v:
                     return article(v + " card")
+                if v is None:
+                    return f"a card whose {field} is {self.value(b)}"
         if d == "in_op":
             a, b = t.children
             if a.data == "attr" and _tok(a.children[0].children[0]) == "card" and b.data == "list":
@@ -310,7 +394,10 @@ class _Words:
                 if field == "suit" and all(v in SUIT_WORDS for v in vals):
                     return _join([article(SUIT_WORDS[str(v)]) for v in vals], "or")
         if d == "and_op":
-            return self.card_conjunction(t)
+            try:
+                return self.card_conjunction(t)
+            except _Unsaid:
+                return "a card for which " + self.cond(t)
         if d == "or_op":
             return f"{self.card_test(t.children[0])} or {self.card_test(t.children[1])}"
         if d == "not_op":
@@ -380,8 +467,27 @@ _FUNCS = {
 }
 
 
+def duty(why: dict) -> str:
+    """The rule that refused a move, as a sentence made from the rule (never
+    its expression): "you must follow suit", "you must play a trump"."""
+    test, tier = why.get("test"), why.get("tier")
+    if why.get("rule") is None or test is None:
+        return "it cannot be played now"
+    if tier is None:
+        said = words(test, "card")
+        return f"you may lead only {said}" if said else "the lead rule does not allow it"
+    if "".join(str(test).split()) == "card.suit==led":
+        return "you must follow suit"
+    said = words(test, "card")
+    return f"you must play {said} when you can" if said else "the follow rule does not allow it"
+
+
 def plural_of(test: str) -> str:
-    """ "a heart" -> "hearts"; "a card of the suit led" -> "cards of the suit led"."""
+    """ "a heart" -> "hearts"; "a card of the suit led" -> "cards of the suit led";
+    "a king, a queen or a jack" -> "kings, queens or jacks"."""
+    items = _split_list(test)
+    if len(items) > 1 and all(i.startswith(("a ", "an ")) and " " not in i.split(" ", 1)[1] for i in items):
+        return _join([plural_of(i) for i in items], "or")
     for art in ("a ", "an "):
         if test.startswith(art):
             head, _, rest = test[len(art) :].partition(" ")
@@ -390,6 +496,14 @@ def plural_of(test: str) -> str:
     if test.startswith("the "):
         return "copies of " + test
     return "cards that are " + test
+
+
+def _split_list(text: str) -> list[str]:
+    """ "a, b or c" -> ["a", "b", "c"] (one item when there is no list)."""
+    head, sep, last = text.rpartition(" or ")
+    if not sep:
+        return [text]
+    return [*head.split(", "), last]
 
 
 def _strip_players(v: str) -> str:

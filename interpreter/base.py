@@ -106,6 +106,7 @@ class StateParts:
     finished: bool
     standings: list[dict]
     hand_results: list[dict]
+    _scores_at_hand: tuple | None
     _compiled: Compiled
     _sink: Callable[[dict], None] | None
     _on_hand: Callable[[Any, bool], None] | None

@@ -70,7 +70,15 @@ class Procedure(StateParts):
             self.unfinished = True
             self.emit({"type": "hand_end", "hand": self.hand_no, "winner": None, "reason": "unfinished"})
             self.hand_results.append(
-                {"hand": self.hand_no, "winner": None, "plays": self._hand_plays, "reason": "unfinished"}
+                {
+                    "hand": self.hand_no,
+                    "winner": None,
+                    "winners": [],
+                    "won_by": None,
+                    "scores": None,
+                    "plays": self._hand_plays,
+                    "reason": "unfinished",
+                }
             )
             if self._on_hand is not None:
                 self._on_hand(self, True)
@@ -201,6 +209,7 @@ class Procedure(StateParts):
                 else:
                     self.vars[name] = 0
             self._gather()
+            self._scores_at_hand = self._scores_now()
             first = self.hand_no == 1
             deck = self._deck if first else None
             stacked = deck is not None
@@ -258,12 +267,49 @@ class Procedure(StateParts):
                     **({"rule": list(self._end_rule)} if self._end_rule else {}),
                 }
             )
-        self.hand_results.append(
-            {"hand": self.hand_no, "winner": self.winner, "plays": self._hand_plays, "tricks": self.tricks_played}
-        )
+        self.hand_results.append(self._hand_result())
         if self._on_hand is not None:
             self._on_hand(self, True)
         self.check_invariants(full=self._check_moves)
+
+    def _scores_now(self) -> tuple | None:
+        """Each seat's score by the rules' standings now, or None (no standings, or a
+        score that can be read only at the end of the game)."""
+        fn = self.g.standings
+        if fn is None:
+            return None
+        try:
+            return tuple(fn.fn(self, s, None) for s in range(self.n))
+        except Exception:  # a score read only at the end (a count of what is not yet there)
+            return None
+
+    def _hand_result(self) -> dict:
+        """The result of the hand just ended: its number, its winner, the moves and tricks
+        played, and what each seat scored in it (``scores``: the change of its score by the
+        rules' standings over the hand, or None). The winner is the one the rules name (the
+        end condition that ended the hand, or ``game: hand_winner``; ``won_by: rules``);
+        when they name none, the seat that scored the most in the hand, if one did
+        (``won_by: score``); else None. ``winners``: the seats that scored the most (several
+        when they tie: the side that won, the players who beat the one who lost), or the
+        rules' winner, or none when nobody scored more than another."""
+        start, end = self._scores_at_hand, self._scores_now()
+        scores = [b - a for a, b in zip(start, end)] if start is not None and end is not None else None
+        winner, by = self.winner, "rules" if self.winner is not None else None
+        winners = [winner] if winner is not None else []
+        if winner is None and scores:
+            best = max(scores)
+            if best > min(scores):
+                winners, by = [s for s, x in enumerate(scores) if x == best], "score"
+                winner = winners[0] if len(winners) == 1 else None
+        return {
+            "hand": self.hand_no,
+            "winner": winner,
+            "winners": winners,
+            "won_by": by,
+            "scores": scores,
+            "plays": self._hand_plays,
+            "tricks": self.tricks_played,
+        }
 
     def _gather(self):
         """Every card back to the pack: the shared zones', then each seat's."""

@@ -177,6 +177,7 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         self.finished = False
         self.standings: list[dict] = []
         self.hand_results: list[dict] = []
+        self._scores_at_hand: tuple | None = None  # each seat's standings score at the hand's start
         self._counts = {
             "plays": 0,
             "tricks": 0,

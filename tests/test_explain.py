@@ -3,12 +3,14 @@ acted (``rule``), the API says which follow rule refused a move, and each such
 reference leads to the element's quotations or editorial note."""
 
 import random
+import re
 
 import pytest
 
 import academie
 from academie.dsl.loader import corpus_ids
-from academie.serve.explain import explain, explain_refusal
+from academie.narrate import card_text
+from academie.serve.explain import explain, explain_refusal, refusal
 
 OPTIONS = {"hearts/foster": ["sweepstakes"], "polignac/boussac": ["capot"]}
 
@@ -81,9 +83,13 @@ def test_a_refused_card_names_the_follow_rule_and_its_words():
     assert why["legal"] == obs["legal"] and why["move"] == bad
     assert st.why_illegal(obs["legal"][0]) is None
     said = explain_refusal(game.gamedef.doc, why)
-    assert "follow rule" in said["text"]
+    assert said["text"] == f"{card_text(bad)} is refused: you must follow suit: play one of " + " ".join(
+        card_text(c) for c in obs["legal"]
+    )
+    # the quotations of the duty to follow, not of the exception ("If a player has none of the suit led,
+    # he may discard anything he pleases"), which the follow rule's own cite holds
     quotes = [c["quote"] for c in said["explained"]["cites"]]
-    assert any("suit led" in q for q in quotes), quotes
+    assert quotes and all("must follow suit" in q for q in quotes), quotes
     assert st.follow_rule() == {k: why[k] for k in ("rule", "test", "tier")}
     with pytest.raises(academie.UnknownAction):
         st.why_illegal("ZZ")
@@ -116,3 +122,55 @@ def test_a_copy_says_the_same_why():
         copy.apply_action(a)
     assert copy.engine.events == st.engine.events
     assert any("rule" in ev for ev in st.engine.events[-20:])
+
+
+def _refused_cards(cid: str, tries: int = 6):
+    """Some decisions of ``cid``'s game where a card of the hand is refused by the follow or lead rule:
+    (state, the refused card), found by random play."""
+    game = academie.load_game(cid)
+    players = min(max(4, game.players[0]), game.players[1])
+    found = []
+    for seed in range(tries):
+        st = game.new_state(players=players, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal() and len(found) < 3 * (seed + 1):
+            p = st.current_player()
+            if st.follow_rule() is not None:
+                obs = st.observation(p, earlier_hands=False)
+                bad = sorted(set(obs["hand"]) - set(obs["legal"]))
+                if bad:
+                    found.append((st.clone(), bad[0]))
+                    break
+            st.apply_action(rng.choice(st.legal_actions()))
+    return found
+
+
+# what no explanation of a refusal may hold: the rule's expression
+CODE = re.compile(r"==|!=|<=|>=|\bcard\.|\b[a-z_]+\.(suit|rank|colour)\b|\b[a-z_]+\(|[()]")
+
+
+@pytest.mark.parametrize("cid", corpus_ids())
+def test_a_refused_card_is_explained_in_words_in_every_game(cid):
+    """For every corpus game with a follow or lead rule: a refused card is explained by the duty that
+    refuses it, in words, naming the legal cards, with the quotations of that duty; the same words for
+    the terminal, the web page and the API's IllegalMove."""
+    refused = _refused_cards(cid)
+    game = academie.load_game(cid)
+    rules = game.gamedef.doc.data.get("hand") or {}
+    has_follow = any(isinstance(s, dict) and (s.get("follow") or {}).get("must") for s in rules.values())
+    if not refused:
+        assert not has_follow, f"{cid}: no refused card found in random play"
+        pytest.skip(f"{cid}: no follow or lead rule refuses a card")
+    for st, bad in refused:
+        why = st.why_illegal(bad)
+        said = refusal(game.gamedef.doc, why, card=str)
+        text = said["text"]
+        assert not CODE.search(text.split(": play one of")[0]), text
+        assert text.startswith(f"{bad} is refused: you must") or "may lead only" in text, text
+        assert text.endswith("play one of " + " ".join(why["legal"])), text
+        assert said["cites"] and all(c["quote"] for c in said["cites"]), (cid, said)
+        web = explain_refusal(game.gamedef.doc, why)
+        assert web["text"] == refusal(game.gamedef.doc, why)["text"]
+        with pytest.raises(academie.IllegalMove) as err:
+            st.apply(bad)
+        assert said["duty"] in str(err.value) and not CODE.search(str(err.value).split(" (legal:")[0])

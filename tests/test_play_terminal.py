@@ -48,9 +48,14 @@ def test_a_bad_entry_says_why_and_shows_the_moves_again():
     after = out[out.index("your move: ") :]
     assert "'zz' is neither the number of a move nor a card" in after
     assert "9 is not the number of a move: choose 1 to 3" in after
-    # a card of the hand that the follow rule refuses: that rule, in its source's words
-    assert "A♠ is refused by the follow rule (card.suit == led): play one of 2♣ 8♣ Q♣" in after
-    assert '§ "Holding no card of suit led, player may discard a card of another suit."' in after
+    # a card of the hand that the follow rule refuses: that rule in words, and the source's words for
+    # the duty (not the exception, "Holding no card of suit led, player may discard …")
+    assert "A♠ is refused: you must follow suit: play one of 2♣ 8♣ Q♣" in after
+    assert (
+        '§ "Eldest hand leads any card and each succeeding player in turn to the left must follow suit if possible."'
+        in after
+    )
+    assert "Holding no card of suit led" not in after and "card.suit" not in after
     assert after.count("moves:") == 4  # listed again after each refusal
 
 
@@ -66,9 +71,12 @@ def test_why_at_the_prompt_gives_the_rules_behind_the_moves():
     after = out[out.index("your move: ") :]
     assert "why: the rules behind these moves" in first_prompt(out) + after[:200]
     # the follow rule that limits the moves: its path and its sources' words, by source id
-    assert "these moves: the follow rule (card.suit == led)" in after
+    assert "these moves: the follow rule: you must follow suit" in after
     assert "§ hand.play.follow.must.0" in after
-    assert '"Holding no card of suit led, player may discard a card of another suit." (hoyle-1913)' in after
+    assert (
+        '"Eldest hand leads any card and each succeeding player in turn to the left must follow suit if possible." (hoyle-1913)'
+        in after
+    )
     # the last rule that acted: the counters each player began with
     assert "the last rule that acted:" in after and "§ money.start.0.give" in after
     assert "seat 0 (you) plays 2♣" in after  # then the move is played

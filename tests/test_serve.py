@@ -18,7 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import academie
-from academie.describe import citations
+from academie.serve.explain import duty_cites
 from academie.serve.app import create_app
 
 
@@ -77,8 +77,11 @@ def test_a_refused_card_comes_back_with_the_follow_rule_and_its_words(client):
                 refused = r["refused"]
                 assert refused["rule"] == ["hand", "play", "follow", "must", 0]
                 doc = academie.load_game("hearts/foster").gamedef.doc
-                cites, _, _ = citations(doc, tuple(refused["rule"]))
+                # the quotations of the duty to follow suit, the sentence made from the rule
+                cites = duty_cites(doc, refused["rule"])
                 assert [c["quote"] for c in refused["explained"]["cites"]] == [c.quote for c in cites]
+                assert all("must follow suit" in c.quote for c in cites) and cites
+                assert "you must follow suit: play one of" in refused["text"] and "card.suit" not in refused["text"]
                 assert r["hand"] == v["hand"]  # nothing was played
                 return
             v = client.post(f"/api/game/{v['id']}/play", json={"move": v["legal"][0]["move"]}).json()
@@ -218,8 +221,7 @@ def test_a_whole_hand_by_clicks_in_chromium(browser, server, game, players, seed
     assert refused is not None, "no card was ever refused"
     doc = academie.load_game(game).gamedef.doc
     path = ("hand", "play", "follow", "must", 0)
-    cites, editorial, _ = citations(doc, path)
-    words = [c.quote for c in cites] + [e.reason for e in editorial]
+    words = [c.quote for c in duty_cites(doc, path)]
     assert words and any(w in refused for w in words), refused
 
 

@@ -4,13 +4,16 @@ and deal files, checking players and agents."""
 from __future__ import annotations
 
 import os
+import sys
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 import click
 
 from ..dsl.cards import parse_card
 from ..dsl.errors import Pos, RuleError, remember_text
 from ..dsl.loader import Limits, load_yaml, split_ref
-from ..dsl.text import split_lines
+from ..dsl.text import safe, split_lines
 from ..dsl.model import GameDef, load_game
 from ..interpreter.agents import make_agents
 from .args import check_agents
@@ -162,3 +165,53 @@ def input_files(*args) -> list:
 
     files = ((name, split_ref(ref)[0]) for name, ref in args)
     return [(name, path) for name, path in files if is_path(path) and os.path.isfile(path)]
+
+
+class Eta:
+    """The time left, from the rate of play since the first chunk of games
+    came back (the start of the workers and the loading of the rules are no
+    part of it): none until a second one has come back a second later."""
+
+    def __init__(self, total: int, clock=None):
+        import time
+
+        self.total, self.clock = total, clock or time.monotonic
+        self.count, self.first, self.t0 = 0, 0, 0.0
+
+    def done(self, k: int) -> str | None:
+        now = self.clock()
+        if self.count == 0:
+            self.first, self.t0 = k, now
+        self.count += k
+        played, spent = self.count - self.first, now - self.t0
+        if played <= 0 or spent < 1.0 or self.count >= self.total:  # chunks of several workers come together
+            return None
+        left = int((self.total - self.count) * spent / played + 0.5)
+        return f"about {left // 60}:{left % 60:02d} left"
+
+
+@contextmanager
+def progress(total: int, label: str, quiet: bool = False) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar with the time left (``Eta``) on standard error, for work
+    that may run for more than a few seconds (``simulate``, ``compare``,
+    ``reconstruct``): shown only when standard error is a terminal and not
+    ``quiet`` (``--json``), so that a pipe or a file gets nothing of it. Yields
+    the function to call as k more units are done, or None when no bar is
+    shown."""
+    if quiet or total <= 0 or not sys.stderr.isatty():
+        yield None
+        return
+    eta = Eta(total)
+    shown: Callable[[str | None], str | None] = lambda x: x  # noqa: E731  (shows the time left that Eta gives)
+    with click.progressbar(
+        length=total,
+        label=safe(label, True),
+        file=sys.stderr,
+        show_eta=False,  # click's counts the start of the workers as playing time: Eta's does not
+        item_show_func=shown,
+    ) as bar:
+
+        def step(k: int) -> None:
+            bar.update(k, eta.done(k))
+
+        yield step

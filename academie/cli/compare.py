@@ -9,7 +9,7 @@ import click
 from ..dsl.loader import Limits
 from ..dsl.text import safe, safe_json
 from ..outputs import check_targets, write_text
-from .common import input_files
+from .common import input_files, progress
 from .paths import allow_path_option, allowed_paths
 from .runs import run_options, skill_options
 
@@ -103,7 +103,9 @@ def compare(
         n = common_players(sa.game, sb.game, players)
         check_play_agents(ags, n)  # one, or one per seat
         t0 = time.perf_counter()
-        played = play_measures(sa, sb, n, games, seed, ags, max_plays, workers, limits, strong, weak)
+        total = 2 * games * (2 if strong else 1)
+        with progress(total, f"{sa.game.id} / {sb.game.id}", quiet=as_json) as step:
+            played = play_measures(sa, sb, n, games, seed, ags, max_plays, workers, limits, strong, weak, step)
         seconds = time.perf_counter() - t0
     if html_file:
         from ..compare_html import page

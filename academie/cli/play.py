@@ -16,7 +16,8 @@ from ..interpreter.agents import AGENTS, play as play_out, typed_move
 from ..interpreter.state import DEFAULT_MAX_PLAYS, Abandoned, State
 from ..interpreter.visibility import Seen
 from ..api import follow_rule_of
-from ..serve.explain import explain
+from ..serve.explain import explain, path_text, refusal, refusal_lines
+from ..words import duty
 from ..outputs import atomic_write, check_targets
 from .args import SEED, SEED_HELP, check_dealer
 from .common import (
@@ -95,7 +96,7 @@ class TerminalHuman:
     which card in the trick), the hand and the numbered moves, cards written
     the same way throughout. A move is its number or its name (``QS``,
     ``pass``); an entry that is no legal move is answered with why (a card
-    refused by the follow rule: that rule, in its source's words) and the
+    refused by the follow rule: the duty that refuses it, in words, and the sources' words for it) and the
     moves again; ``why`` answers with the rule that limits the moves and the
     last rule that acted, each with its source's words. End of input (Ctrl-D)
     abandons the game (``Abandoned``)."""
@@ -166,8 +167,10 @@ class TerminalHuman:
         rule = follow_rule_of(state, seat)
         if rule is not None and rule["rule"] is not None:
             kind = "lead rule" if rule["tier"] is None else "follow rule"
-            lines.append(f"these moves: the {kind}" + (f" ({rule['test']})" if rule["test"] else ""))
-            lines += rule_lines(state.g.doc, rule["rule"], "  ")
+            lines.append(f"these moves: the {kind}: {duty(rule)}")
+            lines.append(f"    § {path_text(rule['rule'])}")
+            for q in refusal(state.g.doc, {"move": "", "legal": [], **rule})["cites"]:
+                lines.append(safe(f'      "{q["quote"]}" ({q["source"] or "no source"})'))
         if self.last_rule is not None:
             lines.append("the last rule that acted:")
             lines += rule_lines(state.g.doc, self.last_rule, "  ")
@@ -182,21 +185,9 @@ class TerminalHuman:
             return f"'{t}' is neither the number of a move nor a card or declaration (write 1, or a card: QS, 10H)"
         if c not in state.hand[seat]:
             return f"{_p(c.name)} is not in your hand"
-        rule = follow_rule_of(state, seat)
-        legal = " ".join(_move(m) for m in moves)
-        if rule is None or rule["rule"] is None:
-            return f"{_p(c.name)} cannot be played now: play one of {legal}"
-        said = explain(state.g.doc, rule["rule"])
-        lines = [
-            f"{_p(c.name)} is refused by the "
-            + ("lead rule" if rule["tier"] is None else "follow rule")
-            + (f" ({rule['test']})" if rule["test"] else "")
-            + f": play one of {legal}"
-        ]
-        if said:
-            lines += [f'    § "{q["quote"]}" ({q["title"] or q["source"] or "no source"})' for q in said["cites"]]
-            lines += [f"    § editorial: {e['reason']}" for e in said["editorial"]]
-        return "\n".join(lines)
+        rule = follow_rule_of(state, seat) or {"rule": None, "test": None, "tier": None}
+        why = {"move": c.name, "legal": [m.name if hasattr(m, "suit") else str(m) for m in moves], **rule}
+        return "\n".join(refusal_lines(state.g.doc, why, card=_p))
 
     def choose(self, state: State, seat: int, moves: list):
         self.table(state, seat)

@@ -9,7 +9,7 @@ import click
 from ..dsl.loader import Limits
 from ..dsl.text import safe, safe_json
 from ..outputs import check_targets, write_text
-from .common import input_files
+from .common import input_files, progress
 from .compare import check_play_agents
 from .paths import allow_path_option, allowed_paths
 from .runs import run_options, skill_options
@@ -50,7 +50,7 @@ def reconstruct(
     better player (with --strong and --weak: one strong player among weak
     ones, its seat turning with the game). The ranking is explained in words.
     """
-    from ..reconstruct import format_text, html_page, reconstruct as run
+    from ..reconstruct import format_text, html_page, readings_of, reconstruct as run
 
     ags = agents.split(",")
     check_play_agents(ags, None)
@@ -63,7 +63,9 @@ def reconstruct(
     limits = Limits(allow=allowed_paths(allow_path))
     if players is not None:
         check_play_agents(ags, players)
-    res = run(rules, options, players, games, seed, ags, strong, weak, max_plays, workers, limits)
+    total = len(readings_of(rules, options, limits)) * games * (2 if strong else 1)
+    with progress(total, rules, quiet=as_json) as step:
+        res = run(rules, options, players, games, seed, ags, strong, weak, max_plays, workers, limits, step)
     if html_file:
         write_text(html_file, safe(html_page(res)))
     if as_json:

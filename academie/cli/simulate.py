@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import click
@@ -14,14 +13,16 @@ from ..interpreter.simulate import MAX_CHUNK, MAX_GAMES
 from ..interpreter.state import DEFAULT_MAX_PLAYS
 from ..outputs import AtomicFile, check_targets
 from .runs import run_options
-from .common import (
+from .common import (  # noqa: F401  (Eta: the time left, kept importable from here)
     EXIT_USAGE,
+    Eta,
     inputs_of,
     limit_flags,
     load,
     make_limits,
     option_flags,
     players_for,
+    progress,
     with_options,
 )
 
@@ -161,31 +162,7 @@ def simulate(
         for f, kind in ((csv_file, "csv"), (jsonl_file, "jsonl")):
             if f:
                 writers.append(_RowWriter(f, kind, n))
-        if sys.stderr.isatty() and not as_json:
-            eta = Eta(games)
-            with click.progressbar(
-                length=games,
-                label=safe(game.id, True),
-                file=click.get_text_stream("stderr"),
-                show_eta=False,  # click's counts the start of the workers as playing time: Eta's does not
-                item_show_func=lambda x: x,
-            ) as bar:
-
-                def progress(k: int) -> None:
-                    bar.update(k, eta.done(k))
-
-                tally = run(
-                    job,
-                    games,
-                    workers=workers,
-                    backend=backend,
-                    scheduler=scheduler,
-                    chunk=chunk,
-                    game=game,
-                    on_progress=progress,
-                    on_rows=on_rows,
-                )
-        else:
+        with progress(games, game.id, quiet=as_json) as step:
             tally = run(
                 job,
                 games,
@@ -194,6 +171,7 @@ def simulate(
                 scheduler=scheduler,
                 chunk=chunk,
                 game=game,
+                on_progress=step,
                 on_rows=on_rows,
             )
         for w in writers:
@@ -284,29 +262,6 @@ def format_report(report: dict, max_plays: int) -> str:
 
 def _num(x, fmt: str = ".2f") -> str:
     return "n/a" if x is None else format(x, fmt)
-
-
-class Eta:
-    """The time left, from the rate of play since the first chunk of games
-    came back (the start of the workers and the loading of the rules are no
-    part of it): none until a second one has come back a second later."""
-
-    def __init__(self, total: int, clock=None):
-        import time
-
-        self.total, self.clock = total, clock or time.monotonic
-        self.count, self.first, self.t0 = 0, 0, 0.0
-
-    def done(self, k: int) -> str | None:
-        now = self.clock()
-        if self.count == 0:
-            self.first, self.t0 = k, now
-        self.count += k
-        played, spent = self.count - self.first, now - self.t0
-        if played <= 0 or spent < 1.0 or self.count >= self.total:  # chunks of several workers come together
-            return None
-        left = int((self.total - self.count) * spent / played + 0.5)
-        return f"about {left // 60}:{left % 60:02d} left"
 
 
 class _BackendFailure(click.ClickException):
