@@ -330,6 +330,13 @@ document = {
                         "holds": {"enum": ["number", "suit"]},
                         "initial": expr,
                         "reset": {"enum": ["game", "hand"]},
+                        "label": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 60,
+                            "description": "the game's word for the counter, as its players say it (point, "
+                            "tricks, game): what the narration and the tables call it",
+                        },
                         "shown": {
                             "enum": ["public", "own", "hidden", "derived"],
                             "description": "which seats see the counter: every seat (public), each seat its own "

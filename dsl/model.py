@@ -177,6 +177,8 @@ class GameDef:
     # counter -> how seats see it (``vars: NAME: shown:``): public, own, hidden; derived (the default)
     # is worked out from the hidden cards its value depends on (interpreter/visibility.py)
     shown: dict[str, str] = field(default_factory=dict)  # the names the rule file declares (dsl.compiler.Scope)
+    # counter -> the game's word for it (``vars: NAME: label:``), for the players
+    labels: dict[str, str] = field(default_factory=dict)
     _teams: dict = field(default_factory=dict, repr=False)
     _packs: dict = field(default_factory=dict, repr=False)
     _pack_sets: dict = field(default_factory=dict, repr=False)
@@ -497,6 +499,7 @@ class _Model:
             team_vars=team_vars,
             scope=self.scope,
             shown={k: v["shown"] for k, v in vars_.items() if v.get("shown") not in (None, "derived")},
+            labels={k: v["label"] for k, v in vars_.items() if isinstance(v.get("label"), str)},
         )
         numbers = [st for st in steps if st.kind == "choose_number"]
         if numbers and not gd.abstract and not self.errors:

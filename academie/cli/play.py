@@ -10,6 +10,7 @@ from typing import AbstractSet
 import click
 
 from .. import narrate as narration
+from ..narrate import counter_word, value_text
 from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe, safe_json
 from ..interpreter.agents import AGENTS, play as play_out, typed_move
@@ -134,18 +135,23 @@ class TerminalHuman:
         # the counters as this seat sees them: one worked out from cards it has not seen is "?"
         seen = self.seen
         vars_, pvars = state.view(seat, seen.known(state, seat)) if seen is not None else (state.vars, state.pvars)
+        shown, labels = state.g.shown, state.g.labels
+
+        def word(k: str) -> str:  # the game's word for a counter
+            return counter_word(k, labels.get(k))
+
         for s in range(state.n):
             parts = [f"{len(state.hand[s])} card{'s' if len(state.hand[s]) != 1 else ''} in hand"]
             parts.append(f"{state.won[s]} trick{'s' if state.won[s] != 1 else ''}")
             parts += [_amount(state.bal[s].get(u, 0), u) for u in units if s in state.bal]
-            parts += [f"{k} {v[s]}" for k, v in pvars.items()]
+            parts += [f"{word(k)} {value_text(v[s])}" for k, v in pvars.items() if shown.get(k) != "hidden"]
             w(f"  {self._seat(s, seat):<14} " + ", ".join(parts) + "\n")
         pools = [
             f"the {h}: " + ", ".join(_amount(a, u) for u, a in b.items())
             for h, b in state.bal.items()
             if isinstance(h, str)
         ]
-        counters = [f"{k} {v}" for k, v in vars_.items()]
+        counters = [f"{word(k)} {value_text(v)}" for k, v in vars_.items() if shown.get(k) != "hidden"]
         if pools or counters:
             w("  " + "; ".join(pools + counters) + "\n")
         if self.trick:

@@ -54,7 +54,7 @@ from ..dsl.errors import RuleError
 from ..dsl.loader import Limits, corpus_ids, resolve
 from ..dsl.model import load_game
 from ..dsl.text import safe
-from ..narrate import card_text, narrate
+from ..narrate import card_text, counter_word, narrate, value_text
 from .events import plays_of
 from .explain import explain, explain_refusal
 from .guard import Guard, Hosts, Refused, parse_json, read_body
@@ -506,7 +506,7 @@ class Server:
                     "hand_size": obs["hand_sizes"][s],
                     "won": obs["won"][s],
                     "money": {u: bal.get(u, 0) for u in units},
-                    "counters": {k: v[s] for k, v in obs["pvars"].items() if isinstance(v, list)},
+                    "counters": counters_shown(obs["pvars"], st.game.gamedef, s),
                     "to_move": s == mover,
                     "dealer": s == obs["dealer"],
                 }
@@ -536,7 +536,7 @@ class Server:
             "seats": seats,
             "pools": pools,
             "zones": zones,
-            "counters": {k: v for k, v in obs["vars"].items()},
+            "counters": counters_shown(obs["vars"], st.game.gamedef, None),
             "standings": obs["standings"],
             "hand_results": obs["hand_results"],
             "terminal": obs["terminal"],
@@ -626,3 +626,18 @@ def create_app(refs: list[str] | None = None, limits: Limits | None = None, host
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed, Refused: refused})
     app.state.server = server
     return Guard(app, Hosts(host))
+
+
+def counters_shown(values: dict, g: Any, seat: int | None) -> dict:
+    """The counters a table shows, in the game's words (``label:``), their values in words: no
+    working value (``shown: hidden``), no name of the rule file's expressions, no ``None``."""
+    out = {}
+    for k, v in values.items():
+        if g.shown.get(k) == "hidden":
+            continue
+        if seat is not None:
+            if not isinstance(v, list):
+                continue
+            v = v[seat]
+        out[counter_word(k, g.labels.get(k))] = value_text(v)
+    return out
