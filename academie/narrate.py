@@ -275,8 +275,13 @@ def _take(
 
 
 def _number(ev: dict, w: _Words, _: bool | None) -> _Got:
+    if isinstance(ev.get("said"), str):  # the answer in the game's words: "seat 1 answers: order it up"
+        return [w.seat(ev["seat"]), _t(" answers: "), _name(ev["said"])]
     into = ev.get("into")
-    return [w.seat(ev["seat"]), _t(f" chooses {ev['value']}")] + ([_t(" ("), _name(into), _t(")")] if into else [])
+    word = [_name(counter_word(into, ev.get("label")))] if into else []
+    return [w.seat(ev["seat"]), _t(f" chooses {value_text(ev['value'])}")] + (
+        [_t(" ("), *word, _t(")")] if word else []
+    )
 
 
 def _suit(ev: dict, w: _Words, _: bool | None) -> _Got:

@@ -119,6 +119,8 @@ class Step:
     dest: Expr | None = None  # choose_cards: the zone they go to (seat bound: the chooser)
     card_test: Expr | None = None  # choose_cards: which cards may be chosen
     suits: tuple[str, ...] = ()  # choose_suit: the suits offered (empty: every suit of the pack)
+    label: str | None = None  # a choice: what it asks, in the game's words (``label:``)
+    value_labels: dict[int, str] = field(default_factory=dict)  # choose_number: each number's words (``values:``)
     # tricks / sequence
     leader: Expr | None = None
     must: list[Expr] = field(default_factory=list)
@@ -941,6 +943,10 @@ class _Model:
         (``choose_cards``)."""
         st.first = self.expr(base + ("first",), want=_SEAT)
         st.who = self.expr(base + ("who",), "seat", want=_TRUTH)
+        if isinstance(s.get("label"), str):
+            st.label = s["label"]
+        if isinstance(s.get("values"), dict):
+            st.value_labels = {int(k): v for k, v in s["values"].items() if str(k).isdigit() and isinstance(v, str)}
         if st.kind == "choose_suit":
             self.suit_step(st, base, s)
             return

@@ -10,6 +10,7 @@ from typing import AbstractSet
 import click
 
 from .. import narrate as narration
+from ..asking import move_name, question
 from ..narrate import counter_word, value_text
 from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe, safe_json
@@ -109,6 +110,7 @@ class TerminalHuman:
         self.trick: list[tuple[int, str]] = []  # (seat, card) of the trick in progress, from the events
         self.last_rule = None  # the rule key of the last event that named one
         self.hinted = False
+        self.chosen: list[tuple[int, str]] = []  # (seat, card) chosen in the choice in progress
         self.seen: Seen | None = None  # what each seat saw this hand (the counters a seat may see)
 
     def see(self, ev: dict) -> None:
@@ -116,6 +118,10 @@ class TerminalHuman:
         t = ev["type"]
         if ev.get("rule") is not None:
             self.last_rule = ev["rule"]
+        if t == "choose" and "card" in ev:  # the cards chosen, not yet gone where they go
+            self.chosen.append((ev["seat"], ev["card"]))
+        elif t in ("deliver", "hand_start"):
+            self.chosen = []
         if t == "play":
             self.trick.append((ev["seat"], ev["card"]))
         elif t in ("trick", "hand_start") or (t == "take" and ev.get("to") in ("hand", "pack")):
@@ -160,15 +166,28 @@ class TerminalHuman:
             w(f"  trick:        {' '.join(_p(c.name) for c in state.zones['trick'])}\n")
         w(f"  your hand:    {' '.join(_p(c.name) for c in state.hand[seat])}\n")
 
-    def moves(self, moves: list) -> None:
-        self._w("  moves:        " + "  ".join(f"[{i + 1}] {_move(m)}" for i, m in enumerate(moves)) + "\n")
+    def moves(self, moves: list, asked: dict | None = None) -> None:
+        if asked is not None:  # a question (not a card to play): asked in words, its answers in words
+            self._w("  " + asked["text"] + "\n")
+            words = asked["answers"]
+            self._w(
+                "  answers:      "
+                + "  ".join(f"[{i + 1}] {words.get(move_name(m), _move(m))}" for i, m in enumerate(moves))
+                + "\n"
+            )
+        else:
+            self._w("  moves:        " + "  ".join(f"[{i + 1}] {_move(m)}" for i, m in enumerate(moves)) + "\n")
         if not self.hinted:  # once a game
             self._w("  (enter a move's number or name; why: the rules behind these moves)\n")
             self.hinted = True
 
-    def rules(self, state: State, seat: int) -> str:
-        """The answer to ``why``: the rule that limits the moves now, the last rule that acted."""
+    def rules(self, state: State, seat: int, asked: dict | None = None) -> str:
+        """The answer to ``why``: the rule that asks the question (a choice), the rule that limits
+        the moves now, the last rule that acted."""
         lines = []
+        if asked is not None:
+            lines.append("this question (" + asked["text"] + ") is asked by the rule:")
+            lines += rule_lines(state.g.doc, asked["rule"], "  ")
         rule = follow_rule_of(state, seat)
         if rule is not None and rule["rule"] is not None:
             kind = "lead rule" if rule["tier"] is None else "follow rule"
@@ -206,7 +225,8 @@ class TerminalHuman:
 
     def choose(self, state: State, seat: int, moves: list):
         self.table(state, seat)
-        self.moves(moves)
+        asked = question(state, _utf(), seat, moves, [c for s, c in self.chosen if s == seat])
+        self.moves(moves, asked)
         while True:
             self._w("  your move: ")
             self.out.flush()
@@ -219,11 +239,14 @@ class TerminalHuman:
             if m is not None:
                 return m
             if t.lower() == "why":
-                self._w("  " + self.rules(state, seat) + "\n")
-                self.moves(moves)
+                self._w("  " + self.rules(state, seat, asked) + "\n")
+                self.moves(moves, asked)
                 continue
+            m = next((m for m in moves if asked and asked["answers"].get(move_name(m), "").lower() == t.lower()), None)
+            if m is not None:  # an answer given in its words: "order it up"
+                return m
             self._w("  " + self.why(state, seat, t, moves) + "\n")
-            self.moves(moves)
+            self.moves(moves, asked)
 
 
 def _amount(a: int, unit: str) -> str:

@@ -54,6 +54,7 @@ from ..dsl.errors import RuleError
 from ..dsl.loader import Limits, corpus_ids, resolve
 from ..dsl.model import load_game
 from ..dsl.text import safe
+from ..asking import question
 from ..narrate import card_text, counter_word, narrate, value_text
 from .events import plays_of
 from .explain import explain, explain_refusal
@@ -518,6 +519,7 @@ class Server:
             if z not in ("pack", "trick") and v["count"]
         }
         legal = obs["legal"] if t.agents[seat] == "human" and seat == mover else []
+        asked = question(st.engine) if legal else None  # a choice asked in words (not a card to play)
         return {
             "id": gid,
             "game": {"id": t.entry.id, "title": t.entry.title, "options": list(st.game.options), "seed": t.seed},
@@ -525,7 +527,8 @@ class Server:
             "seat": seat,
             "agents": t.agents,
             "hand": [{"card": c, "text": card_text(c), "legal": c in legal} for c in obs["hand"]],
-            "legal": [{"move": m, "text": card_text(m)} for m in legal],
+            "legal": [{"move": m, "text": (asked or {}).get("answers", {}).get(m) or card_text(m)} for m in legal],
+            "question": asked and {k: v for k, v in asked.items() if k != "rule"},
             "decision": obs["decision"],
             "current_player": mover,
             "hand_no": obs["hand_no"],

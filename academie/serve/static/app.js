@@ -230,8 +230,10 @@
     hand.replaceChildren();
     const turn = myTurn(v);
     hand.hidden = hidden;
+    const chosen = new Set((v.question && v.question.chosen) || []);
     for (const c of v.hand) {
-      const b = el("button", { type: "button", class: suitClass(c.text) + (c.legal ? " legal" : ""), "data-card": c.card, title: c.legal ? "play " + c.text : c.text + ": not allowed now (click to see why)" }, c.text);
+      const picked = chosen.has(c.card);
+      const b = el("button", { type: "button", class: suitClass(c.text) + (c.legal ? " legal" : "") + (picked ? " chosen" : ""), "data-card": c.card, title: picked ? c.text + ": chosen" : c.legal ? (v.question ? "choose " : "play ") + c.text : c.text + ": not allowed now (click to see why)" }, c.text);
       b.disabled = !turn;
       b.addEventListener("click", () => play(c.card));
       hand.append(b);
@@ -241,7 +243,8 @@
     dec.hidden = hidden;
     const inHand = new Set(v.hand.map((c) => c.card));
     {
-      // what is not a card of the hand: pass, a declaration, a number
+      // the question a choice asks, in words; then what is not a card of the hand: pass, a declaration, a number
+      if (v.question) dec.append(el("div", { class: "question" }, v.question.text));
       for (const m of v.legal.filter((x) => !inHand.has(x.move))) {
         const b = el("button", { type: "button", class: "move", "data-move": m.move }, m.text);
         b.disabled = !turn;
