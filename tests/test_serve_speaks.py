@@ -32,6 +32,7 @@ def _move(page, selector):
     before = page.text_content("#log")
     page.click(selector)
     page.wait_for_function("b => document.getElementById('log').textContent !== b", arg=before)
+    page.wait_for_selector("body[data-sending='0']")  # every picked card sent
 
 
 def test_piquets_discard_is_asked_and_a_declaration_is_narrated(browser, server):  # noqa: F811
@@ -41,13 +42,27 @@ def test_piquets_discard_is_asked_and_a_declaration_is_narrated(browser, server)
     _start(page, server, "piquet/hoyle", 2, 1)
     asked = page.text_content("#declare .question")
     assert asked and re.search(r"(?i)choose (up to|\d+ to) \d+ cards to go to", asked), asked
-    page.click("#hand button.legal >> nth=0")  # a card chosen: marked, the question says so
-    page.wait_for_selector("#hand button.chosen")
-    assert "chosen so far" in page.text_content("#declare .question")
+    first = page.get_attribute("#hand button.legal >> nth=0", "data-card")
+    page.click(f"#hand button[data-card='{first}']")  # picked: marked, not yet sent
+    page.wait_for_selector(f"#hand button.chosen[data-card='{first}']")
+    assert "Picked:" in page.text_content("#declare .picked")
+    page.click(f"#hand button[data-card='{first}']")  # taken back before it is confirmed
+    page.wait_for_selector(f"#hand button.chosen[data-card='{first}']", state="detached")
+    assert page.query_selector("#hand button.chosen") is None
+    page.click("#hand button.legal >> nth=1")
+    page.click("#hand button.legal >> nth=2")
+    assert page.text_content("#declare button.confirm") == "confirm 2 cards"
+    _move(page, "#declare button.confirm")
     for _ in range(40):  # on to the count: a declaration in words in the log
         log = page.text_content("#log")
         if re.search(r"point", log):
             break
+        confirm = page.query_selector("#declare button.confirm")
+        if confirm is not None:  # another choice of cards: one picked, then confirmed
+            if confirm.is_disabled():
+                page.click("#hand button.legal >> nth=0")
+            _move(page, "#declare button.confirm")
+            continue
         done = page.query_selector("#declare button.move")
         _move(page, "#declare button.move >> nth=0" if done else "#hand button.legal >> nth=0")
     log = page.text_content("#log")
