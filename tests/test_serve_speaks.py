@@ -40,7 +40,7 @@ def test_piquets_discard_is_asked_and_a_declaration_is_narrated(browser, server)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     _start(page, server, "piquet/hoyle", 2, 1)
-    asked = page.text_content("#declare .question")
+    asked = page.eval_on_selector("#declare .question", "q => q.firstChild.textContent")
     assert asked and re.search(r"(?i)choose (up to|\d+ to) \d+ cards to go to", asked), asked
     first = page.get_attribute("#hand button.legal >> nth=0", "data-card")
     page.click(f"#hand button[data-card='{first}']")  # picked: marked, not yet sent
@@ -84,6 +84,8 @@ def test_euchres_order_up_is_a_button_in_words(browser, server):  # noqa: F811
         raise AssertionError("no seed had the human order it up")
     buttons = page.eval_on_selector_all("#declare button.move", "bs => bs.map(b => b.textContent)")
     assert buttons == ["pass", "order it up"]
+    # why: the rule that asks, quoted
+    assert "he can order it up" in page.text_content("#declare .question .explanation")
     _move(page, "#declare button[data-move='1']")
     assert "answers: order it up" in page.text_content("#log")
     page.close()

@@ -528,7 +528,7 @@ class Server:
             "agents": t.agents,
             "hand": [{"card": c, "text": card_text(c), "legal": c in legal} for c in obs["hand"]],
             "legal": [{"move": m, "text": (asked or {}).get("answers", {}).get(m) or card_text(m)} for m in legal],
-            "question": asked and {k: v for k, v in asked.items() if k != "rule"},
+            "question": asked and {**asked, "rule": self._explain(t, asked["rule"])},  # why: the rule that asks
             "decision": obs["decision"],
             "current_player": mover,
             "hand_no": obs["hand_no"],

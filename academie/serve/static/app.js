@@ -259,7 +259,11 @@
     const inHand = new Set(v.hand.map((c) => c.card));
     {
       // the question a choice asks, in words; then what is not a card of the hand: pass, a declaration, a number
-      if (q) dec.append(el("div", { class: "question" }, q.text));
+      if (q) {
+        const ask = el("div", { class: "question" }, q.text);
+        if (q.rule) ask.append(" ", ruleDetails(q.rule)); // why: the rule that asks, in its source's words
+        dec.append(ask);
+      }
       if (choosing) {
         const n = chosen.size + staged.length;
         dec.append(el("div", { class: "picked" }, staged.length ? "Picked: " + staged.map((x) => v.hand.find((c) => c.card === x).text).join(" ") + " (click a card again to take it back)" : "Click the cards to pick them."));
