@@ -379,7 +379,7 @@ def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
     amount, total = ev.get("amount"), ev.get("total")
     shown = Part(value_text(total, w.symbols), "name")
     plural = isinstance(ev.get("seats"), list) and len(ev["seats"]) > 1
-    if isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount:
+    if ev.get("op") != "set" and isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount:
         verb = ("score " if plural else "scores ") if amount > 0 else ("lose " if plural else "loses ")
         return [*who, _t(" " + verb + value_text(abs(amount))), _t(": "), word, _t(" "), shown]
     return [*who, _t(": "), word, _t(" "), shown]

@@ -449,13 +449,13 @@ def _tracked_counters(e: Effect, game: GameDef) -> Callable[[State, Any], None]:
                     target[x] = v if op == "set" else target[x] + v
                 value_taint(st, name, True, reads, seat, op, mates)
                 if logging:
-                    _counter_event(st, path, name, mates, old, target[mates[0]])
+                    _counter_event(st, path, op, name, mates, old, target[mates[0]])
             else:
                 old = st.vars[name]
                 st.vars[name] = v if op == "set" else st.vars[name] + v
                 value_taint(st, name, False, reads, seat, op, None)
                 if logging:
-                    _counter_event(st, path, name, None, old, st.vars[name])
+                    _counter_event(st, path, op, name, None, old, st.vars[name])
 
     return f
 
@@ -478,25 +478,26 @@ def _logged_counters(e: Effect) -> Callable[[State, Any], None]:
                 old = target[mates[0]]
                 for x in mates:
                     target[x] = v if op == "set" else target[x] + v
-                _counter_event(st, path, name, mates, old, target[mates[0]])
+                _counter_event(st, path, op, name, mates, old, target[mates[0]])
             else:
                 old = st.vars[name]
                 st.vars[name] = v if op == "set" else old + v
-                _counter_event(st, path, name, None, old, st.vars[name])
+                _counter_event(st, path, op, name, None, old, st.vars[name])
         return None
 
     return f
 
 
-def _counter_event(st: Any, path: tuple, name: str, seats: list | None, old: Any, new: Any) -> None:
-    """The event of a counter changed by a rule element (``score``): the element's path, the counter,
+def _counter_event(st: Any, path: tuple, op: str, name: str, seats: list | None, old: Any, new: Any) -> None:
+    """The event of a counter changed by a rule element (``score``): the element's path, ``op`` (``set``
+    or ``add``), the counter,
     the seat (and ``seats``, a side's) whose cell it is, the change (``amount``, for numbers) and the
     value after it (``total``). None for a counter no player sees (``shown: hidden``) or one unchanged."""
     if old == new and type(old) is type(new):
         return
     if st.g.shown.get(name) == "hidden":
         return
-    ev = ScoreEvent(type="score", counter=name)
+    ev = ScoreEvent(type="score", counter=name, op=op)
     label = st.g.labels.get(name)
     if label is not None:
         ev["label"] = label
