@@ -138,3 +138,18 @@ def test_no_table_or_narration_shows_a_rule_files_name_none_or_an_expression(ref
         shown = re.search(rf"(?:^|, |; |\{{)'?{re.escape(name)}'?:? (-?\d|\?|none)", text, re.M)
         assert not shown, f"{ref}: the counter {name} by its name: {shown}"
     assert not EXPR.search(text), EXPR.search(text)
+
+
+def test_a_score_event_about_a_cell_a_seat_may_not_see_shows_it_no_value():
+    """Whist's honours are counted at the deal from each hand: through the API each seat sees the
+    value of its own count and only that the others' changed."""
+    state = academie.load_game("whist/hoyle").new_state(players=4, seed=3)
+    for seat in range(4):
+        told = [ev for ev in state.observation(seat)["events"] if ev["type"] == "score" and ev["counter"] == "honours"]
+        assert told, "the honours counted at the deal are events"
+        for ev in told:
+            if ev["seat"] == seat:
+                assert ev["total"] == state.engine.pvars["honours"][seat]
+            else:
+                assert "total" not in ev and "amount" not in ev, ev
+                assert "not seen" in narrate(ev).text
