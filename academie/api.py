@@ -501,6 +501,7 @@ class State:
         self._seen_: set[str] = set()
         self._dec = None
         self._acts = []
+        self.__dict__.pop("_e", None)  # not the engine before (its zones are not this one's)
         self._e = _engine.State(
             self.game.gamedef,
             players,
@@ -1032,8 +1033,33 @@ class State:
         elif t == "draw_for_dealer":
             self._seen_.update(ev["cards"].values())
             events.append((ev, None, None))
+        elif t == "score":  # a counter changed: its value for the seats that may see the cell, that it changed for all
+            seers = self._seers(ev)
+            if seers is None:
+                events.append((ev, None, None))
+            else:
+                public = {k: v for k, v in ev.items() if k not in ("amount", "total")}
+                events.append((public, seers, ev))
         else:
             events.append((ev, None, None))
+
+    def _seers(self, ev: dict) -> tuple | None:
+        """The seats that may see the counter cell a ``score`` event is about, as ``view`` shows it
+        now (interpreter/visibility.py), or None when every seat may."""
+        from .interpreter.visibility import NOTHING, sees
+
+        name, seat = ev["counter"], ev.get("seat")
+        atoms = getattr(ev, "atoms", NOTHING)  # the cell's, as the engine had them (interpreter/effects.py)
+        how = self.game.gamedef.shown.get(name, "derived")
+        if how == "public":
+            return None
+        if how == "hidden":
+            return ()
+        if how == "own":
+            return tuple(ev.get("seats") or ([seat] if seat is not None else range(self.players)))
+        if not atoms:
+            return None
+        return tuple(s for s in range(self.players) if sees(atoms, s, self._knows(s)))
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -1096,7 +1122,7 @@ class State:
     def _knows(self, seat: int) -> set:
         """The cards ``seat`` has seen in the hand in progress: its own (dealt, drawn, passed, in its
         zones now), every card shown face up, the cards of the events it saw in full."""
-        e = self._e
+        e = self.__dict__.get("_e")  # None while the engine is being built (its events come first)
         names = set(self._seen)
         for public, owner, full in self._events:
             if full is None or owner is None:
@@ -1107,8 +1133,9 @@ class State:
                 names.update(x for x in full.get("cards", ()) if isinstance(x, str))
         by_name = self.game._by_name
         known = {by_name[x.lower()] for x in names if x.lower() in by_name}
-        for per in e.pzones.values():
-            known.update(per[seat])
+        if e is not None:
+            for per in e.pzones.values():
+                known.update(per[seat])
         return known
 
     def _cells_seen(self, seat: int | None, known: set | None) -> tuple | None:

@@ -275,8 +275,13 @@ def _take(
 
 
 def _number(ev: dict, w: _Words, _: bool | None) -> _Got:
+    if isinstance(ev.get("said"), str):  # the answer in the game's words: "seat 1 answers: order it up"
+        return [w.seat(ev["seat"]), _t(" answers: "), _name(ev["said"])]
     into = ev.get("into")
-    return [w.seat(ev["seat"]), _t(f" chooses {ev['value']}")] + ([_t(" ("), _name(into), _t(")")] if into else [])
+    word = [_name(counter_word(into, ev.get("label")))] if into else []
+    return [w.seat(ev["seat"]), _t(f" chooses {value_text(ev['value'])}")] + (
+        [_t(" ("), *word, _t(")")] if word else []
+    )
 
 
 def _suit(ev: dict, w: _Words, _: bool | None) -> _Got:
@@ -335,6 +340,51 @@ def _give(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [_t("the bank gives "), _amount(ev["amount"], ev["unit"]), _t(" to "), w.seat(ev["to"])]
 
 
+def counter_word(name: Any, label: Any = None) -> str:
+    """What the players call a counter: its ``label:``, else its name in words (``tricks_won``: tricks won)."""
+    word = label if isinstance(label, str) and label else str(name).replace("_", " ")
+    return safe(word, one_line=True)
+
+
+def value_text(v: Any, symbols: bool = True) -> str:
+    """A counter's value in words: a number, a suit, "none" for no value (never Python's None)."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, str) and v in _SUITS:
+        return suit_text(v, symbols)
+    return safe(str(v), one_line=True)
+
+
+def _seats(ev: dict, w: _Words) -> list[Part]:
+    seats = ev.get("seats")
+    if isinstance(seats, list) and len(seats) > 1:
+        parts: list[Part] = [_t("seats ")]
+        for i, s in enumerate(seats):
+            parts += ([_t(" and " if i == len(seats) - 1 else ", ")] if i else []) + [
+                Part(f"{s}" + (" (you)" if s in w.you else ""), "seat", s)
+            ]
+        return parts
+    if ev.get("seat") is None:
+        return [_t("the table")]
+    return [w.seat(ev["seat"])]
+
+
+def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
+    word = Part(counter_word(ev.get("counter"), ev.get("label")), "name")
+    who = _seats(ev, w)
+    if "total" not in ev:  # a count the seat viewing may not see
+        return [*who, _t(" ("), word, _t(": not seen)")]
+    amount, total = ev.get("amount"), ev.get("total")
+    shown = Part(value_text(total, w.symbols), "name")
+    plural = isinstance(ev.get("seats"), list) and len(ev["seats"]) > 1
+    if ev.get("op") != "set" and isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount:
+        verb = ("score " if plural else "scores ") if amount > 0 else ("lose " if plural else "loses ")
+        return [*who, _t(" " + verb + value_text(abs(amount))), _t(": "), word, _t(" "), shown]
+    return [*who, _t(": "), word, _t(" "), shown]
+
+
 def _hand_end(ev: dict, w: _Words, _: bool | None) -> _Got:
     if ev.get("reason") == "unfinished":
         return [_t(f"hand {ev['hand']} is unfinished: the play limit was reached")], "line", ()
@@ -380,6 +430,7 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "draw": _draw,
     "pay": _pay,
     "give": _give,
+    "score": _score,
     "hand_end": _hand_end,
     "game_end": _game_end,
 }

@@ -218,6 +218,7 @@ def validate_file(path: Path, report: Report, playouts: int, limits: Limits | No
     if game is not None:
         check_source_says(doc, game, report)
         check_shown(doc, game, report)
+        check_labels(doc, game, report)
     # 5. playouts
     if playouts > 0:
         for names, g in variants:
@@ -445,6 +446,26 @@ def check_shown(doc, game: GameDef, report: Report) -> None:
                     "warning",
                 )
             )
+
+
+def check_labels(doc, game: GameDef, report: Report) -> None:
+    """A counter the players see (not ``shown: hidden``) without ``label:``, the game's word for it:
+    a warning (the tables and the narration would fall back on the rule file's name for it)."""
+    vars_ = doc.data.get("vars") or {}
+    if not isinstance(vars_, dict):
+        return
+    for name, spec in vars_.items():
+        if not isinstance(spec, dict) or spec.get("shown") == "hidden" or isinstance(spec.get("label"), str):
+            continue
+        report.add(
+            _err(
+                doc.key_pos(("vars", name)),
+                f"the counter '{name}' has no label: the players would see it by the rule file's name "
+                "(give it the game's word for it, label: …, or shown: hidden for a working value)",
+                "label",
+                "warning",
+            )
+        )
 
 
 def check_playouts(game: GameDef, options: tuple, playouts: int, max_plays: int, report: Report) -> None:

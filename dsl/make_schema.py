@@ -132,10 +132,29 @@ chooser = {
         "description": "a per-seat counter that keeps each seat's choice (the number, or how many cards)",
     },
 }
+asks = {
+    "label": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 80,
+        "description": "what the step asks, in the game's words (order it up, propose, discard): the question "
+        "a player is asked",
+    },
+}
+number_values = {
+    "values": {
+        "type": "object",
+        "propertyNames": {"pattern": "^[0-9]{1,18}$"},
+        "additionalProperties": {"type": "string", "minLength": 1, "maxLength": 80},
+        "description": "each number's words, as the player says them: {0: pass, 1: order it up}",
+    },
+}
 kinds["choose_number"] = el(
     {
         **step_common,
         **chooser,
+        **asks,
+        **number_values,
         "allow": {**expr, "description": "the numbers allowed: a condition on value (and seat)"},
     },
     ["into"],
@@ -143,6 +162,7 @@ kinds["choose_number"] = el(
 kinds["choose_suit"] = el(
     {
         **step_common,
+        **asks,
         "first": chooser["first"],
         "who": chooser["who"],
         "suits": {
@@ -163,6 +183,7 @@ kinds["choose_cards"] = el(
     {
         **step_common,
         **chooser,
+        **asks,
         "from": {"type": "string", "description": "the zone the cards are chosen from (default: hand, the chooser's)"},
         "to": {
             "type": "string",
@@ -330,6 +351,13 @@ document = {
                         "holds": {"enum": ["number", "suit"]},
                         "initial": expr,
                         "reset": {"enum": ["game", "hand"]},
+                        "label": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 60,
+                            "description": "the game's word for the counter, as its players say it (point, "
+                            "tricks, game): what the narration and the tables call it",
+                        },
                         "shown": {
                             "enum": ["public", "own", "hidden", "derived"],
                             "description": "which seats see the counter: every seat (public), each seat its own "

@@ -119,6 +119,8 @@ class Step:
     dest: Expr | None = None  # choose_cards: the zone they go to (seat bound: the chooser)
     card_test: Expr | None = None  # choose_cards: which cards may be chosen
     suits: tuple[str, ...] = ()  # choose_suit: the suits offered (empty: every suit of the pack)
+    label: str | None = None  # a choice: what it asks, in the game's words (``label:``)
+    value_labels: dict[int, str] = field(default_factory=dict)  # choose_number: each number's words (``values:``)
     # tricks / sequence
     leader: Expr | None = None
     must: list[Expr] = field(default_factory=list)
@@ -177,6 +179,8 @@ class GameDef:
     # counter -> how seats see it (``vars: NAME: shown:``): public, own, hidden; derived (the default)
     # is worked out from the hidden cards its value depends on (interpreter/visibility.py)
     shown: dict[str, str] = field(default_factory=dict)  # the names the rule file declares (dsl.compiler.Scope)
+    # counter -> the game's word for it (``vars: NAME: label:``), for the players
+    labels: dict[str, str] = field(default_factory=dict)
     _teams: dict = field(default_factory=dict, repr=False)
     _packs: dict = field(default_factory=dict, repr=False)
     _pack_sets: dict = field(default_factory=dict, repr=False)
@@ -497,6 +501,7 @@ class _Model:
             team_vars=team_vars,
             scope=self.scope,
             shown={k: v["shown"] for k, v in vars_.items() if v.get("shown") not in (None, "derived")},
+            labels={k: v["label"] for k, v in vars_.items() if isinstance(v.get("label"), str)},
         )
         numbers = [st for st in steps if st.kind == "choose_number"]
         if numbers and not gd.abstract and not self.errors:
@@ -938,6 +943,10 @@ class _Model:
         (``choose_cards``)."""
         st.first = self.expr(base + ("first",), want=_SEAT)
         st.who = self.expr(base + ("who",), "seat", want=_TRUTH)
+        if isinstance(s.get("label"), str):
+            st.label = s["label"]
+        if isinstance(s.get("values"), dict):
+            st.value_labels = {int(k): v for k, v in s["values"].items() if str(k).isdigit() and isinstance(v, str)}
         if st.kind == "choose_suit":
             self.suit_step(st, base, s)
             return

@@ -97,7 +97,12 @@ class Choices(StateParts):
             self.pvars[into][seat] = v
             self._vis_chosen(into, seat)
             if self._logging:
-                self.emit({"type": "number", "seat": seat, "value": v, "into": into})
+                ev = {"type": "number", "seat": seat, "value": v, "into": into}
+                if v in st.value_labels:  # the answer in the game's words ("order it up")
+                    ev["said"] = st.value_labels[v]
+                if into in self.g.labels:
+                    ev["label"] = self.g.labels[into]
+                self.emit(ev)
 
     def _step_choose_suit(self, st: Step, frame: tuple | None = None) -> Generator[Decision, Any, None]:
         """Each seat in turn (as ``choose_number``) names one of the suits

@@ -311,9 +311,12 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
     else:
         items = list(a.items())
         team = e.team_vars
+        logged = _logged_counters(e)
         if team:  # a counter kept by team: every seat of the side holds the side's value
 
             def f(st, seat):
+                if st._logging:
+                    return logged(st, seat)
                 side = sides_of(st)
                 for name, (per_seat, expr) in items:
                     v = expr(st, seat)
@@ -328,6 +331,8 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
         else:
 
             def f(st, seat):
+                if st._logging:
+                    return logged(st, seat)
                 for name, (per_seat, expr) in items:
                     v = expr(st, seat)
                     if per_seat:
@@ -426,11 +431,12 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
 
 def _tracked_counters(e: Effect, game: GameDef) -> Callable[[State, Any], None]:
     """``set``/``add`` with the atoms of each value recorded in the cells it sets (``visibility``)."""
-    op, team = e.op, e.team_vars
+    op, team, path = e.op, e.team_vars, e.path
     items = [(name, per_seat, expr, plan(expr, game)) for name, (per_seat, expr) in e.args.items()]
 
     def f(st, seat):
         side = sides_of(st) if team else None
+        logging = st._logging
         for name, per_seat, expr, reads in items:
             v = expr(st, seat)
             if per_seat:
@@ -438,14 +444,86 @@ def _tracked_counters(e: Effect, game: GameDef) -> Callable[[State, Any], None]:
                 mates = (
                     [x for x in range(st.n) if side[x] == side[seat]] if side is not None and name in team else [seat]
                 )
+                old = target[mates[0]] if logging else None
                 for x in mates:
                     target[x] = v if op == "set" else target[x] + v
                 value_taint(st, name, True, reads, seat, op, mates)
+                if logging:
+                    _counter_event(st, path, op, name, mates, old, target[mates[0]])
             else:
+                old = st.vars[name]
                 st.vars[name] = v if op == "set" else st.vars[name] + v
                 value_taint(st, name, False, reads, seat, op, None)
+                if logging:
+                    _counter_event(st, path, op, name, None, old, st.vars[name])
 
     return f
+
+
+def _logged_counters(e: Effect) -> Callable[[State, Any], None]:
+    """``set``/``add`` when events are kept: each change of a counter a player may see is an event
+    (``_counter_event``); the loops that keep no events build none."""
+    op, team, path = e.op, e.team_vars, e.path
+    items = list(e.args.items())
+
+    def f(st, seat):
+        side = sides_of(st) if team else None
+        for name, (per_seat, expr) in items:
+            v = expr(st, seat)
+            if per_seat:
+                target = st.pvars[name]
+                mates = (
+                    [x for x in range(st.n) if side[x] == side[seat]] if side is not None and name in team else [seat]
+                )
+                old = target[mates[0]]
+                for x in mates:
+                    target[x] = v if op == "set" else target[x] + v
+                _counter_event(st, path, op, name, mates, old, target[mates[0]])
+            else:
+                old = st.vars[name]
+                st.vars[name] = v if op == "set" else old + v
+                _counter_event(st, path, op, name, None, old, st.vars[name])
+        return None
+
+    return f
+
+
+def _counter_event(st: Any, path: tuple, op: str, name: str, seats: list | None, old: Any, new: Any) -> None:
+    """The event of a counter changed by a rule element (``score``): the element's path, ``op`` (``set``
+    or ``add``), the counter,
+    the seat (and ``seats``, a side's) whose cell it is, the change (``amount``, for numbers) and the
+    value after it (``total``). None for a counter no player sees (``shown: hidden``) or one unchanged."""
+    if old == new and type(old) is type(new):
+        return
+    if st.g.shown.get(name) == "hidden":
+        return
+    ev = ScoreEvent(type="score", counter=name, op=op)
+    label = st.g.labels.get(name)
+    if label is not None:
+        ev["label"] = label
+    if seats is not None:
+        ev["seat"] = seats[0]
+        if len(seats) > 1:
+            ev["seats"] = list(seats)
+    if _number(old) and _number(new):
+        ev["amount"] = new - old
+    ev["total"] = new
+    if path:
+        ev["rule"] = list(path)
+    if st._track and st._taint:  # the cell's atoms, for the library to say who may see the value
+        ev.atoms = st._taint.get(name if seats is None else (name, seats[0]), NOTHING)
+    st.emit(ev)
+
+
+class ScoreEvent(dict):
+    """A ``score`` event: a dict as every event, and, where what each counter depends on is
+    tracked, the ``atoms`` of the cell it is about (not part of the event: no log shows them)."""
+
+    atoms: frozenset = NOTHING
+
+
+def _number(v: Any) -> bool:
+    return type(v) is int or type(v) is float
 
 
 def _take_count(fsrc, fdst, test, count, to_name: str, src_text: str):

@@ -248,11 +248,12 @@ def value_taint(st: Any, name: str, per_seat: bool, reads: Reads | None, seat: A
 
 def _said(taint: dict, k: Any, shown: dict) -> bool:
     """Whether the rule file says who sees the cell ``k`` (``shown:``): then its atoms are what it says
-    (none for a public counter, the seat's own bit for ``own``, no seat for ``hidden``), whatever
-    it was worked out from, and what reads it inherits those."""
+    (none for a public counter, the seat's own bit for ``own``), whatever it was worked out from, and
+    what reads it inherits those. A ``hidden`` counter (a working value, shown to no seat) keeps the
+    atoms it was worked out from, so that a counter worked out from it is seen as they say."""
     name, seat = (k, None) if isinstance(k, str) else k
     how = shown.get(name)
-    if how is None:
+    if how is None or how == "hidden":  # a working value: shown to none, what reads it seen as what it was read from
         return False
     if how == "public":
         taint.pop(k, None)

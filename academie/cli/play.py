@@ -10,6 +10,8 @@ from typing import AbstractSet
 import click
 
 from .. import narrate as narration
+from ..asking import move_name, question
+from ..narrate import counter_word, value_text
 from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe, safe_json
 from ..interpreter.agents import AGENTS, play as play_out, typed_move
@@ -109,6 +111,7 @@ class TerminalHuman:
         self.trick: list[tuple[int, str]] = []  # (seat, card) of the trick in progress, from the events
         self.last_rule = None  # the rule key of the last event that named one
         self.hinted = False
+        self.chosen: list[tuple[int, str]] = []  # (seat, card) chosen in the choice in progress
         self.seen: Seen | None = None  # what each seat saw this hand (the counters a seat may see)
 
     def see(self, ev: dict) -> None:
@@ -116,6 +119,10 @@ class TerminalHuman:
         t = ev["type"]
         if ev.get("rule") is not None:
             self.last_rule = ev["rule"]
+        if t == "choose" and "card" in ev:  # the cards chosen, not yet gone where they go
+            self.chosen.append((ev["seat"], ev["card"]))
+        elif t in ("deliver", "hand_start"):
+            self.chosen = []
         if t == "play":
             self.trick.append((ev["seat"], ev["card"]))
         elif t in ("trick", "hand_start") or (t == "take" and ev.get("to") in ("hand", "pack")):
@@ -135,18 +142,23 @@ class TerminalHuman:
         # the counters as this seat sees them: one worked out from cards it has not seen is "?"
         seen = self.seen
         vars_, pvars = state.view(seat, seen.known(state, seat)) if seen is not None else (state.vars, state.pvars)
+        shown, labels = state.g.shown, state.g.labels
+
+        def word(k: str) -> str:  # the game's word for a counter
+            return counter_word(k, labels.get(k))
+
         for s in range(state.n):
             parts = [f"{len(state.hand[s])} card{'s' if len(state.hand[s]) != 1 else ''} in hand"]
             parts.append(f"{state.won[s]} trick{'s' if state.won[s] != 1 else ''}")
             parts += [_amount(state.bal[s].get(u, 0), u) for u in units if s in state.bal]
-            parts += [f"{k} {v[s]}" for k, v in pvars.items()]
+            parts += [f"{word(k)} {value_text(v[s])}" for k, v in pvars.items() if shown.get(k) != "hidden"]
             w(f"  {self._seat(s, seat):<14} " + ", ".join(parts) + "\n")
         pools = [
             f"the {h}: " + ", ".join(_amount(a, u) for u, a in b.items())
             for h, b in state.bal.items()
             if isinstance(h, str)
         ]
-        counters = [f"{k} {v}" for k, v in vars_.items()]
+        counters = [f"{word(k)} {value_text(v)}" for k, v in vars_.items() if shown.get(k) != "hidden"]
         if pools or counters:
             w("  " + "; ".join(pools + counters) + "\n")
         if self.trick:
@@ -155,15 +167,28 @@ class TerminalHuman:
             w(f"  trick:        {' '.join(_p(c.name) for c in state.zones['trick'])}\n")
         w(f"  your hand:    {' '.join(_p(c.name) for c in state.hand[seat])}\n")
 
-    def moves(self, moves: list) -> None:
-        self._w("  moves:        " + "  ".join(f"[{i + 1}] {_move(m)}" for i, m in enumerate(moves)) + "\n")
+    def moves(self, moves: list, asked: dict | None = None) -> None:
+        if asked is not None:  # a question (not a card to play): asked in words, its answers in words
+            self._w("  " + asked["text"] + "\n")
+            words = asked["answers"]
+            self._w(
+                "  answers:      "
+                + "  ".join(f"[{i + 1}] {words.get(move_name(m), _move(m))}" for i, m in enumerate(moves))
+                + "\n"
+            )
+        else:
+            self._w("  moves:        " + "  ".join(f"[{i + 1}] {_move(m)}" for i, m in enumerate(moves)) + "\n")
         if not self.hinted:  # once a game
             self._w("  (enter a move's number or name; why: the rules behind these moves)\n")
             self.hinted = True
 
-    def rules(self, state: State, seat: int) -> str:
-        """The answer to ``why``: the rule that limits the moves now, the last rule that acted."""
+    def rules(self, state: State, seat: int, asked: dict | None = None) -> str:
+        """The answer to ``why``: the rule that asks the question (a choice), the rule that limits
+        the moves now, the last rule that acted."""
         lines = []
+        if asked is not None:
+            lines.append("this question (" + asked["text"] + ") is asked by the rule:")
+            lines += rule_lines(state.g.doc, asked["rule"], "  ")
         rule = follow_rule_of(state, seat)
         if rule is not None and rule["rule"] is not None:
             kind = "lead rule" if rule["tier"] is None else "follow rule"
@@ -191,7 +216,8 @@ class TerminalHuman:
 
     def choose(self, state: State, seat: int, moves: list):
         self.table(state, seat)
-        self.moves(moves)
+        asked = question(state, _utf(), seat, moves, [c for s, c in self.chosen if s == seat])
+        self.moves(moves, asked)
         while True:
             self._w("  your move: ")
             self.out.flush()
@@ -204,11 +230,14 @@ class TerminalHuman:
             if m is not None:
                 return m
             if t.lower() == "why":
-                self._w("  " + self.rules(state, seat) + "\n")
-                self.moves(moves)
+                self._w("  " + self.rules(state, seat, asked) + "\n")
+                self.moves(moves, asked)
                 continue
+            m = next((m for m in moves if asked and asked["answers"].get(move_name(m), "").lower() == t.lower()), None)
+            if m is not None:  # an answer given in its words: "order it up"
+                return m
             self._w("  " + self.why(state, seat, t, moves) + "\n")
-            self.moves(moves)
+            self.moves(moves, asked)
 
 
 def _amount(a: int, unit: str) -> str:

@@ -54,7 +54,8 @@ from ..dsl.errors import RuleError
 from ..dsl.loader import Limits, corpus_ids, resolve
 from ..dsl.model import load_game
 from ..dsl.text import safe
-from ..narrate import card_text, narrate
+from ..asking import question
+from ..narrate import card_text, counter_word, narrate, value_text
 from .events import plays_of
 from .explain import explain, explain_refusal
 from .guard import Guard, Hosts, Refused, parse_json, read_body
@@ -506,7 +507,7 @@ class Server:
                     "hand_size": obs["hand_sizes"][s],
                     "won": obs["won"][s],
                     "money": {u: bal.get(u, 0) for u in units},
-                    "counters": {k: v[s] for k, v in obs["pvars"].items() if isinstance(v, list)},
+                    "counters": counters_shown(obs["pvars"], st.game.gamedef, s),
                     "to_move": s == mover,
                     "dealer": s == obs["dealer"],
                 }
@@ -518,6 +519,7 @@ class Server:
             if z not in ("pack", "trick") and v["count"]
         }
         legal = obs["legal"] if t.agents[seat] == "human" and seat == mover else []
+        asked = question(st.engine) if legal else None  # a choice asked in words (not a card to play)
         return {
             "id": gid,
             "game": {"id": t.entry.id, "title": t.entry.title, "options": list(st.game.options), "seed": t.seed},
@@ -525,7 +527,8 @@ class Server:
             "seat": seat,
             "agents": t.agents,
             "hand": [{"card": c, "text": card_text(c), "legal": c in legal} for c in obs["hand"]],
-            "legal": [{"move": m, "text": card_text(m)} for m in legal],
+            "legal": [{"move": m, "text": (asked or {}).get("answers", {}).get(m) or card_text(m)} for m in legal],
+            "question": asked and {**asked, "rule": self._explain(t, asked["rule"])},  # why: the rule that asks
             "decision": obs["decision"],
             "current_player": mover,
             "hand_no": obs["hand_no"],
@@ -536,7 +539,7 @@ class Server:
             "seats": seats,
             "pools": pools,
             "zones": zones,
-            "counters": {k: v for k, v in obs["vars"].items()},
+            "counters": counters_shown(obs["vars"], st.game.gamedef, None),
             "standings": obs["standings"],
             "hand_results": obs["hand_results"],
             "terminal": obs["terminal"],
@@ -626,3 +629,18 @@ def create_app(refs: list[str] | None = None, limits: Limits | None = None, host
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed, Refused: refused})
     app.state.server = server
     return Guard(app, Hosts(host))
+
+
+def counters_shown(values: dict, g: Any, seat: int | None) -> dict:
+    """The counters a table shows, in the game's words (``label:``), their values in words: no
+    working value (``shown: hidden``), no name of the rule file's expressions, no ``None``."""
+    out = {}
+    for k, v in values.items():
+        if g.shown.get(k) == "hidden":
+            continue
+        if seat is not None:
+            if not isinstance(v, list):
+                continue
+            v = v[seat]
+        out[counter_word(k, g.labels.get(k))] = value_text(v)
+    return out

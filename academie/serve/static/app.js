@@ -10,6 +10,8 @@
   let token = null;
   let revealed = null; // hot seat: the seat whose hand its owner has shown
   let poll = null; // the timer asking for the table while others (a search player, a person) play
+  let staged = []; // a choice of cards: the cards picked, not yet sent (each may be taken back)
+  let sending = false;
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -230,10 +232,25 @@
     hand.replaceChildren();
     const turn = myTurn(v);
     hand.hidden = hidden;
+    const q = v.question;
+    const choosing = !!(q && q.kind === "choose" && turn);
+    if (!choosing && !sending) staged = [];
+    document.body.dataset.sending = sending ? "1" : "0"; // picked cards being sent: wait
+    const chosen = new Set((q && q.chosen) || []);
     for (const c of v.hand) {
-      const b = el("button", { type: "button", class: suitClass(c.text) + (c.legal ? " legal" : ""), "data-card": c.card, title: c.legal ? "play " + c.text : c.text + ": not allowed now (click to see why)" }, c.text);
-      b.disabled = !turn;
-      b.addEventListener("click", () => play(c.card));
+      const picked = chosen.has(c.card) || staged.includes(c.card);
+      const title = staged.includes(c.card) ? c.text + ": picked (click to take it back)" : picked ? c.text + ": chosen" : c.legal ? (q ? "choose " : "play ") + c.text : c.text + ": not allowed now (click to see why)";
+      const b = el("button", { type: "button", class: suitClass(c.text) + (c.legal ? " legal" : "") + (picked ? " chosen" : ""), "data-card": c.card, title }, c.text);
+      b.disabled = !turn || sending;
+      b.addEventListener("click", () => {
+        if (choosing && staged.includes(c.card)) {
+          staged = staged.filter((x) => x !== c.card); // taken back before it is confirmed
+          render();
+        } else if (choosing && c.legal) {
+          if (chosen.size + staged.length < q.max) staged.push(c.card); // no more than the most allowed
+          render();
+        } else play(c.card);
+      });
       hand.append(b);
     }
     const dec = $("declare");
@@ -241,8 +258,21 @@
     dec.hidden = hidden;
     const inHand = new Set(v.hand.map((c) => c.card));
     {
-      // what is not a card of the hand: pass, a declaration, a number
-      for (const m of v.legal.filter((x) => !inHand.has(x.move))) {
+      // the question a choice asks, in words; then what is not a card of the hand: pass, a declaration, a number
+      if (q) {
+        const ask = el("div", { class: "question" }, q.text);
+        if (q.rule) ask.append(" ", ruleDetails(q.rule)); // why: the rule that asks, in its source's words
+        dec.append(ask);
+      }
+      if (choosing) {
+        const n = chosen.size + staged.length;
+        dec.append(el("div", { class: "picked" }, staged.length ? "Picked: " + staged.map((x) => v.hand.find((c) => c.card === x).text).join(" ") + " (click a card again to take it back)" : "Click the cards to pick them."));
+        const ok = el("button", { type: "button", class: "move confirm", "data-move": "confirm" }, n ? "confirm " + n + " card" + (n === 1 ? "" : "s") : "confirm no card");
+        ok.disabled = sending || n < q.min;
+        ok.addEventListener("click", confirmCards);
+        dec.append(ok);
+      }
+      for (const m of v.legal.filter((x) => !inHand.has(x.move) && !(choosing && x.move === "pass"))) {
         const b = el("button", { type: "button", class: "move", "data-move": m.move }, m.text);
         b.disabled = !turn;
         b.addEventListener("click", () => play(m.move));
@@ -308,6 +338,24 @@
       render();
     } catch (e) {
       showMessage({ text: e.message, explained: null });
+    }
+  }
+
+  async function confirmCards() {
+    // the picked cards sent one by one, then pass when the seat may choose more
+    sending = true;
+    const seat = view.current_player;
+    try {
+      for (const card of staged.slice()) {
+        await play(card);
+        if (view.refused) return;
+      }
+      const q = view.question;
+      if (q && q.kind === "choose" && view.current_player === seat && view.legal.some((m) => m.move === "pass")) await play("pass");
+    } finally {
+      sending = false;
+      staged = [];
+      render();
     }
   }
 
