@@ -60,7 +60,7 @@ def test_every_game_loads_and_plays_through_pyspiel(ref):
         rng = np.random.RandomState(players)
         for _ in range(2):
             s = g.new_initial_state()
-            assert s.is_chance_node() and len(s.chance_outcomes()) == 16
+            assert s.is_chance_node() and abs(sum(p for _, p in s.chance_outcomes()) - 1) < 1e-9
             n = play_random(s, rng)
             assert n <= g.max_game_length()
             r = s.returns()
@@ -83,35 +83,41 @@ def test_openspiels_random_simulation_test(ref, players):
     pyspiel.random_sim_test(g, num_sims=3, serialize=True, verbose=False)
 
 
-def test_the_chance_outcome_is_the_seed_and_the_strings_are_the_apis():
+def _chance(s, rng):
+    """Play the chance nodes at ``s`` by their odds."""
+    while s.is_chance_node():
+        outcomes, probs = zip(*s.chance_outcomes())
+        s.apply_action(int(rng.choice(outcomes, p=probs)))
+
+
+def test_each_card_of_the_shuffle_is_a_chance_outcome_uniform_over_the_cards_left():
     game = academie.load_game("hearts/foster")
     g = pyspiel.load_game(aos.register("hearts/foster", 4))
     s = g.new_initial_state()
-    assert s.information_state_string(0) == s.information_state_string(1) == "start"
-    s.apply_action(7)
-    ref = game.new_state(4, seed=7)
+    first = s.chance_outcomes()
+    assert len(first) == 52 and all(abs(p - 1 / 52) < 1e-12 for _, p in first)
+    s.apply_action(game.move_to_action("QS"))
+    second = s.chance_outcomes()
+    assert len(second) == 51 and game.move_to_action("QS") not in dict(second)
+    _chance(s, np.random.RandomState(0))
+    assert not s.is_chance_node() and s.inner is not None
     for _ in range(5):
         a = s.legal_actions()[-1]
         assert s.action_to_string(s.current_player(), a) == game.action_to_string(a)
         s.apply_action(a)
-        ref.apply_action(a)
     for seat in range(4):
-        assert s.information_state_string(seat) == ref.information_state_string(seat)
-        assert json.loads(s.observation_string(seat)) == ref.observation(seat, earlier_hands=False)
-    assert s.information_state_string(0) != s.information_state_string(1)
-    assert s.current_player() == ref.current_player()
-    assert s.legal_actions() == ref.legal_actions()
+        assert s.information_state_string(seat) == s.inner.information_state_string(seat)
+        assert json.loads(s.observation_string(seat)) == s.inner.observation(seat, earlier_hands=False)
 
 
-def test_clone_serialize_and_the_seeds_parameter():
-    name = aos.register("enfle/academie", 4)
-    g = pyspiel.load_game(name, {"seeds": 3})
-    assert g.max_chance_outcomes() == 3
+def test_clone_and_serialize_play_the_same_game():
+    g = pyspiel.load_game(aos.register("enfle/academie", 4))
+    rng = np.random.RandomState(1)
     s = g.new_initial_state()
-    assert [o for o, _ in s.chance_outcomes()] == [0, 1, 2]
-    s.apply_action(2)
+    _chance(s, rng)
     for _ in range(10):
         s.apply_action(s.legal_actions()[0])
+        _chance(s, rng)
     c = s.clone()
     before = s.history()
     c.apply_action(c.legal_actions()[0])
@@ -127,6 +133,39 @@ def test_a_wrong_number_of_players_is_refused():
         aos.register("hearts/foster", 9)
 
 
+class _Watcher(pyspiel.Bot):
+    """A uniform random bot that notes the first deal of every game it plays (the hands at its
+    first decision, seen from the state, as a referee)."""
+
+    def __init__(self, seat, seed, deals):
+        super().__init__()
+        self.seat, self.rng, self.deals = seat, np.random.RandomState(seed), deals
+
+    def restart_at(self, state):
+        self.noted = False
+
+    def inform_action(self, state, player, action):
+        pass
+
+    def step(self, state):
+        if not self.noted:
+            self.noted = True
+            if self.seat == 0:
+                self.deals.append(tuple(tuple(c.name for c in h) for h in state.inner.engine.hand))
+        return int(self.rng.choice(state.legal_actions()))
+
+
+def test_evaluate_bots_sees_a_new_deal_in_nearly_every_game():
+    g = pyspiel.load_game(aos.register("hearts/foster", 4))
+    deals = []
+    bots = [_Watcher(p, 100 + p, deals) for p in range(4)]
+    rng = np.random.RandomState(3)
+    for _ in range(200):
+        r = evaluate_bots.evaluate_bots(g.new_initial_state(), bots, rng)
+        assert len(r) == 4 and all(g.min_utility() <= x <= g.max_utility() for x in r)
+    assert len(deals) == 200 and len(set(deals)) > 190
+
+
 def test_uniform_random_bots_through_evaluate_bots():
     g = pyspiel.load_game(aos.register("polignac/boussac", 4))
     bots = [pyspiel.make_uniform_random_bot(p, 100 + p) for p in range(4)]
@@ -137,21 +176,80 @@ def test_uniform_random_bots_through_evaluate_bots():
 
 
 def _midgame(g, seed, moves):
+    rng = np.random.RandomState(seed)
     s = g.new_initial_state()
-    s.apply_action(seed)
+    _chance(s, rng)
     for _ in range(moves):
         s.apply_action(s.legal_actions()[0])
+        _chance(s, rng)
     return s
 
 
-def test_resampling_keeps_the_seats_information_state():
+def _hands(s):
+    return [sorted(c.name for c in h) for h in s.inner.engine.hand]
+
+
+def test_resampled_worlds_keep_the_seats_information_state_and_deal_the_hidden_cards_again():
     g = pyspiel.load_game(aos.register("hearts/foster", 4))
     s = _midgame(g, 5, 6)
     p = s.current_player()
-    for _ in range(3):
-        r = s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    truth = _hands(s)
+    differ = 0
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(5):
+        r = s.resample_from_infostate(p, sampler)
         assert r.information_state_string(p) == s.information_state_string(p)
-        assert r.history()[1:] == s.history()[1:]
+        world = _hands(r)
+        assert world[p] == truth[p]
+        differ += world != truth
+        r.apply_action(r.legal_actions()[0])  # a world plays on
+    assert differ >= 4
+
+
+def test_a_game_whose_returns_sum_to_a_constant_is_zero_sum_with_centred_returns():
+    from academie.pettingzoo import raw_env
+
+    g = pyspiel.load_game(aos.register("hearts/foster", 4))
+    assert g.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    s = _midgame(g, 2, 0)
+    rng = np.random.RandomState(2)
+    while not s.is_terminal():
+        s.apply_action(int(rng.choice(s.legal_actions())))
+        _chance(s, rng)
+    r = s.returns()
+    assert abs(sum(r)) < 1e-9
+    raw = [float(x) for x in s.inner.returns()]
+    assert r == [x - sum(raw) / 4 for x in raw]
+    e = raw_env("hearts/foster", players=4)  # the PettingZoo adapter's rewards: the same centring
+    assert e.reward_kind == "centered"
+
+
+@pytest.mark.parametrize("ref", PLAYABLE)
+def test_tensors_have_their_size_and_hide_the_cards_a_seat_has_not_seen(ref):
+    game = academie.load_game(ref)
+    n = game.players[0]
+    g = pyspiel.load_game(aos.register(ref, n))
+    assert g.get_type().provides_observation_tensor and g.get_type().provides_information_state_tensor
+    rng = np.random.RandomState(0)
+    s = g.new_initial_state()
+    _chance(s, rng)
+    checked = 0
+    for p in range(n):
+        if s.is_terminal():
+            break
+        obs = s.observation_tensor(p)
+        info = s.information_state_tensor(p)
+        assert len(obs) == g.observation_tensor_size() > 0
+        assert len(info) == g.information_state_tensor_size() > len(obs)
+        # a state that differs only in cards seat p has not seen: the same tensors
+        for _ in range(10):
+            w = s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            if _hands(w) != _hands(s):
+                assert w.observation_tensor(p) == obs
+                assert w.information_state_tensor(p) == info
+                checked += 1
+                break
+    assert checked > 0
 
 
 def test_mcts_and_ismcts_play_a_few_moves():
