@@ -2,33 +2,27 @@
 
     import academie.openspiel, pyspiel
     name = academie.openspiel.register("hearts/foster", players=4)
-    game = pyspiel.load_game(name)            # or pyspiel.load_game(name, {"seeds": 64})
+    game = pyspiel.load_game(name)
 
 ``register(ref, players=None)`` registers the rule file ``ref`` (a corpus id, an id with
 options, or a path, as ``academie.load_game``) for a fixed number of players (default: the
 fewest the rules allow) as a Python game of OpenSpiel, and returns its short name.
 
-Chance: the shuffles are inside academie's seeded state, so the game has ONE chance node, at
-the start, choosing the seed among ``seeds`` equally likely outcomes (a game parameter, 16 by
-default): outcome ``i`` is ``game.new_state(players, seed=i)``. Every later shuffle and cut
-follows from that seed; after the chance node every node is a decision of a seat.
+Chance, as in OpenSpiel's own card games: each card of each shuffle is a chance outcome (its
+action id, uniform over the cards left), each cut and each card of the draw for dealer too. The
+engine draws through ``ChanceRandom`` (``new_state(rng=…)``), which gives only what chance has
+chosen; a draw not chosen yet stops the engine, the state is then a chance node, and once chance
+has chosen, the move is made again from a copy of the state before it.
 
-Actions are academie's stable action ids (the cards of the full pack, then ``pass`` and the
-declarations); observation strings are ``observation(seat, earlier_hands=False)`` as JSON
-(what the seat sees of the hand in progress) and information-state strings are
-``information_state_string(seat)`` (everything the seat has seen since the start: perfect
-recall). Returns are ``returns()`` as floats (each seat's final score; 0 each before the end).
-
-The API gives no bound on a game's length or its scores, so ``register`` estimates them by
-playing ``probes`` games with uniformly random moves (seeds 0 … probes-1): the longest game
-seen, doubled, plus the chance node, is ``max_game_length``; the largest absolute return seen,
-times four (at least 1), bounds the utility both ways. They are estimates, not proofs (a game of
-many hands can run long, and some scores have a long tail: ``docs/api-openspiel.md``); pass
-``max_game_length`` or ``utility`` to ``register`` to give known bounds instead.
+Actions are academie's stable action ids; observation strings are ``observation(seat,
+earlier_hands=False)`` as JSON and information-state strings ``information_state_string(seat)``;
+the tensors encode ``observation(seat)`` (``academie.encoding``). Returns are ``returns()``,
+centred on the table's mean when the probes' returns all summed to the same number (the game is
+then declared zero-sum). Bounds are estimated by ``probes`` random games (docs/api.md).
 
 ``serialize()`` / ``pyspiel.deserialize_game_and_state`` are OpenSpiel's own for Python games:
-a pickle. Unpickling data you did not make yourself runs code: keep ``state.inner.to_record()``
-(plain data) and rebuild with ``academie.state_from_record`` instead (``docs/api.md``).
+a pickle. Unpickling data you did not make yourself runs code: keep ``state.history()``
+(plain ints) and apply them to ``game.new_initial_state()`` instead (``docs/api.md``).
 """
 
 from __future__ import annotations
