@@ -193,7 +193,9 @@ class ChanceRandom(random.Random):
         self.ids, self.draws, self.pos = ids, [] if draws is None else draws, pos
 
     def __copy__(self) -> "ChanceRandom":
-        return ChanceRandom(self.ids, self.draws[:], self.pos)
+        new = ChanceRandom.__new__(ChanceRandom)  # the Mersenne state is never drawn from: not seeded
+        new.ids, new.draws, new.pos = self.ids, self.draws[:], self.pos
+        return new
 
     def __reduce__(self):  # type: ignore[override]
         return (ChanceRandom, (self.ids, self.draws, self.pos))
@@ -240,16 +242,17 @@ class ChanceRandom(random.Random):
 
 class _Live:
     """The engine side of an OpenSpiel state: ``inner`` (academie's ``State``, None at a chance
-    node), the state before the move being made (``snap``, None at the start) and that move,
-    the chance outcomes chosen (``draws``) and what chance is choosing now (``need``). Not
-    pickled: an unpickled state plays its OpenSpiel history again."""
+    node); ``snap``, a copy of the state where chance last finished (None before), and the
+    moves made since (``moves``), to make them again once chance has chosen; the chance outcomes
+    chosen (``draws``) and what chance is choosing now (``need``). Not pickled: an unpickled
+    state plays its OpenSpiel history again."""
 
-    __slots__ = ("inner", "snap", "action", "draws", "need", "stale", "world")
+    __slots__ = ("inner", "snap", "moves", "draws", "need", "stale", "world")
 
     def __init__(self) -> None:
         self.inner: State | None = None
         self.snap: State | None = None
-        self.action: int | None = None
+        self.moves: list[int] = []
         self.draws: list[int] = []
         self.need: list | None = None  # [kind, options (a multiset), how many more]
         self.stale = False
@@ -258,7 +261,8 @@ class _Live:
     def __deepcopy__(self, memo: dict) -> "_Live":
         new = _Live()
         new.inner = None if self.inner is None else self.inner.clone()
-        new.snap, new.action, new.world = self.snap, self.action, self.world  # the snapshot is never changed
+        new.snap, new.world = self.snap, self.world  # the snapshot is never changed
+        new.moves = self.moves[:]
         new.draws = self.draws[:]
         new.need = None if self.need is None else [self.need[0], self.need[1][:], self.need[2]]
         new.stale = self.stale
@@ -301,24 +305,27 @@ class AcademieState(pyspiel.State):
         return live
 
     def _run(self) -> None:
-        """Run the engine from the snapshot (or the start) with the chance outcomes chosen so
-        far, to the next decision or to the next draw chance has not chosen yet."""
+        """Once chance has chosen: the engine from the snapshot (or the start) with the chance
+        outcomes chosen so far and the moves made since, to the next decision (a new snapshot)
+        or to the next draw chance has not chosen yet."""
         live = self._live
         try:
             if live.snap is None:
-                rng = ChanceRandom(self._ids, live.draws[:])
-                inner = State(self._academie, self._players, 0, rng=rng, _record=True)
+                inner = State(
+                    self._academie, self._players, 0, rng=ChanceRandom(self._ids, live.draws[:]), _record=True
+                )
             else:
                 inner = live.snap.clone()
                 gen = inner.rng
                 if isinstance(gen, ChanceRandom):
                     gen.draws = live.draws[:]
-                assert live.action is not None
-                inner.apply_action(live.action)
+            for a in live.moves:
+                inner.apply_action(a)
         except NeedChance as need:
             live.inner, live.need = None, [need.kind, need.options, need.left]
             return
         live.inner, live.need = inner, None
+        live.snap, live.moves = inner.clone(), []
 
     def _step(self, action: int) -> None:
         live = self._live
@@ -334,18 +341,13 @@ class AcademieState(pyspiel.State):
             else:
                 self._run()
         else:
-            assert live.inner is not None
-            if live.world:  # a world: played on as it is
-                live.inner.apply_action(action)
-                self._log.append(action)
-                return
-            before = live.inner, live.snap, live.action
-            live.snap, live.action = live.inner, action
+            inner = live.inner
+            assert inner is not None
             try:
-                self._run()  # on a copy: an illegal move changes nothing
-            except BaseException:
-                live.inner, live.snap, live.action = before
-                raise
+                inner.apply_action(action)  # an illegal move is refused before anything changes
+            except NeedChance as need:  # the move ends a hand, and the next one is dealt
+                live.inner, live.need = None, [need.kind, need.options, need.left]
+            live.moves.append(action)
         self._log.append(action)
 
     @property
@@ -416,7 +418,7 @@ class AcademieState(pyspiel.State):
         world = live.inner.resample(player_id, seed)
         new = self.get_game().new_initial_state()
         wl = _Live()
-        wl.inner, wl.world, wl.draws = world, True, live.draws[:]
+        wl.inner, wl.snap, wl.world, wl.draws = world, world.clone(), True, live.draws[:]
         new._live = wl
         return new
 
