@@ -202,21 +202,28 @@ class ChanceRandom(random.Random):
 
     def _cards(self, cards: list[Any], k: int) -> list[Any]:
         """``k`` of ``cards`` in the order chance chose them (the last one left forced)."""
-        left = list(cards)
+        ids, draws = self.ids, self.draws
+        by: dict[int, list[Any]] = {}
+        for c in reversed(cards):  # each id's cards, the first in the pack last (popped first)
+            by.setdefault(ids[c.name], []).append(c)
         chosen = []
-        ids = self.ids
+        n = len(cards)
         for _ in range(k):
-            if len(left) == 1:
-                chosen.append(left.pop())
-                continue
-            if self.pos >= len(self.draws):
-                raise NeedChance("card", [ids[c.name] for c in left], k - len(chosen) - (len(left) == k - len(chosen)))
-            want = self.draws[self.pos]
-            i = next((i for i, c in enumerate(left) if ids[c.name] == want), None)
-            if i is None:
+            if n == 1:  # the last card left: forced
+                chosen.extend(next(v for v in by.values() if v))
+                break
+            if self.pos >= len(draws):
+                picked = set(map(id, chosen))
+                left = [ids[c.name] for c in cards if id(c) not in picked]
+                r = k - len(chosen)
+                raise NeedChance("card", left, r - (r == len(left)))
+            want = draws[self.pos]
+            got = by.get(want)
+            if not got:
                 raise ValueError(f"chance outcome {want} is no card left to draw")
-            chosen.append(left.pop(i))
+            chosen.append(got.pop())
             self.pos += 1
+            n -= 1
         return chosen
 
     def shuffle(self, x: Any) -> None:  # type: ignore[override]
