@@ -357,6 +357,17 @@ class AcademieState(pyspiel.State):
             live.moves.append(action)
         self._log.append(action)
 
+    def _before(self) -> State | None:
+        """At a chance node: academie's state before the move that ended the hand (None at the
+        start), made again from the snapshot."""
+        live = self._L()
+        if live.snap is None:
+            return None
+        before = live.snap.clone()
+        for a in live.moves[:-1]:
+            before.apply_action(a)
+        return before
+
     @property
     def inner(self) -> State | None:
         """academie's ``State`` (None at a chance node)."""
@@ -471,8 +482,8 @@ class AcademieObserver:
     def string_from(self, state: AcademieState, player: int) -> str:
         inner = state.inner
         if inner is None:  # chance at work: the seat has seen nothing of it yet
-            snap = state._L().snap
-            return "start" if snap is None else snap.information_state_string(player) + " then chance"
+            before = state._before()
+            return "start" if before is None else before.information_state_string(player) + " then chance"
         if self.perfect_recall:
             return inner.information_state_string(player)
         return json.dumps(inner.observation(player, earlier_hands=False), sort_keys=True, separators=(",", ":"))

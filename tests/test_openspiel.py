@@ -111,6 +111,27 @@ def test_each_card_of_the_shuffle_is_a_chance_outcome_uniform_over_the_cards_lef
         assert json.loads(s.observation_string(seat)) == s.inner.observation(seat, earlier_hands=False)
 
 
+def test_every_hand_is_dealt_by_chance():
+    g = pyspiel.load_game(aos.register("hearts/foster+sweepstakes", 4))
+    rng = np.random.RandomState(4)
+    s = g.new_initial_state()
+    _chance(s, rng)
+    hands = {s.inner.hand_no: 1}
+    dealt = 0
+    while not s.is_terminal() and len(hands) < 3:
+        p = s.current_player()
+        before = s.information_state_string(p)
+        s.apply_action(int(rng.choice(s.legal_actions())))
+        if s.is_chance_node():  # a hand is over: the next one is shuffled card by card
+            outcomes = s.chance_outcomes()
+            assert len(outcomes) >= 51 and abs(sum(q for _, q in outcomes) - 1) < 1e-9
+            assert s.information_state_string(p).startswith(before)
+            _chance(s, rng)
+            dealt += 1
+            hands[s.inner.hand_no] = 1
+    assert sorted(hands) == [1, 2, 3] and dealt == 2
+
+
 def test_clone_and_serialize_play_the_same_game():
     g = pyspiel.load_game(aos.register("enfle/academie", 4))
     rng = np.random.RandomState(1)
