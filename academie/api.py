@@ -237,6 +237,7 @@ class Game:
         deck: Iterable[Card | str] | None = None,
         deal: dict | None = None,
         keep_events: bool = False,
+        rng: random.Random | None = None,
     ) -> "State":
         """A new game at its first decision. ``players``: the number at the
         table (default: the fewest the rules allow). ``seed``: the shuffle's
@@ -244,9 +245,19 @@ class Game:
         (else the rules choose). ``deck``: a stacked pack, top card first, for
         the first hand. ``deal``: the first hand's deal, ``{"hands": [[cards
         of seat 0], …], zone: [cards]}``. ``keep_events``: keep the whole event
-        log (every card, for a referee) in ``state.engine.events``."""
+        log (every card, for a referee) in ``state.engine.events``. ``rng``: a
+        generator of your own (a subclass of ``random.Random``) for the shuffles
+        (its ``shuffle``), cuts (its ``randrange``) and the draw for dealer (its
+        ``sample``) of every hand, instead of one seeded with ``seed``."""
         return State(
-            self, self.players[0] if players is None else players, seed, dealer, deck, deal, keep_events=keep_events
+            self,
+            self.players[0] if players is None else players,
+            seed,
+            dealer,
+            deck,
+            deal,
+            keep_events=keep_events,
+            rng=rng,
         )
 
 
@@ -455,6 +466,7 @@ class State:
         keep_events: bool = False,
         _moves: Iterable[Move] = (),
         _record: bool = False,
+        rng: random.Random | None = None,
     ):
         lo, hi = game.players
         if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
@@ -476,6 +488,8 @@ class State:
             None if deal is None else copy.deepcopy(deal),
         )
         self._keep = keep_events
+        # a generator of the caller's, as it was given (a copy, to play the game again from the start)
+        self._rng0 = None if rng is None else copy.copy(rng)
         # the hand's public record (events, cards seen) is kept only once someone asks for it
         # (observation, resample, the engine itself): until then the engine logs nothing, and
         # the record is then made by playing the moves again from the start (``_rec``)
@@ -510,6 +524,7 @@ class State:
             deck=deck,
             deal=deal,
             keep_events=self._keep,
+            rng=None if self._rng0 is None else copy.copy(self._rng0),
             sink=None if lazy else self._on_event,
             check="hand",
             snapshots=not lazy,  # the top of each hand, from which worlds are drawn (resample)
@@ -716,6 +731,13 @@ class State:
         return self.scores()
 
     @property
+    def rng(self) -> random.Random:
+        """The random generator this state draws its shuffles, cuts and draws for dealer from:
+        the one given to ``new_state(rng=…)`` (a clone has its own copy), else one seeded with
+        the seed."""
+        return self._e.rng
+
+    @property
     def hand_no(self) -> int:
         """The number of the hand in progress (1 for the first)."""
         return self._e.hand_no
@@ -735,6 +757,7 @@ class State:
         new.game = self.game
         new.players = self.players
         new._recipe = self._recipe
+        new._rng0 = self._rng0
         new._keep = self._keep
         new._moves = self._moves[:]
         new._applying = 0
@@ -756,7 +779,9 @@ class State:
         """The reference copy: a new state built the way this one was, with its
         moves replayed from the start (what pickling does)."""
         players, seed, dealer, deck, deal = self._recipe
-        return State(self.game, players, seed, dealer, deck, deal, keep_events=self._keep, _moves=self._moves)
+        return State(
+            self.game, players, seed, dealer, deck, deal, keep_events=self._keep, _moves=self._moves, rng=self._rng0
+        )
 
     def __deepcopy__(self, memo: dict) -> "State":
         return self.clone()
@@ -948,7 +973,10 @@ class State:
     def to_record(self) -> dict:
         """This state as plain JSON-ready data: the game's ``rules_record``, how the game was
         made (players, seed, dealer, deck, deal) and the moves' names. ``state_from_record``
-        rebuilds it; unlike a pickle, reading a record runs no code."""
+        rebuilds it; unlike a pickle, reading a record runs no code. A state drawing from a
+        generator of its own (``rng``) has none: ``ApiError``."""
+        if self._rng0 is not None:
+            raise ApiError("a state drawing from a generator of its own (rng) has no record: its seed is not its game")
         return copy.deepcopy(self.__getstate__())
 
     def __getstate__(self) -> dict:
@@ -962,6 +990,7 @@ class State:
             "deal": deal,
             "keep_events": self._keep,
             "moves": [_name(m) for m in self._moves],
+            **({} if self._rng0 is None else {"rng": self._rng0}),
         }
 
     def __setstate__(self, d: dict) -> None:
@@ -978,6 +1007,7 @@ class State:
             d["deal"],
             keep_events=d["keep_events"],
             _moves=moves,
+            rng=d.get("rng"),
         )
 
     def __eq__(self, other: object) -> bool:
@@ -1270,6 +1300,7 @@ class _World(State):
         self.game = state.game
         self.players = state.players
         self._recipe = state._recipe
+        self._rng0 = state._rng0
         self._keep = state._keep
         self._moves = state._moves[:at]
         self._events = []
@@ -1364,6 +1395,7 @@ class _World(State):
         self.game = state.game
         self.players = state.players
         self._recipe = state._recipe
+        self._rng0 = state._rng0
         self._keep = state._keep
         self._moves = state._moves[:]
         events = self._events = state._events[:]

@@ -6,6 +6,8 @@ yields a ``Decision`` wherever a player must choose; each step kind is run by
 
 from __future__ import annotations
 
+import copy
+import random
 from typing import Any, Generator
 
 from ..dsl.errors import RuleError
@@ -111,7 +113,10 @@ class Procedure(StateParts):
         self.hand_results = list(snap.hand_results)
         self.standings = list(snap.standings)
         self._touched = set(snap.touched)
-        self.rng.setstate(snap.rng)
+        if isinstance(snap.rng, random.Random):  # a generator of the caller's: a copy of it
+            self._rng = copy.copy(snap.rng)
+        else:
+            self.rng.setstate(snap.rng)
         self._deck, self._deal = snap.deck, snap.deal
         if self.events is not None and snap.events is not None:
             self.events = snap.events[: snap.n_events]
@@ -392,7 +397,8 @@ class Snapshot:
         self.hand_results = list(st.hand_results)  # each result a dict never changed once made
         self.standings = list(st.standings)
         self.touched = frozenset(st._touched)
-        self.rng = st.rng.getstate()
+        rng = st.rng
+        self.rng = rng.getstate() if type(rng) is random.Random else copy.copy(rng)
         self.deck, self.deal = st._deck, st._deal
         self.events = st.events  # appended to only: its first n_events stay
         self.n_events = 0 if st.events is None else len(st.events)

@@ -30,6 +30,7 @@ within one hand stays doubled, so it is found then).
 
 from __future__ import annotations
 
+import copy
 import random
 from itertools import chain, repeat
 from typing import Any, Callable
@@ -94,6 +95,7 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         snapshots: bool = False,
         resume: Snapshot | None = None,
         track: bool = False,
+        rng: random.Random | None = None,
     ):
         if game.abstract:
             raise RuleError(
@@ -110,7 +112,9 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         self._compiled = for_game(game)  # what the interpreter works out once per rule file
         self.n = players
         self.seed = seed
-        self._rng = random.Random(seed)
+        # the shuffles, cuts and draws for dealer: seeded, or a generator of the caller's (a
+        # subclass of random.Random, which shuffles with its own shuffle and cuts with randrange)
+        self._rng = random.Random(seed) if rng is None else rng
         self._rng_state: tuple | None = None  # _rng's state while it is not drawn from (for copy())
         self.max_plays = max_plays
         self.hands_limit = hands
@@ -299,11 +303,14 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         new._touched = set(self._touched)
         # the generator's state, read once and kept while nobody draws from it (``rng``):
         # copies of a state, or of its copies, between two draws share the reading
-        rs = self._rng_state
-        if rs is None:
-            rs = self._rng_state = self._rng.getstate()
-        new._rng = random.Random.__new__(random.Random)
-        new._rng.setstate(rs)
+        if type(self._rng) is not random.Random:  # a generator of the caller's: its own copy
+            new._rng = copy.copy(self._rng)
+        else:
+            rs = self._rng_state
+            if rs is None:
+                rs = self._rng_state = self._rng.getstate()
+            new._rng = random.Random.__new__(random.Random)
+            new._rng.setstate(rs)
         if self.events is not None:
             new.events = self.events[:]  # each event a dict never changed once logged
         new._sink = sink

@@ -5,6 +5,7 @@ turn-up, announce.
 from __future__ import annotations
 
 from operator import itemgetter
+from random import Random
 
 from ..dsl.errors import RuleError
 from ..dsl.model import Step, deal_plan
@@ -24,7 +25,18 @@ class Steps(StateParts):
 
     def _step_shuffle(self, st: Step):
         pack = self.zones["pack"]
-        getrandbits = self.rng.getrandbits
+        rng = self.rng
+        if type(rng) is not Random:  # a generator of the caller's (a subclass): its own shuffle and cut
+            rng.shuffle(pack)
+            if self._logging:
+                self.emit({"type": "shuffle", "seat": self.dealer})
+            if st.cut_by is not None and len(pack) > 2 * st.min_cut:
+                at = st.min_cut + rng.randrange(len(pack) - 2 * st.min_cut + 1)
+                pack[:] = pack[at:] + pack[:at]
+                if self._logging:
+                    self.emit({"type": "cut", "seat": st.cut_by(self) % self.n, "at": at})
+            return
+        getrandbits = rng.getrandbits
         # Fisher-Yates, each place drawn uniformly by rejection from getrandbits: the
         # algorithm of random.shuffle, without a Python call per card
         for i in range(len(pack) - 1, 0, -1):

@@ -359,3 +359,28 @@ def test_each_thread_plays_its_own_compiled_game():
     assert got["game"] is not here and got["game"].gamedef is not here.gamedef
     assert got["def"] is not here_def
     assert got["result"] == here.new_state(players=4, seed=5).playout(random.Random(1))
+
+
+class _OwnRandom(random.Random):
+    """A generator of the caller's: random.Random's own shuffle, randrange and sample."""
+
+
+@pytest.mark.parametrize("ref,players", [("hearts/foster", 4), ("piquet/hoyle", 2), ("polignac/boussac", 4)])
+def test_a_generator_of_ones_own_deals_as_its_seed_would(ref, players):
+    game = academie.load_game(ref)
+    seeded = game.new_state(players, seed=7)
+    own = game.new_state(players, rng=_OwnRandom(7))  # random.shuffle's algorithm: the same game
+    assert isinstance(own.rng, _OwnRandom)
+    rng = random.Random(1)
+    for _ in range(40):
+        if seeded.is_terminal():
+            break
+        for seat in range(players):
+            assert own.information_state_string(seat) == seeded.information_state_string(seat)
+        a = rng.choice(seeded.legal_actions())
+        seeded.apply_action(a)
+        c = own.clone()  # the copy draws from its own copy of the generator
+        assert isinstance(c.rng, _OwnRandom) and c.rng is not own.rng
+        own.apply_action(a)
+    with pytest.raises(academie.ApiError):
+        own.to_record()
