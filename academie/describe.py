@@ -623,21 +623,7 @@ class Describer:
                 strip(e),
                 base + ("on_play", i),
             )
-        if s.get("lead_passes"):
-            self.add(
-                "play",
-                base + ("lead_passes",),
-                "A player with no card left is passed over; when it is his turn to lead, the next player who has a card leads.",
-                True,
-                base,
-            )
-        self.ends(
-            s,
-            base,
-            "the play ends when no player has a card left"
-            if s.get("lead_passes")
-            else "the play ends when the leader has no card left",
-        )
+        self.passes_and_ends(s, base)
 
     def step_sequence(self, name, s, base, phase, when):
         text = (
@@ -676,6 +662,10 @@ class Describer:
                 + "."
             )
             self.add("play", base + ("obtain", i), text, strip(ob), base + ("obtain", i))
+        self.passes_and_ends(s, base)
+
+    def passes_and_ends(self, s, base):
+        """A lead that passes over a player with no card (``lead_passes``), and when the play ends."""
         if s.get("lead_passes"):
             self.add(
                 "play",

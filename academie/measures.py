@@ -76,16 +76,7 @@ def game_measures(
         if not end:
             if not first_dealer:
                 first_dealer.append(st.dealer)
-            start[:] = (
-                st.dealer,
-                st.plays,
-                c["tricks"],
-                c["takes"],
-                c["borrows"],
-                c["draws"],
-                c["lead_changes"],
-                c["declarations"],
-            )
+            start[:] = _hand_start(st, c)
             return
         unfinished = st.unfinished  # set when the play limit stops the hand, before this call
         h = {
@@ -748,16 +739,7 @@ class Reader:
         if not end:
             if self.first_dealer is None:
                 self.first_dealer = st.dealer
-            self.start = (
-                st.dealer,
-                st.plays,
-                c["tricks"],
-                c["takes"],
-                c["borrows"],
-                c["draws"],
-                c["lead_changes"],
-                c["declarations"],
-            )
+            self.start = _hand_start(st, c)
             return
         self.hands += 1
         if st.unfinished:  # the hand the play limit stopped: counted as a hand, not measured
@@ -966,3 +948,17 @@ def mean_diff(a: list[float], b: list[float]) -> tuple[float, float, float]:
     d = mb - ma
     h = Z * math.sqrt(sa * sa + sb * sb)
     return d, d - h, d + h
+
+
+def _hand_start(st, c) -> tuple:
+    """What a hand's measures are reckoned from: the dealer, and the state's running counts when it begins."""
+    return (
+        st.dealer,
+        st.plays,
+        c["tricks"],
+        c["takes"],
+        c["borrows"],
+        c["draws"],
+        c["lead_changes"],
+        c["declarations"],
+    )
