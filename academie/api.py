@@ -30,7 +30,7 @@ import json
 import random
 import threading
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Sequence, Union
 
 from .dsl.cards import _ALL as _CARDS
 from .dsl.cards import Card, parse_card
@@ -155,16 +155,17 @@ class Game:
         path, "corpus": bool, "options": [names], "digest": "sha256:…"}`` (the digest of the
         rule file and of what it extends and imports). A pickled state and ``State.to_record``
         keep it, and are refused against another file (``OtherGame``)."""
-        rec = self.__dict__.get("_rules_record")
+        rec: dict[str, Any] | None = self.__dict__.get("_rules_record")
         if rec is None:
             doc = self.gamedef.doc
             corpus = in_corpus(Path(doc.file))
-            rec = self._rules_record = {
+            rec = {
                 "rules": self.id if corpus else str(Path(doc.file).resolve()),
                 "corpus": corpus,
                 "options": list(self.options),
                 "digest": digest_of(doc),
             }
+            self._rules_record = rec
         return dict(rec, options=list(rec["options"]))
 
     def num_distinct_actions(self) -> int:
@@ -388,7 +389,7 @@ class _Actions:
 
     __slots__ = ("head", "numbers", "tail", "_n", "_end")
 
-    def __init__(self, head: list[Move], numbers: range, tail: list[Move]) -> None:
+    def __init__(self, head: Sequence[Move], numbers: range, tail: Sequence[Move]) -> None:
         self.head, self.numbers, self.tail = head, numbers, tail
         self._n = len(head)
         self._end = self._n + len(numbers)
@@ -1376,8 +1377,8 @@ class _World(State):
             and all(a[0] == b[0] for a, b in zip(self._events, state._events))
             # the counters and money the seat sees (a count of its own hand, say; not one of another's)
             and (
-                cell_values(e.vars, e.pvars, cells) == cell_values(t.vars, t.pvars, cells)
-                if (cells := state._cells_seen(seat, known)) is not None
+                cell_values(e.vars, e.pvars, seen) == cell_values(t.vars, t.pvars, seen)
+                if (seen := state._cells_seen(seat, known)) is not None
                 else (e.pvars, e.vars) == (t.pvars, t.vars)
             )
             and e.declared == t.declared

@@ -346,13 +346,14 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
 
     wplan = plan(e.when, track) if track is not None and counters and e.when is not None else None
     if e.each:  # at: each: for every seat from the dealer's next, when: tested for each
-        inner0, when0, sides = f, e.when, e.each == "each_side"
+        inner0, sides = f, e.each == "each_side"
+        when0: Any = e.when
         if wplan is not None:  # the guard's atoms recorded for each seat's cells
             wplan0, when1 = wplan, when0
 
             saved = [NOTHING]
 
-            def when0(st, s):
+            def guarded(st, s):
                 atoms = guard_taint(st, e, wplan0, s, True)
                 if when1(st, s):
                     saved[0] = st._guard
@@ -360,6 +361,7 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
                     return True
                 return False
 
+            when0 = guarded
             inner1 = inner0
 
             def inner0(st, s):

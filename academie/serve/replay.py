@@ -112,9 +112,9 @@ def read_game_log(path: str | Path) -> tuple[dict | None, list[dict]]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = raw.count(b"\n", 0, e.start) + 1
+        at = raw.count(b"\n", 0, e.start) + 1
         col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        raise RuleError(f"the log is not UTF-8 text ({e.reason})", Pos(name, line, col), code="log") from None
+        raise RuleError(f"the log is not UTF-8 text ({e.reason})", Pos(name, at, col), code="log") from None
     record: dict | None = None
     events: list[dict] = []
     for i, line in enumerate(text.split("\n"), 1):
