@@ -694,7 +694,7 @@ class Describer:
             self.add(
                 "play",
                 base + ("stops",),
-                f"A card such that {card_test(s['stops'])} may be played "
+                f"Any card that is {card_test(s['stops'])} may be played "
                 "for the card required; it ends the run, and its player begins the next.",
                 s["stops"],
                 base + ("stops",),
