@@ -74,6 +74,7 @@ class Sequence(StateParts):
             seat, last, start, last_seat, played, passes, stopped = frame
             played = set(played)
         while not self._hand_over:
+            top = (seat, last, start, last_seat, played, passes, stopped)  # what a copy resumes from
             required: list[Card] = []
             if last is not None and not stopped and passes < n:
                 if by_rank:  # any card of the next rank not yet played; none left ends the run
@@ -131,7 +132,7 @@ class Sequence(StateParts):
                     else:
                         c = self._ask(seat, options)
                 else:
-                    self._frame = (seat, last, start, last_seat, played, passes, stopped)
+                    self._frame = top
                     c = yield Decision(seat, options, "play")
                 hand.remove(c)
                 src = "hand"
