@@ -628,9 +628,15 @@ class Describer:
     def step_sequence(self, name, s, base, phase, when):
         text = (
             f"The cards are played in runs. {_cap(_seat(s.get('leader', 'dealer + 1')))} begins with any card; "
-            f"each next player must play the card that follows the last one in its suit, in the "
-            f"{s.get('order', 'sequence')} order"
+            + (
+                "each next player must play a card of the rank that follows the last one, whatever its suit, in the "
+                if s.get("by_rank")
+                else "each next player must play the card that follows the last one in its suit, in the "
+            )
+            + f"{s.get('order', 'sequence')} order"
         )
+        if s.get("by_rank"):
+            text += "; when no card of that rank is left, the run ends"
         if s.get("wrap"):
             text += ", going round the suit until every card of it is played"
         new = {
@@ -662,6 +668,32 @@ class Describer:
                 + "."
             )
             self.add("play", base + ("obtain", i), text, strip(ob), base + ("obtain", i))
+        if s.get("unheld") == "pass":
+            self.add(
+                "play",
+                base + ("unheld",),
+                "A player who cannot play the card required passes; when every player has passed in turn, "
+                "the run ends and the last to play begins the next.",
+                "pass",
+                base + ("unheld",),
+            )
+        if s.get("stops") is not None:
+            self.add(
+                "play",
+                base + ("stops",),
+                f"Any card that is {card_test(s['stops'])} may be played "
+                "for the card required; it ends the run, and its player begins the next.",
+                s["stops"],
+                base + ("stops",),
+            )
+        for i, e in enumerate(s.get("on_play") or []):
+            self.add(
+                "play",
+                base + ("on_play", i),
+                f"After each card played, {self.effect(e)}.",
+                strip(e),
+                base + ("on_play", i),
+            )
         self.passes_and_ends(s, base)
 
     def passes_and_ends(self, s, base):

@@ -225,6 +225,19 @@ kinds["sequence"] = el(
         "wrap": {"type": "boolean"},
         "obtain": {"type": "array", "items": source_rule, "minItems": 1},
         "new_run": {"enum": ["last_player", "next_player"]},
+        "by_rank": {
+            "type": "boolean",
+            "description": "the next card is any card of the next rank, whatever its suit; none left ends the run",
+        },
+        "stops": {
+            **expr,
+            "description": "a card test: cards that may be played for the card required, and end the run",
+        },
+        "unheld": {
+            "enum": ["error", "pass"],
+            "description": "a player who cannot play the card required passes (pass); all passing ends the run",
+        },
+        "on_play": {"$ref": "#/$defs/effects"},
         "end": {"type": "array", "items": end_cond},
     },
     ["obtain"],

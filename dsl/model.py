@@ -138,6 +138,9 @@ class Step:
     wrap: bool = False
     obtain: list[tuple[str, list[Effect]]] = field(default_factory=list)
     new_run: str = "last_player"
+    by_rank: bool = False  # sequence: the next card is any card of the next rank, whatever its suit
+    stops: Expr | None = None  # sequence: cards played for any card, that end the run
+    unheld: str = "error"  # sequence: a card required that the player cannot obtain: error | pass
     effects: list[Effect] = field(default_factory=list)
 
 
@@ -933,6 +936,11 @@ class _Model:
                     self.err(zp + ("zone",), f"'{z}' is not a zone")
                 st.obtain.append((z, self.effects(zp + ("do",))))
             st.new_run = s.get("new_run", "last_player")
+            st.by_rank = bool(s.get("by_rank", False))
+            if "stops" in s:
+                st.stops = self.expr(base + ("stops",), "card", want=_TRUTH)
+            st.unheld = s.get("unheld", "error")
+            st.on_play = self.effects(base + ("on_play",))
             st.end = self.end_rules(base + ("end",))
         elif kind == "effects":
             st.effects = self.effects(base + ("do",), seat_bound=False)

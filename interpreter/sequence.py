@@ -1,5 +1,6 @@
-"""Sequence play (``_step_sequence``): runs of a suit in order, each card
-taken from the first place that holds it.
+"""Sequence play (``_step_sequence``): runs of a suit (or of ranks, whatever the
+suit) in order, each card taken from the first place that holds it; stop cards
+that end a run; players who cannot play passing.
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ class Sequence(StateParts):
         last one in its suit (by the step's order), obtained from the first
         place in ``obtain`` that holds it; when a run ends, a player begins a
         new one with any card of his hand. With ``wrap``, a run goes round the
-        suit (past the top card to the lowest) until the whole suit is played."""
+        suit (past the top card to the lowest) until the whole suit is played.
+        With ``by_rank`` the next card is any card of the next rank, whatever
+        its suit, and none left ends the run. A ``stops`` card may be played
+        for the card required and ends the run: its player begins the next.
+        With ``unheld: pass`` a player who cannot play passes, and when every
+        player has passed in a row the run ends, the last to play beginning
+        the next."""
         n = self.n
         # each suit's cards in the step's order, and each card's place in its suit (once per
         # rule file and number of players)
@@ -31,105 +38,151 @@ class Sequence(StateParts):
             for c in sorted(self.pack_cards, key=lambda c: order.get(c, 0)):
                 suits.setdefault(c.suit, []).append(c)
             place = {c: i for run in suits.values() for i, c in enumerate(run)}
-            plan = plans[(id(st), n)] = (suits, place)
-        suits, place = plan
+            by: dict[int, list[Card]] = {}
+            for c in self.pack_cards:
+                by.setdefault(order.get(c, 0), []).append(c)
+            ranks = [by[k] for k in sorted(by)]  # the cards of each rank, the ranks in order
+            rank_at = {c: i for i, cs in enumerate(ranks) for c in cs}
+            plan = plans[(id(st), n)] = (suits, place, ranks, rank_at)
+        suits, place, ranks, rank_at = plan
+        by_rank, passing = st.by_rank, st.unheld == "pass"
+        stop = st.stops.fn if st.stops is not None else None
+        on_play = st.on_play
+        # a card followed may be a choice: of the rank required, or a stop card
+        choosing = by_rank or stop is not None
+        from_hand = any(z == "hand" for z, _ in st.obtain)
         played: set[Card] = set()
         end_play = [r for r in st.end if r.after == "play"]
         # the one end test "his hand is empty": tested on the hands that changed, no call
         empty_hand_ends = (
-            len(end_play) == 1 and end_play[0].zone_only and end_play[0].when.shape == "count(hand(seat)) == 0"
+            len(end_play) == 1
+            and end_play[0].zone_only
+            and end_play[0].when.shape == "count(hand(seat)) == 0"
+            and not on_play
         )
         logging = self._logging
         hands, touched, trick = self.hand, self._touched, self.zones["trick"]
         last: Card | None
         start: Card | None
+        passes, stopped = 0, False  # players in a row who could not play; a stop card just played
         if frame is None:
             seat = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
             last = start = None
             last_seat = seat
         else:  # a copy resuming at the decision its original was paused at (below): what
             # the loop does from here up to that decision depends only on these, so it is run again
-            seat, last, start, last_seat, played = frame
+            seat, last, start, last_seat, played, passes, stopped = frame
             played = set(played)
         while not self._hand_over:
-            required = None
-            if last is not None:
-                run = suits[last.suit]
-                i = place[last]
-                for k in range(1, len(run)):
-                    j = i + k
-                    if j >= len(run):
-                        if not st.wrap:
+            top = (seat, last, start, last_seat, played, passes, stopped)  # what a copy resumes from
+            required: list[Card] = []
+            if last is not None and not stopped and passes < n:
+                if by_rank:  # any card of the next rank not yet played; none left ends the run
+                    j = rank_at[last] + 1
+                    if j < len(ranks):
+                        required = [c for c in ranks[j] if c not in played]
+                else:
+                    run = suits[last.suit]
+                    i = place[last]
+                    for k in range(1, len(run)):
+                        j = i + k
+                        if j >= len(run):
+                            if not st.wrap:
+                                break
+                            j -= len(run)
+                        c = run[j]
+                        if c is start:
                             break
-                        j -= len(run)
-                    c = run[j]
-                    if c is start:
-                        break
-                    if c not in played:
-                        required = c
-                        break
+                        if c not in played:
+                            required = [c]
+                            break
             self.mover = seat
-            if required is None:
+            new_run = not required
+            options: list[Card] | None = None  # cards of his hand the player chooses from
+            if new_run:
                 if last is not None:
-                    seat = last_seat if st.new_run == "last_player" else (last_seat + 1) % n
+                    if stopped or passes >= n or st.new_run == "last_player":
+                        seat = last_seat
+                    else:
+                        seat = (last_seat + 1) % n
                     self.mover = seat
-                hand = hands[seat]
-                if not hand:
+                passes, stopped = 0, False
+                if not hands[seat]:
                     break
                 self.led = None
-                if self._auto is not None:
+                options = list(hands[seat])
+            elif choosing:
+                options = [
+                    c
+                    for c in hands[seat]
+                    if (from_hand and c in required) or (stop is not None and stop(self, seat, c))
+                ] or None
+            src = None
+            if options is not None:
+                hand = hands[seat]
+                if len(options) == 1 and not new_run:
+                    c = options[0]
+                elif self._auto is not None:
                     uniform = self._agents_inline()[1]
                     if uniform is not None and self._draw_inline:  # an agent drawing uniformly: draw here
-                        k = len(hand)
-                        c = hand[int(uniform[seat]() * k)] if k > 1 else hand[0]
+                        k = len(options)
+                        c = options[int(uniform[seat]() * k)] if k > 1 else options[0]
                         if self._check_moves:
                             self._check_card_count()
                     else:
-                        c = self._ask(seat, list(hand))
+                        c = self._ask(seat, options)
                 else:
-                    self._frame = (seat, last, start, last_seat, played)
-                    c = yield Decision(seat, list(hand), "play")
+                    self._frame = top
+                    c = yield Decision(seat, options, "play")
                 hand.remove(c)
                 src = "hand"
-                start = c
-                if logging:
-                    self.emit({"type": "run", "seat": seat, "suit": c.suit})
+                if new_run:
+                    start = c
+                    if logging:
+                        self.emit({"type": "run", "seat": seat, "suit": c.suit})
             else:
-                src = None
                 for zone, effects in st.obtain:
                     holder = None
                     if zone == "hand":
-                        if required in hands[seat]:
-                            hands[seat].remove(required)
+                        c = next((r for r in required if r in hands[seat]), None)
+                        if c is not None:
+                            hands[seat].remove(c)
                             src = "hand"
                     elif zone == "others":
                         for k in range(1, n):
                             o = (seat + k) % n
-                            if required in hands[o]:
+                            c = next((r for r in required if r in hands[o]), None)
+                            if c is not None:
                                 holder = o
                                 break
                         if holder is not None:
-                            hands[holder].remove(required)
+                            hands[holder].remove(c)
                             touched.add(holder)
                             src = "borrow"
                             self._counts["borrows"] += 1
                             if logging:
-                                self.emit({"type": "borrow", "seat": seat, "from": holder, "card": required.name})
+                                self.emit({"type": "borrow", "seat": seat, "from": holder, "card": c.name})
                             self.other = holder
                             self._effects(effects, seat)
                             self.other = None
-                    elif zone in self.zones and required in self.zones[zone]:
-                        self.zones[zone].remove(required)
-                        src = zone
-                        self._counts["draws"] += 1
-                        if logging:
-                            self.emit({"type": "draw", "seat": seat, "from": zone, "card": required.name})
-                        self._effects(effects, seat)
+                    elif zone in self.zones:
+                        c = next((r for r in required if r in self.zones[zone]), None)
+                        if c is not None:
+                            self.zones[zone].remove(c)
+                            src = zone
+                            self._counts["draws"] += 1
+                            if logging:
+                                self.emit({"type": "draw", "seat": seat, "from": zone, "card": c.name})
+                            self._effects(effects, seat)
                     if src is not None:
                         break
                 if src is None:
-                    raise RuleError(f"{required} is nowhere the sequence may take it from", st.pos, code="runtime")
-                c = required
+                    if passing:  # he cannot play: the next player tries
+                        passes += 1
+                        seat = (seat + 1) % n
+                        continue
+                    raise RuleError(f"{required[0]} is nowhere the sequence may take it from", st.pos, code="runtime")
+            passes = 0
             trick.append(c)
             played.add(c)
             self.led = c.suit
@@ -138,6 +191,10 @@ class Sequence(StateParts):
                 self.emit({"type": "play", "seat": seat, "card": c.name, "from": src})
             last, last_seat = c, seat
             touched.add(seat)
+            if on_play:  # after each card, ``seat`` its player, ``last_card`` the card
+                self._effects(on_play, seat)
+            if stop is not None and stop(self, seat, c):  # its player begins the next run
+                stopped = True
             if empty_hand_ends:
                 # no hand changed since the last test is empty: the test would find none
                 if all(hands[s] for s in touched):

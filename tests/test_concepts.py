@@ -118,6 +118,41 @@ def test_counters_money_between_zones_and_a_game_to_a_target():
     assert all(e["to"] == winner for e in end_pays)
 
 
+# -- runs by rank, stop cards, passing ----------------------------------------------------
+def test_a_run_by_rank_takes_either_suit_and_a_stop_card_ends_it_and_pays():
+    deal = {"hands": [["AS", "3H", "6S", "5S"], ["2S", "2H", "4S", "6H"]], "talon": ["AH", "3S", "4H", "5H"]}
+    st = State(game("stops"), 2, 0, dealer=1, deal=deal, hands=1)
+    st.apply("AS")
+    assert sorted(names(st.legal_moves())) == ["2H", "2S"]  # any two, whatever its suit
+    st.apply("2H")
+    assert sorted(names(st.legal_moves())) == ["3H", "6S"]  # the three, or the stop card for it
+    st.apply("6S")
+    pays = [(e["from"], e["to"], e["amount"]) for e in st.events if e["type"] == "pay"]
+    assert pays == [(1, 0, 1)]  # the stop card is paid for by the other player
+    assert st.current_player() == 0  # and its player begins the next run with any card
+    assert sorted(names(st.legal_moves())) == ["3H", "5S"]
+
+
+def test_when_nobody_can_play_the_next_rank_the_last_player_begins_again():
+    # both threes lie in the talon: after the two, each player passes in turn
+    deal = {"hands": [["2S", "2H", "4S", "5S"], ["AS", "4H", "5H", "6H"]], "talon": ["3S", "3H", "6S", "AH"]}
+    st = State(game("stops"), 2, 0, dealer=1, deal=deal, hands=1)
+    st.apply("2S")
+    assert st.current_player() == 0
+    assert sorted(names(st.legal_moves())) == ["2H", "4S", "5S"]  # a new run: any card of his hand
+    assert [e["card"] for e in st.events if e["type"] == "play"] == ["2S"]  # nobody could follow
+
+
+def test_without_passing_a_card_nowhere_to_be_had_is_an_error(tmp_path):
+    f = tmp_path / "nopass.yaml"
+    f.write_text((CONCEPTS / "stops.yaml").read_text().replace("    unheld: pass\n", ""))
+    g = load_game(str(f))
+    deal = {"hands": [["2S", "2H", "4S", "5S"], ["AS", "4H", "5H", "6H"]], "talon": ["3S", "3H", "6S", "AH"]}
+    st = State(g, 2, 0, dealer=1, deal=deal, hands=1)
+    with pytest.raises(RuleError, match="nowhere"):
+        st.apply("2S")
+
+
 # -- sequence play without wrapping -------------------------------------------------------
 def test_runs_take_the_next_card_from_talon_before_a_neighbour():
     deal = {"hands": [["2S", "5S", "2H", "3H"], ["3S", "7S", "4H", "5H"]], "talon": ["4S", "6S", "6H", "7H"]}

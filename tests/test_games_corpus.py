@@ -365,7 +365,7 @@ def test_hoc_the_three_stakes_go_to_the_best_point_sequence_and_tricon(players, 
     st.check_invariants()
     assert (
         sum(st.bal[s]["jeton"] for s in range(players))
-        + sum(st.bal[z]["jeton"] for z in ("point", "sequence", "tricon", "pool"))
+        + sum(st.bal[z]["jeton"] for z in ("point", "sequence", "tricon"))
         == 100 * players
     )
 
