@@ -615,14 +615,6 @@ class Describer:
             self.add(
                 "play", base + ("on_trick", i), f"After each trick, {self.effect(e)}.", strip(e), base + ("on_trick", i)
             )
-        for i, e in enumerate(s.get("on_play") or []):
-            self.add(
-                "play",
-                base + ("on_play", i),
-                f"After each card played, {self.effect(e)}.",
-                strip(e),
-                base + ("on_play", i),
-            )
         self.passes_and_ends(s, base)
 
     def step_sequence(self, name, s, base, phase, when):
@@ -686,6 +678,11 @@ class Describer:
                 s["stops"],
                 base + ("stops",),
             )
+        self.passes_and_ends(s, base)
+
+    def passes_and_ends(self, s, base):
+        """The effects after each card played (``on_play``), a lead that passes over a player with
+        no card (``lead_passes``), and when the play ends: alike in trick and sequence play."""
         for i, e in enumerate(s.get("on_play") or []):
             self.add(
                 "play",
@@ -694,10 +691,6 @@ class Describer:
                 strip(e),
                 base + ("on_play", i),
             )
-        self.passes_and_ends(s, base)
-
-    def passes_and_ends(self, s, base):
-        """A lead that passes over a player with no card (``lead_passes``), and when the play ends."""
         if s.get("lead_passes"):
             self.add(
                 "play",
