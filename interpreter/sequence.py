@@ -29,6 +29,7 @@ class Sequence(StateParts):
         n = self.n
         # each suit's cards in the step's order, and each card's place in its suit (once per
         # rule file and number of players)
+        c: Card | None  # the card at hand (None while the sequence looks for it in its places)
         plans = self._compiled.sequences
         plan = plans.get((id(st), n))
         if plan is None:
@@ -155,7 +156,7 @@ class Sequence(StateParts):
                             if c is not None:
                                 holder = o
                                 break
-                        if holder is not None:
+                        if holder is not None and c is not None:  # found with another player
                             hands[holder].remove(c)
                             touched.add(holder)
                             src = "borrow"
@@ -182,6 +183,7 @@ class Sequence(StateParts):
                         seat = (seat + 1) % n
                         continue
                     raise RuleError(f"{required[0]} is nowhere the sequence may take it from", st.pos, code="runtime")
+            assert c is not None  # a card was found where src says
             passes = 0
             trick.append(c)
             played.add(c)
