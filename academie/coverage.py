@@ -65,7 +65,6 @@ DEBTS = ("variant-not-encoded", "cannot-express")
 LEDGER_PENDING: dict[str, int] = {
     "cassell-1881-euchre": 1,
     "cassell-1881-piquet": 4,
-    "chambers-quadrille": 4,
     "eb9-piquet": 2,
     "encyclopedie-1765-hoc": 2,
     "encyclopedie-1765-hoc-p242": 3,
@@ -75,7 +74,6 @@ LEDGER_PENDING: dict[str, int] = {
     "hocs-salondesjeux-fr": 4,
     "hoyle-1913": 3,
     "hoyle-improved-piquet": 3,
-    "hoyle-improved-quadrille": 7,
 }
 
 # the schema of a source's metadata (sources/ID.yaml); other keys are allowed
