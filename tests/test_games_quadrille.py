@@ -113,7 +113,9 @@ def test_random_hands_are_paid_as_computed_here():
             spadille = not decl  # forced spadille: all passed
             trump = next(x["value"] for x in hand if x["type"] == "suit" and x.get("trump"))
             call = [x["value"] for x in hand if x["type"] == "suit" and x.get("into") == "king"]
-            partner = ombre if alone else next(s for s in range(4) if "K" + call[0] in deal[s])
+            queen = [x["value"] for x in hand if x["type"] == "number" and x["into"] == "queen"] == [1]  # law 12
+            called = ("Q" if queen else "K") + call[0] if call else None
+            partner = ombre if alone else next(s for s in range(4) if called in deal[s])
             side = {ombre, partner}
             won = [0] * 4
             for x in hand:
@@ -213,3 +215,31 @@ def test_only_a_younger_hand_forces_sans_prendre():
     assert st.decision_kind() == "suit" and st.current_player() == 1
     st.apply("H")
     assert (st.vars["ombre"], st.vars["partner"]) == (1, 1)
+
+
+FOUR_KINGS = {
+    "hands": [
+        ["QD", "AD", "JD", "7D", "6D", "5D", "4D", "3D", "2D", "2C"],  # the dealer
+        ["KS", "KH", "KD", "KC", "AS", "7H", "AH", "QH", "JH", "2H"],  # the elder hand: the four kings
+        ["QC", "AC", "3H", "4H", "JC", "7C", "6C", "5C", "4C", "3C"],  # the queen of clubs
+        ["QS", "JS", "7S", "6S", "5S", "4S", "3S", "2S", "5H", "6H"],
+    ]
+}
+
+
+def test_four_kings_dealt_call_a_queen_but_not_the_queen_of_trumps():
+    """ "12. If you have four kings dealt, you are at liberty either to call a queen to one
+    of your kings, except the queen of trumps; or to call one of your own kings.\""""
+    for choice, suit, partner in ((1, "C", 2), (0, "C", 1)):
+        st = State(load_game("quadrille/hoyle"), 4, 0, dealer=0, deal=FOUR_KINGS, hands=1, keep_events=True)
+        st.apply("leave")
+        for _ in (2, 3, 0):
+            st.apply("pass")
+        st.apply("H")
+        assert st.current_player() == 1 and st.decision_kind() == "number"
+        assert sorted(st.legal_moves()) == [0, 1]
+        st.apply(choice)
+        assert st.decision_kind() == "suit"
+        assert names(st.legal_moves()) == (["C", "D", "S"] if choice else ["C", "D", "H", "S"])
+        st.apply(suit)
+        assert (st.vars["ombre"], st.vars["partner"]) == (1, partner)
