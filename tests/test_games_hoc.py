@@ -155,3 +155,28 @@ def test_random_games_follow_the_runs_and_keep_every_jeton(players, seed):
     hoc_pays = [e for e in st.events if e["type"] == "pay" and "on_play" in e["rule"]]
     hocs_played = [e for e in st.events if e["type"] == "play" and e["card"] in HOCS]
     assert len(hoc_pays) == len(hocs_played) * (players - 1)
+
+
+@pytest.mark.parametrize("players,each,aside", [(2, 15, 22), (3, 12, 16)])
+def test_fifteen_cards_each_for_two_twelve_for_three(players, each, aside):
+    # "dans le premier cas, on donne quinze cartes à chacun ; & dans le second, douze"
+    st = State(load_game("hoc/encyclopedie"), players, 0, hands=1, keep_events=True)
+    deal = next(e for e in st.events if e["type"] == "deal")
+    assert [len(h) for h in deal["hands"]] == [each] * players
+    assert len(deal["talon"]) == aside
+
+
+def test_the_best_sequence_draws_a_jeton_from_each_player_for_each_sequence_its_holder_has():
+    # "celui qui gagne de la séquence, tire un jetton de chaque joueur pour chaque séquence
+    # simple qu'il a en main. La premiere qui vaut, fait valoir à celui qui l'a toutes les
+    # moindres": seat 0's four hearts beat seat 1's three diamonds, and his three clubs,
+    # lesser than seat 1's, count with them: two jetons from each other player.
+    st = hoc(
+        deal3(
+            "5H 6H 7H 8H 2C 3C 4C 2S 9S JS AD 8D",
+            "9D 10D JD AS AC AH 10C 10S 10H 3H 5S 6S",
+            "6C 6D 2H 4H 9H 5C 5D 8C 9C 7S 3D 4D",
+        )
+    )
+    won = [(e["from"], e["to"], e["amount"]) for e in st.events if e["type"] == "pay" and "sequence_won" in e["rule"]]
+    assert won == [(1, 0, 2), (2, 0, 2), ("sequence", 0, 3)]

@@ -113,7 +113,9 @@ def test_random_hands_are_paid_as_computed_here():
             spadille = not decl  # forced spadille: all passed
             trump = next(x["value"] for x in hand if x["type"] == "suit" and x.get("trump"))
             call = [x["value"] for x in hand if x["type"] == "suit" and x.get("into") == "king"]
-            partner = ombre if alone else next(s for s in range(4) if "K" + call[0] in deal[s])
+            queen = [x["value"] for x in hand if x["type"] == "number" and x["into"] == "queen"] == [1]  # law 12
+            called = ("Q" if queen else "K") + call[0] if call else None
+            partner = ombre if alone else next(s for s in range(4) if called in deal[s])
             side = {ombre, partner}
             won = [0] * 4
             for x in hand:
@@ -125,7 +127,10 @@ def test_random_hands_are_paid_as_computed_here():
             if made >= 6:
                 for s in side:
                     vole = made == 10 and not spadille  # law 16: forced spadille plays for no vole
-                    amount = (2 if alone and s == ombre else 1) * (2 if vole else 1) + (mats == 3)
+                    # p. 282: one a-piece, a solo two; a vole with a friend two, a solo-vole six
+                    solo = alone and s == ombre
+                    amount = (6 if solo else 2) if vole else (2 if solo else 1)
+                    amount += mats == 3
                     for d in set(range(4)) - side:
                         delta[d] -= amount
                         delta[s] += amount
@@ -146,3 +151,95 @@ def test_random_hands_are_paid_as_computed_here():
                     got[x["to"]] += x["amount"]
             assert got == delta, (seed, e["hand"])
     assert {"game", "remise", "codill"} <= seen
+
+
+def trumps_in_order(trump):
+    """The cards that beat the king of a plain suit led, best first, as the file ranks them."""
+    g = load_game("quadrille/hoyle")
+    st = State(g, 4, 0, dealer=0, hands=1)
+    tricks = next(s for s in g.steps if s.kind == "tricks")
+    plain = "H" if trump == "D" else "D"
+    st.trump, st.led = trump, plain
+    cards = g.pack(4)
+
+    def key(c):
+        return tuple(e.fn(st, 0, c) for e in tricks.winner_key)
+
+    top = next(c for c in cards if c.name == "K" + plain)
+    return [c.name for c in sorted((c for c in cards if key(c) > key(top)), key=key, reverse=True)]
+
+
+def test_chambers_eleven_trumps_in_black_twelve_in_red():
+    """Chambers's count: "when the black suits are trumps, the number of trump cards is
+    eleven, and twelve when [a] red suit is trumps" — spadille, manille, basto (and punto
+    in red), then the rest of the suit in its order."""
+    assert trumps_in_order("S") == ["AS", "2S", "AC", "KS", "QS", "JS", "7S", "6S", "5S", "4S", "3S"]
+    assert trumps_in_order("C") == ["AS", "2C", "AC", "KC", "QC", "JC", "7C", "6C", "5C", "4C", "3C"]
+    assert trumps_in_order("H") == ["AS", "7H", "AC", "AH", "KH", "QH", "JH", "2H", "3H", "4H", "5H", "6H"]
+    assert trumps_in_order("D") == ["AS", "7D", "AC", "AD", "KD", "QD", "JD", "2D", "3D", "4D", "5D", "6D"]
+
+
+SOLO = {
+    "hands": [
+        ["5H", "KS", "QS", "JS", "7S", "6S", "5S", "4S", "3S", "2S"],  # the dealer
+        ["AS", "7H", "AC", "AH", "KH", "QH", "JH", "2H", "3H", "4H"],  # the elder hand: ten top trumps in hearts
+        ["6H", "KC", "QC", "JC", "7C", "6C", "5C", "4C", "3C", "2C"],
+        ["AD", "KD", "QD", "JD", "7D", "6D", "5D", "4D", "3D", "2D"],
+    ]
+}
+
+
+def test_a_solo_vole_is_paid_six_from_each_and_seven_with_the_matadores():
+    """p. 282: "11. A solo-vole, common suit : ... six from each antagonist: mats, seven"
+    (not the solo's two doubled): alone, with the three matadores, all ten tricks."""
+    st = State(load_game("quadrille/hoyle"), 4, 0, dealer=0, deal=SOLO, hands=1, keep_events=True)
+    st.apply("alone")
+    for _ in (2, 3, 0):
+        st.apply("pass")
+    st.apply("H")
+    first = FirstAgent()
+    while not st.is_terminal():
+        st.apply(first.choose(st, st.current_player(), st.legal_moves()))
+    assert sum(1 for e in st.events if e["type"] == "trick" and e["winner"] == 1) == 10
+    assert [st.bal[s]["counter"] for s in range(4)] == [33, 61, 33, 33]
+
+
+def test_only_a_younger_hand_forces_sans_prendre():
+    """ "Do More is when any player, having asked leave, is required by a younger hand
+    either to pass or play alone"; "27. Whoever has asked leave only cannot play sans
+    prendre, unless forced": the elder hand offers sans prendre, the next asks leave after
+    him; the asker is not forced, is offered no choice, and the elder plays alone."""
+    st = State(load_game("quadrille/hoyle"), 4, 0, dealer=0, deal=SOLO, hands=1, keep_events=True)
+    st.apply("alone")
+    st.apply("leave")
+    assert st.decision_kind() == "suit" and st.current_player() == 1
+    st.apply("H")
+    assert (st.vars["ombre"], st.vars["partner"]) == (1, 1)
+
+
+FOUR_KINGS = {
+    "hands": [
+        ["QD", "AD", "JD", "7D", "6D", "5D", "4D", "3D", "2D", "2C"],  # the dealer
+        ["KS", "KH", "KD", "KC", "AS", "7H", "AH", "QH", "JH", "2H"],  # the elder hand: the four kings
+        ["QC", "AC", "3H", "4H", "JC", "7C", "6C", "5C", "4C", "3C"],  # the queen of clubs
+        ["QS", "JS", "7S", "6S", "5S", "4S", "3S", "2S", "5H", "6H"],
+    ]
+}
+
+
+def test_four_kings_dealt_call_a_queen_but_not_the_queen_of_trumps():
+    """ "12. If you have four kings dealt, you are at liberty either to call a queen to one
+    of your kings, except the queen of trumps; or to call one of your own kings.\""""
+    for choice, suit, partner in ((1, "C", 2), (0, "C", 1)):
+        st = State(load_game("quadrille/hoyle"), 4, 0, dealer=0, deal=FOUR_KINGS, hands=1, keep_events=True)
+        st.apply("leave")
+        for _ in (2, 3, 0):
+            st.apply("pass")
+        st.apply("H")
+        assert st.current_player() == 1 and st.decision_kind() == "number"
+        assert sorted(st.legal_moves()) == [0, 1]
+        st.apply(choice)
+        assert st.decision_kind() == "suit"
+        assert names(st.legal_moves()) == (["C", "D", "S"] if choice else ["C", "D", "H", "S"])
+        st.apply(suit)
+        assert (st.vars["ombre"], st.vars["partner"]) == (1, partner)

@@ -320,3 +320,20 @@ def test_the_espagnolettes_quinola_forced_pays_its_stake_and_consolation_to_him_
     settle = pays(st, "settle")
     assert (1, 3, 26) in settle and not any(p[1] == "great_pool" for p in settle)
     st.check_invariants()
+
+
+def test_the_deal_and_the_forty_points_as_hoyle_counts_them():
+    """ "the non-dealers will have eleven cards each, and the dealer twelve, with three
+    remaining"; "the points in the tricks are forty, each ace reckoning 4, king 3, queen
+    2, and knave 1": the points in the four players' tricks and in the cards put out make
+    forty, whatever the hand."""
+    from academie.interpreter.agents import make_agents, play
+
+    value = {"A": 4, "K": 3, "Q": 2, "J": 1}
+    for seed in range(4):
+        st = State(load_game("reversis/hoyle"), 4, seed, dealer=0, hands=1, keep_events=True)
+        deal = next(e for e in st.events if e["type"] == "deal")
+        assert [len(h) for h in deal["hands"]] == [12, 11, 11, 11] and len(deal["widow"]) == 3
+        st = play(st, make_agents(["random"], 4, seed))
+        put_out = sum(value.get(c.name[:-1], 0) for c in st.zones["party"])
+        assert sum(st.pvars["points"]) + put_out == 40, seed
