@@ -57,3 +57,75 @@ def test_piquet_the_repique_is_the_player_s_who_reached_thirty_first():
     assert st.vars["repiqued"] == 1
     assert pv["tally"] == [42, 35 + 60]
     assert st.decision_kind() == "play" and st.current_player() == 1
+
+
+def play_out(st, younger_plays=None):
+    """The elder leads his cards in order; the younger plays the first legal card."""
+    while st.decision_kind() == "play":
+        st.apply(st.legal_moves()[0])
+    return st
+
+
+def test_hoyles_hundred_and_seventy_in_one_deal(tmp_path):
+    """Hoyle's greatest stroke (p. 186, its opening lost): '[…] aces, fourteen for the four
+    kings and fourteen for the four queens, then sixty for the repique, thirteen he gains in
+    playing the cards ; and he has forty for the capot, which make together one hundred and
+    seventy'. The elder holds the four aces, kings and queens (dealt eleven, he lays out the
+    knave of clubs and takes in the queen): the point (three) and four tierces major (twelve),
+    fourteen aces (the lost twenty-nine), kings and queens: seventy-one in hand, sixty for the
+    repique, twelve cards led and the last trick thirteen, forty for the capot. The game is set
+    above the count so that the deal is counted whole, as the example counts it."""
+    g = extended(
+        tmp_path,
+        "piquet/hoyle",
+        """\
+        vars:
+          game_points: {initial: 1000, editorial: {reason: a game long enough to count the deal whole, evidence: a test}}
+        """,
+    )
+    elder = [c for c in of("AKQ") if c != "QC"] + ["JC"]
+    younger = ["JS"] + [c for c in of("987") if c != "7S"]  # a knave: no carte blanche
+    stock = ["QC", "10S", "7S", "10H", "JH", "10D", "JD", "10C"]
+    st = piquet(g, younger, elder, stock, ["JC"])
+    pv = st.pvars
+    assert sorted(names(st.hand[1])) == sorted(of("AKQ"))
+    assert [pv["pointv"][1], pv["seqv"][1], pv["setv"][1]] == [3, 12, 42]
+    assert pv["tally"] == [0, 3 + 12 + 42 + 60]
+    play_out(st)
+    assert st.won == [0, 12]
+    assert st.pvars["score"] == [0, 170]
+
+
+def test_hoyle_the_younger_with_twenty_nine_in_hand_cannot_pique():
+    """'To pique the adversary, you must be elder hand ; for if youngest, your adversary counts
+    one for the first card he plays; and then you having counted only twenty-nine in hand, even
+    if you take the first trick, it will not authorize you to count sixty, but only thirty.' The
+    younger counts the point (five), a quint major (fifteen) and three aces, kings and queens
+    (nine): twenty-nine; the elder, nothing in hand, leads the knave of hearts (one); the younger
+    takes it with the ace: thirty, not sixty."""
+    younger = ["AS", "KS", "QS", "JS", "10S", "AH", "KH", "AD", "QD", "KC", "QC", "7D"]
+    elder = ["9S", "8S", "7S", "JH", "10H", "9H", "8H", "7H", "JC", "10C", "9C", "8C"]
+    stock = ["7C", "QH", "AC", "KD", "JD", "10D", "9D", "8D"]
+    st = piquet(load_game("piquet/hoyle"), younger, elder, stock, ["7S"])
+    assert st.pvars["tally"] == [29, 0] and st.vars["repiqued"] == 0
+    st.apply("JH")
+    assert st.pvars["tally"] == [29, 1]
+    st.apply("AH")
+    assert st.pvars["tally"] == [30, 1] and st.vars["piqued"] == 0
+
+
+def test_piquet_every_card_led_counts_in_the_britannica_option():
+    """'During the play of the hands the leader counts one for each card led, whether it wins
+    the trick or not. If the leader wins the trick, his adversary reckons nothing that trick ;
+    but if the second player wins the trick he also counts one' (Encyclopaedia Britannica, the
+    option every-lead); Hoyle, the file's own count: 'counting one for each, except it be a nine
+    or an inferior card'. The elder leads the nine of spades and the younger takes it."""
+    younger = ["AS", "KS", "QS", "JS", "10S", "AH", "KH", "AD", "QD", "KC", "QC", "7D"]
+    elder = ["9S", "8S", "7S", "JH", "10H", "9H", "8H", "7H", "JC", "10C", "9C", "8C"]
+    stock = ["7C", "QH", "AC", "KD", "JD", "10D", "9D", "8D"]
+    for options, led in (((), 0), (("every-lead",), 1)):
+        st = piquet(load_game("piquet/hoyle", list(options)), younger, elder, stock, ["7S"])
+        st.apply("9S")
+        assert st.pvars["tally"] == [29, led]
+        st.apply("AS")
+        assert st.pvars["tally"] == [30, led]
