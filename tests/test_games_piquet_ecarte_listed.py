@@ -129,3 +129,38 @@ def test_piquet_every_card_led_counts_in_the_britannica_option():
         assert st.pvars["tally"] == [29, led]
         st.apply("AS")
         assert st.pvars["tally"] == [30, led]
+
+
+# -- Écarté --------------------------------------------------------------------------------
+def ecarte(g, dealer_hand, elder_hand, turnup, stock):
+    deal = {"hands": [dealer_hand, elder_hand], "turnup": [turnup], "stock": stock}
+    return State(g, 2, 0, dealer=0, deal=deal, hands=1, keep_events=True)
+
+
+ECARTE_DEALER = ["QS", "JS", "AS", "7H", "8H"]
+ECARTE_ELDER = ["KH", "QH", "JH", "8D", "9D"]
+ECARTE_STOCK = ["10D", "JD", "QD", "KD", "AD", "9S", "8S", "10S", "KS", "9H", "10H", "AH"]
+ECARTE_STOCK += ["7D", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC"]
+
+
+def test_ecarte_the_proposer_throws_out_one_card_at_least():
+    """'Ecarter ; to Descard. The throwing out of one or more useless cards for the purpose of
+    replacing them by others from the talon' and 'Proposition. Is an offer of discarding'
+    (Hoyle); 'he may propose--that is, change any or all of them for others from the stock'
+    (Enquire Within): the non-dealer who proposed, his proposal accepted, throws out one card or
+    more; the dealer 'may' change any or all of his, or none."""
+    for options in ((), ("second-discard",)):
+        st = ecarte(load_game("ecarte/hoyle", list(options)), ECARTE_DEALER, ECARTE_ELDER, "7S", ECARTE_STOCK)
+        st.apply(1)  # the elder proposes
+        st.apply(1)  # the dealer accepts
+        assert st.current_player() == 1 and "pass" not in st.legal_moves()
+        st.apply("8D")
+        assert "pass" in st.legal_moves()
+        st.apply("pass")
+        assert st.current_player() == 0 and "pass" in st.legal_moves()  # the dealer may keep his
+        st.apply("pass")
+        assert sorted(names(st.hand[1])) == sorted(["KH", "QH", "JH", "9D", "10D"])
+        if options:  # a second proposal, accepted: again one card at least
+            st.apply(1)
+            st.apply(1)
+            assert st.current_player() == 1 and "pass" not in st.legal_moves()
