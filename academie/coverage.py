@@ -56,7 +56,7 @@ KINDS: dict[str, str] = {
 }
 DEBTS = ("variant-not-encoded", "cannot-express")
 
-# The sources of the games being reworked (Hoc, Piquet, Quadrille, Euchre, Hearts): validate tolerates
+# The sources of the games being reworked (Euchre, Hearts): validate tolerates
 # up to this many of their sentences not accounted for (one more, and each is an error); their
 # not_rules: entries may still be plain strings. An entry is lowered as sentences are accounted for,
 # and removed when its source is accounted for in full, its entries given their kind and why; once
@@ -64,13 +64,10 @@ DEBTS = ("variant-not-encoded", "cannot-express")
 # source has more than recorded here, and no other source any, nor any plain-string entry.
 LEDGER_PENDING: dict[str, int] = {
     "cassell-1881-euchre": 1,
-    "cassell-1881-piquet": 4,
-    "eb9-piquet": 2,
     "enquire-within-euchre": 1,
     "foster-hoyle": 4,
     "foster-hoyle-1914": 46,
     "hoyle-1913": 3,
-    "hoyle-improved-piquet": 3,
 }
 
 # the schema of a source's metadata (sources/ID.yaml); other keys are allowed

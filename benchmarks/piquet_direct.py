@@ -221,16 +221,15 @@ def play_hand(
             if on(tally):
                 tally[s] += part[s]
     # repique: thirty in hand, counted in order (blanche, point, sequence, sets), before the other counts one
+    # (the repique is his who reached thirty, though the other count more after him)
     repique = False
-    for s in (0, 1):
+    for s in (elder, dealer):
         o = 1 - s
         a, b = blanche[s] + pointv[s], blanche[o] + pointv[o]
         full, other = a + seqv[s] + setv[s], b + seqv[o] + setv[o]
         if (a >= 30 and b == 0) or (a + seqv[s] >= 30 and b + seqv[o] == 0) or (full >= 30 and other == 0):
             repique = True
-    if repique:
-        for s in (elder, dealer):
-            if tally[s] >= 30 and tally[1 - s] < tally[s] and on(tally):
+            if on(tally):
                 tally[s] += 60
     if out is not None:
         out.update(

@@ -62,6 +62,18 @@ REPIQUE_BY_SEQUENCE = (
     },
     ["7C", "pass", "pass"],
 )
+# the elder: the point (five spades) and two quints from the knave, thirty-five; the younger,
+# four aces, kings and queens, counts forty-two after them: the repique is the elder's
+REPIQUE_BEFORE_QUATORZES = (
+    {
+        "hands": [
+            [r + s for s in "SHDC" for r in ("A", "K", "Q")],
+            [r + s for s in "SH" for r in ("J", "10", "9", "8", "7")] + ["JD", "7C"],
+        ],
+        "stock": ["10D", "9D", "8D", "7D", "JC", "10C", "9C", "8C"],
+    },
+    ["7C", "pass", "pass"],
+)
 # carte blanche for the younger (no king, queen or knave dealt), who throws out five
 BLANCHE = (
     {
@@ -138,6 +150,11 @@ def test_a_repique_counted_alike(seed):
 def test_a_repique_by_the_sequence_counted_alike():
     out = check_same(*REPIQUE_BY_SEQUENCE, 0)
     assert out["repiqued"] == 1 and out["in_hand"] == [3, 30 + 60]
+
+
+def test_a_repique_before_the_adversary_s_quatorzes_counted_alike():
+    out = check_same(*REPIQUE_BEFORE_QUATORZES, 0)
+    assert out["repiqued"] == 1 and out["in_hand"] == [42, 35 + 60]
 
 
 def test_a_pique_counted_alike():

@@ -53,10 +53,11 @@ TRUMPS = ["QS", "JS", "AS", "7H", "8H"]  # the three best trumps after the king,
 DIAMONDS = ["KD", "QD", "JD", "7D", "8D"]
 
 
-def ecarte_deal(dealer_hand, elder_hand, turnup="7S", stock=None):
+def ecarte_deal(dealer_hand, elder_hand, turnup="7S", stock=None, top=()):
+    """``top``: the first cards of the stock, the rest in a fixed order."""
     cards = set(dealer_hand) | set(elder_hand) | {turnup}
     pack = [f"{r}{s}" for s in "SHDC" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
-    rest = stock if stock is not None else [c for c in REST + pack if c not in cards]
+    rest = stock if stock is not None else [c for c in [*top, *REST, *pack] if c not in cards]
     rest = list(dict.fromkeys(rest))
     return {"hands": [dealer_hand, elder_hand], "turnup": [turnup], "stock": rest}
 
@@ -99,10 +100,13 @@ def test_ecarte_the_elder_who_plays_without_proposing_and_fails_gives_two():
     deal = ecarte_deal(TRUMPS, ["KH", "QH", "JH", "8D", "9D"])
     st = play_first(State(g, 2, 0, dealer=0, deal=deal, hands=1))
     assert st.won == [3, 2] and st.pvars["points"] == [2, 0]
-    # had he proposed and been given cards, the point would be one
+    # had he proposed and been given cards, the point would be one: he throws out the nine of
+    # diamonds (one card at least) and takes in the ten; the dealer keeps his cards
+    deal = ecarte_deal(TRUMPS, ["KH", "QH", "JH", "8D", "9D"], top=["10D"])
     st = State(g, 2, 0, dealer=0, deal=deal, hands=1)
-    for move in (1, 1, "pass", "pass"):  # he proposes, the dealer accepts, neither throws out a card
+    for move in (1, 1, "9D", "pass", "pass"):  # he proposes, the dealer accepts
         st.apply(move)
+    assert sorted(names(st.hand[1])) == ["10D", "8D", "JH", "KH", "QH"]
     play_first(st)
     assert st.won == [3, 2] and st.pvars["points"] == [1, 0]
 
@@ -110,15 +114,16 @@ def test_ecarte_the_elder_who_plays_without_proposing_and_fails_gives_two():
 def test_ecarte_the_dealer_who_refuses_and_fails_gives_two():
     # "should the dealer refuse to accept and fail to win three tricks, his opponent scores two"
     g = load_game("ecarte/hoyle")
-    deal = ecarte_deal(DIAMONDS[:3] + ["7H", "8H"], ["QS", "JS", "AS", "7D", "8D"])
+    deal = ecarte_deal(DIAMONDS[:3] + ["7H", "8H"], ["QS", "JS", "AS", "7D", "8D"], top=["9D"])
     refused = State(g, 2, 0, dealer=0, deal=deal, hands=1)
     refused.apply(1)  # the elder proposes
     refused.apply(0)  # the dealer refuses
     play_first(refused)
     assert refused.won == [2, 3] and refused.pvars["points"] == [0, 2]
-    # the same cards played when the dealer accepts and nobody throws out a card: the point is one
+    # the dealer accepts: the elder throws out the eight of diamonds (one card at least) for the
+    # nine, the dealer keeps his cards, and the same tricks are made: the point is one
     accepted = State(g, 2, 0, dealer=0, deal=deal, hands=1)
-    for move in (1, 1, "pass", "pass"):
+    for move in (1, 1, "8D", "pass", "pass"):
         accepted.apply(move)
     play_first(accepted)
     assert accepted.won == [2, 3] and accepted.pvars["points"] == [0, 1]

@@ -41,7 +41,8 @@ def test_a_choice_of_cards_says_how_many_where_they_go_and_which_are_chosen():
         state.apply("1")  # propose, accept
     asked = question(state.engine)
     assert asked["kind"] == "choose"
-    assert "up to 5 cards to go to the discards" in asked["text"], asked["text"]
+    # the proposer throws out one card at least ("the throwing out of one or more useless cards")
+    assert "choose 1 to 5 cards to go to the discards" in asked["text"], asked["text"]
     card = next(m for m in state.legal_moves() if m != "pass")
     state.apply(card)
     asked = question(state.engine)
