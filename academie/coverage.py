@@ -63,17 +63,12 @@ DEBTS = ("variant-not-encoded", "cannot-express")
 # this is empty, every source of the corpus is accounted for. tests/test_ledger.py checks that no
 # source has more than recorded here, and no other source any, nor any plain-string entry.
 LEDGER_PENDING: dict[str, int] = {
-    "cassell-1881-euchre": 1,
     "cassell-1881-piquet": 4,
     "chambers-quadrille": 4,
     "eb9-piquet": 2,
     "encyclopedie-1765-hoc": 2,
     "encyclopedie-1765-hoc-p242": 3,
-    "enquire-within-euchre": 1,
-    "foster-hoyle": 4,
-    "foster-hoyle-1914": 46,
     "hocs-salondesjeux-fr": 4,
-    "hoyle-1913": 3,
     "hoyle-improved-piquet": 3,
     "hoyle-improved-quadrille": 7,
 }
