@@ -757,7 +757,7 @@ def resolve(
         path, rid = find_rules(ref, _from.file if _from else None)
     except FileNotFoundError:
         known = corpus_ids()
-        from .compiler import suggest
+        from .suggest import suggest
         from .text import cut
 
         hint = missing_hint(str(ref))
@@ -875,7 +875,7 @@ def apply_options(doc: Doc, names: list[str]) -> None:
     on = [n for n, o in opts.items() if o.get("default")]
     for n in names:
         if n not in opts:
-            from .compiler import suggest
+            from .suggest import suggest
 
             avail = ", ".join(opts) or "none"
             raise RuleError(

@@ -574,7 +574,7 @@ class _Model:
 
     def check_cites(self):
         known = source_ids()
-        from .compiler import suggest
+        from .suggest import suggest
 
         for cpath, src, quote in self.doc.cites():
             if isinstance(quote, str) and len(quote) > self.limits.quote_length:
