@@ -26,6 +26,7 @@ from typing import Any, Callable
 from lark import Tree
 
 from .cards import RANKS, SUITS, card as _card
+from .cells import Cell
 from .errors import Diagnostic, Pos, RuleError
 from .expr import BOUND, Fn, Scope
 from .functions import FUNCTIONS
@@ -44,7 +45,7 @@ class Compiler(Checker):
 
     def __init__(self, text: str, pos: Pos, scope: Scope, bound: frozenset, locals_: dict | None = None):
         self.text, self.pos, self.scope, self.bound = text, pos, scope, bound
-        self.locals: dict[str, list] = locals_ or {}  # names given to a zone's card: any(trick, x, …)
+        self.locals: dict[str, Cell] = locals_ or {}  # names given to a zone's card: any(trick, x, …)
 
     # -- what the optimisations change (``optimise``) --------------------------
     def sub(self, bound: frozenset, locals_: dict, per_card: bool = False, top=None) -> Compiler:
@@ -123,7 +124,7 @@ class Compiler(Checker):
         sc = self.scope
         cell = self.locals.get(name)
         if cell is not None:
-            return (lambda st, s, c: cell[0]), "card"
+            return (lambda st, s, c: cell.v), "card"
         if name in ("seat", "card"):
             if name not in self.bound:
                 what = "a card test" if name == "card" else "an expression about a seat"
@@ -486,9 +487,9 @@ class Compiler(Checker):
 
         return seat_of, "seat"
 
-    def named(self, node, kind: str) -> tuple[list, Any]:
+    def named(self, node, kind: str) -> tuple[Cell, Any]:
         """``any(ZONE, NAME, TEST)``: NAME is each card of the zone in turn
-        (a cell the loop fills), while ``card`` keeps its own meaning."""
+        (a cell the loop fills, one value per thread), while ``card`` keeps its own meaning."""
         name = str(node.children[0]) if isinstance(node, Tree) and node.data == "name" else None
         if name is None:
             self.fail(node, "expected a name for the card of the zone here (any(trick, x, rank(x) > rank(card)))")
@@ -499,7 +500,7 @@ class Compiler(Checker):
             or name in RANKS
         ):
             self.fail(node, f"'{name}' already means something: give the card of the zone another name")
-        return [None], node
+        return Cell(), node
 
     def lazy(self, node, kind: str, *wanted, local: tuple | None = None) -> Fn:
         """Compile an argument that is evaluated once per card or per seat

@@ -36,7 +36,7 @@ def named_test(cp: Compiler, z, args):
     t = cp.lazy(args[2], "card", "bool", local=(str(name_node.children[0]), cell))
 
     def test(st, s, c, x):
-        cell[0] = x
+        cell.v = x
         return t(st, s, c)
 
     return z, test
@@ -94,7 +94,7 @@ def f_cards_fold(fn):
         def fold(st, s, c):
             out = []
             for x in list(z(st, s, c)):
-                cell[0] = x
+                cell.v = x
                 out.append(int(e(st, s, c)))
             return fn(out)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from ..errors import Pos
+from ..cells import Cell
 from ..expr import BOUND, Scope
 from ..syntax import call_args
 from .tables import CONTEXT_LIMIT, UNSEEN, Optimising, table_key
@@ -56,7 +57,7 @@ class Hoisting(Optimising):
     what is evaluated, and any error it raises, is what the per-card closure
     does)."""
 
-    def __init__(self, text, pos, scope, bound, slots: dict[int, int], cell: list, used: list):
+    def __init__(self, text, pos, scope, bound, slots: dict[int, int], cell: Cell, used: Cell):
         super().__init__(text, pos, scope, bound)
         self.slots, self.cell, self.used = slots, cell, used
 
@@ -68,8 +69,8 @@ class Hoisting(Optimising):
         cell, used = self.cell, self.used
 
         def once(st, s, c):
-            used[0] = True  # the card's value read this part
-            memo = cell[0]
+            used.v = True  # the card's value read this part
+            memo = cell.v
             if i in memo:
                 return memo[i]
             v = memo[i] = fn(st, s, c)
@@ -87,8 +88,8 @@ def hoisting_filter(text: str, pos: Pos, scope: Scope, tree):
     slots = _hoistable(tree)
     if not slots:
         return None
-    cell: list = [None]
-    used: list = [False]
+    cell = Cell()
+    used = Cell(False)
     fn, _ = Hoisting(text, pos, scope, BOUND["card"], slots, cell, used).c(tree)
     # the rest of the test: if it reads only the card, the hand's values and the cards of
     # shared zones, a card's value that read none of the parts worked out apart depends on
@@ -107,31 +108,31 @@ def hoisting_filter(text: str, pos: Pos, scope: Scope, tree):
                 if len(tables) >= CONTEXT_LIMIT:
                     tables.clear()
                 tab = tables[k] = {}
-            saved = cell[0]
-            cell[0] = {}
+            saved = cell.v
+            cell.v = {}
             try:
                 out = []
                 for c in cards:
                     v = tab.get(c, UNSEEN)
                     if v is UNSEEN:
-                        used[0] = False
+                        used.v = False
                         v = fn(st, s, c)
-                        if not used[0]:
+                        if not used.v:
                             tab[c] = v
                     if v:
                         out.append(c)
                 return out
             finally:
-                cell[0] = saved
+                cell.v = saved
 
         return kept
 
     def filt(st, s, cards):
-        saved = cell[0]
-        cell[0] = {}
+        saved = cell.v
+        cell.v = {}
         try:
             return [c for c in cards if fn(st, s, c)]
         finally:
-            cell[0] = saved
+            cell.v = saved
 
     return filt

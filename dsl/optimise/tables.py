@@ -18,6 +18,7 @@ from typing import Any, Callable
 from lark import Tree
 
 from ..cards import RANKS, SUITS
+from ..cells import Cell
 from ..closures import PLAIN_VALUES, SEAT_VALUES, Compiler
 from ..expr import BOUND, Fn, Scope
 from ..syntax import call_args, names_in, plain_name, source
@@ -43,12 +44,12 @@ class _Truths(dict):
 
     __slots__ = ("ev", "ctx", "conv")
 
-    def __init__(self, ev: Callable, ctx: list, conv: Callable = bool):
+    def __init__(self, ev: Callable, ctx: Cell, conv: Callable = bool):
         super().__init__()
         self.ev, self.ctx, self.conv = ev, ctx, conv
 
     def __missing__(self, x):
-        st, s, c = self.ctx[0]
+        st, s, c = self.ctx.v
         v = self[x] = self.conv(self.ev(st, s, c, x))
         return v
 
@@ -88,10 +89,10 @@ def binder_truths(cp: Compiler, args, conv: Callable = bool) -> Callable | None:
         own = "~" + name
 
         def ev(st, s, c, x):
-            cell[0] = x
+            cell.v = x
             return tn(st, s, c)
 
-    ctx: list = [None]
+    ctx = Cell()
     values = key[0]
     parts = [values[v] for v in sorted(values) if v != own]
     z, _ = cp.c(args[0])
@@ -99,9 +100,9 @@ def binder_truths(cp: Compiler, args, conv: Callable = bool) -> Callable | None:
         look = _Truths(ev, ctx, conv).__getitem__
 
         def only(st, s, c, reduce):
-            ctx[0] = (st, s, c)
+            ctx.v = (st, s, c)
             v = reduce(map(look, z(st, s, c)))
-            ctx[0] = None  # the state is not kept once the count is made
+            ctx.v = None  # the state is not kept once the count is made
             return v
 
         return only
@@ -115,9 +116,9 @@ def binder_truths(cp: Compiler, args, conv: Callable = bool) -> Callable | None:
             if len(tables) >= _LOOKUP_LIMIT:
                 tables.clear()
             tab = tables[k] = _Truths(ev, ctx, conv)
-        ctx[0] = (st, s, c)
+        ctx.v = (st, s, c)
         v = reduce(map(tab.__getitem__, z(st, s, c)))
-        ctx[0] = None
+        ctx.v = None
         return v
 
     return truths
@@ -143,8 +144,8 @@ _ZONE_TABLE_LIMIT = 1 << 12  # values kept per part keyed by a zone's cards (new
 _TABLE_LIMIT = 1 << 16  # values kept per part keyed by cards and values, then started again
 
 
-def _cell_getter(cell: list) -> Fn:
-    return lambda st, s, c: cell[0]
+def _cell_getter(cell: Cell) -> Fn:
+    return lambda st, s, c: cell.v
 
 
 def _state_getter(attr: str) -> Fn:
