@@ -12,7 +12,8 @@ no card is bound is a located error before any game is played. Nothing is
 ``.rank`` and ``.colour`` are grammar-level card fields.
 
 ``Compiler`` compiles each construct of the grammar (``c_NAME`` for the tree
-node ``NAME``), checking kinds as it goes (``kinds.Checker``); a call of a
+node ``NAME``), checking kinds as it goes (``kinds.Checker``); the operators on
+numbers and seats are compiled in ``arithmetic``, and a call of a
 built-in function is compiled by its builder in ``functions``. It keeps no
 value from one call of a closure to the next: the optimisations that do
 (``optimise``) are its subclasses, which ``compiler.compile_expr`` uses unless
@@ -25,12 +26,12 @@ from typing import Any, Callable
 
 from lark import Tree
 
+from .arithmetic import Arithmetic
 from .cards import RANKS, SUITS, card as _card
 from .cells import Cell
 from .errors import Diagnostic, Pos, RuleError
 from .expr import BOUND, Fn, Scope
 from .functions import FUNCTIONS
-from .kinds import Checker
 from .suggest import suggest
 from .syntax import chain_operands, is_bound_card, plain_name, text_of
 
@@ -38,7 +39,7 @@ SEAT_VALUES = {"dealer": "dealer", "leader": "leader", "winner": "winner", "move
 PLAIN_VALUES = {"players": "n", "led": "led", "trump": "trump", "hand_no": "hand_no", "tricks_played": "tricks_played"}
 
 
-class Compiler(Checker):
+class Compiler(Arithmetic):
     """Compiles the expression ``text`` (found at ``pos``) against ``scope``, with the
     variables ``bound`` (``BOUND``) and the cards named by the expression itself
     (``locals_``: name -> its cell) in reach."""
@@ -346,99 +347,6 @@ class Compiler(Checker):
         fl, kl, fr, kr = self._pair(node)
         self.membership(node, kl, kr)
         return (lambda st, s, c: fl(st, s, c) not in fr(st, s, c)), "bool"
-
-    def c_binop(self, node):
-        """A chain ``a + b - c …`` (left-associative, any length) is compiled
-        one term after another, without recursing per term; a long chain
-        runs as one loop rather than as nested closures."""
-        spine = [node]
-        while isinstance(spine[-1].children[0], Tree) and spine[-1].children[0].data == "binop":
-            spine.append(spine[-1].children[0])
-        f, k = self.c(spine[-1].children[0])
-        steps = []
-        for n in reversed(spine):
-            f, k, step = self._binop(n, f, k)
-            steps.append(step)
-        if len(steps) <= 8:
-            return f, k
-        first = self.c(spine[-1].children[0])[0]
-
-        def chain(st, s, c):
-            v = first(st, s, c)
-            for fr, op in steps:
-                v = op(st, v, fr(st, s, c))
-            return v
-
-        return chain, k
-
-    def _binop(self, node, fl, kl):
-        """One link of a chain: (closure of the chain so far, its type, and
-        (right operand, how to combine) for the loop form)."""
-        left, op, right = node.children
-        fr, kr = self.c(right)
-        op = str(op)
-        self.arithmetic(node, op, kl, kr)
-        if op in "+-" and (kl == "seat" or kr == "seat"):
-            if op == "-" and kl == "seat" and kr == "seat":  # distance in play order
-                return (
-                    (lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n),
-                    "num",
-                    (fr, lambda st, a, b: (a - b) % st.n),
-                )
-            if op == "+":
-                return (
-                    (lambda st, s, c: (fl(st, s, c) + fr(st, s, c)) % st.n),
-                    "seat",
-                    (fr, lambda st, a, b: (a + b) % st.n),
-                )
-            return (
-                (lambda st, s, c: (fl(st, s, c) - fr(st, s, c)) % st.n),
-                "seat",
-                (fr, lambda st, a, b: (a - b) % st.n),
-            )
-        if op == "+":
-            return (lambda st, s, c: fl(st, s, c) + fr(st, s, c)), "num", (fr, lambda st, a, b: a + b)
-        if op == "-":
-            return (lambda st, s, c: fl(st, s, c) - fr(st, s, c)), "num", (fr, lambda st, a, b: a - b)
-        if op == "*":
-            return (lambda st, s, c: fl(st, s, c) * fr(st, s, c)), "num", (fr, lambda st, a, b: a * b)
-        # '/' and '%': a divisor known when the file is loaded must not be 0; one
-        # computed in play is checked when it is computed, at the expression's place
-        if self.const(right) and fr(None, None, None) == 0:
-            self.fail(right, f"division by zero: '{op}' by 0")
-        where = self.where(right)
-        what = "division" if op == "/" else "remainder"
-
-        def by_zero():
-            return RuleError(
-                Diagnostic(
-                    where, f"{what} by zero: the divisor {text_of(self.text, right)!r} is 0 here", code="runtime"
-                )
-            )
-
-        if op == "/":
-
-            def div_of(st, a, b):
-                try:
-                    return a // b
-                except ZeroDivisionError:
-                    raise by_zero() from None
-
-            def div(st, s, c):
-                return div_of(st, fl(st, s, c), fr(st, s, c))
-
-            return div, "num", (fr, div_of)
-
-        def mod_of(st, a, b):
-            try:
-                return a % b
-            except ZeroDivisionError:
-                raise by_zero() from None
-
-        def mod(st, s, c):
-            return mod_of(st, fl(st, s, c), fr(st, s, c))
-
-        return mod, "num", (fr, mod_of)
 
     # -- calls ------------------------------------------------------------
     def c_call(self, node):
