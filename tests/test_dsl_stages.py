@@ -84,3 +84,22 @@ def test_every_module_of_the_compiler_is_at_most_600_lines():
         if n > 600:
             long[m] = n
     assert long == {}
+
+
+def test_an_expression_compiled_without_limits_is_held_to_those_of_a_rule_file():
+    """``compile_expr`` with no limits (``dsl.reads``, the API's checks) refuses what the
+    loader's default ``Limits`` refuse in a rule file: the parser's defaults are the loader's."""
+    from academie.dsl.compiler import Scope, compile_expr
+    from academie.dsl.errors import Pos, RuleError
+    from academie.dsl.loader import Limits
+    from academie.dsl.parse import ExprLimits
+
+    lim, own = Limits(), ExprLimits()
+    assert (own.expr_length, own.expr_depth, own.int_digits) == (lim.expr_length, lim.expr_depth, lim.int_digits)
+    for text in ("1" + " + 1" * (lim.expr_length // 4), "(" * (lim.expr_depth + 1) + "1" + ")" * (lim.expr_depth + 1)):
+        try:
+            compile_expr(text, Pos("f", 1, 1), Scope())
+        except RuleError as e:
+            assert e.diagnostics[0].code == "limit"
+        else:
+            raise AssertionError(f"{text[:20]}… compiled")
