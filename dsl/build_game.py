@@ -282,7 +282,7 @@ class GameBuilder(StepBuilder):
 
     def check_cites(self):
         known = source_ids()
-        from .compiler import suggest
+        from .suggest import suggest
 
         for cpath, src, quote in self.doc.cites():
             if isinstance(quote, str) and len(quote) > self.limits.quote_length:
