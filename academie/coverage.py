@@ -56,7 +56,8 @@ KINDS: dict[str, str] = {
 }
 DEBTS = ("variant-not-encoded", "cannot-express")
 
-# The sources of the games being reworked (Hoc, Piquet, Quadrille, Euchre, Hearts): validate tolerates
+# The sources of the games being reworked (Hoc, Piquet, Quadrille, Euchre, Hearts), and those stored
+# for games no rule file plays yet (issue 28, marked so): validate tolerates
 # up to this many of their sentences not accounted for (one more, and each is an error); their
 # not_rules: entries may still be plain strings. An entry is lowered as sentences are accounted for,
 # and removed when its source is accounted for in full, its entries given their kind and why; once
@@ -65,12 +66,14 @@ DEBTS = ("variant-not-encoded", "cannot-express")
 LEDGER_PENDING: dict[str, int] = {
     "cassell-1881-euchre": 1,
     "cassell-1881-piquet": 4,
+    "chambers-cassino": 10,  # no rule file yet (issue 28)
     "eb9-piquet": 2,
     "enquire-within-euchre": 1,
     "foster-hoyle": 4,
     "foster-hoyle-1914": 46,
     "hoyle-1913": 3,
     "hoyle-improved-piquet": 3,
+    "nuttall-poker": 7,  # no rule file yet (issue 28)
 }
 
 # the schema of a source's metadata (sources/ID.yaml); other keys are allowed
