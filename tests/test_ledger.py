@@ -33,6 +33,8 @@ REWORKED = {
     "foster-hoyle-1914",
     "hoyle-1913",
     # stored for the games of issue 28, which no rule file plays yet
+    "cadogan-klondike",
+    "cadogan-napoleon",
     "chambers-cassino",
     "nuttall-poker",
 }
