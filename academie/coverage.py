@@ -74,6 +74,7 @@ LEDGER_PENDING: dict[str, int] = {
     "foster-hoyle": 4,
     "foster-hoyle-1914": 46,
     "hoyle-1913": 3,
+    "hoyle-improved-faro": 63,  # no rule file yet (issue 28)
     "hoyle-improved-piquet": 3,
     "nuttall-poker": 7,  # no rule file yet (issue 28)
 }

@@ -36,6 +36,7 @@ REWORKED = {
     "cadogan-klondike",
     "cadogan-napoleon",
     "chambers-cassino",
+    "hoyle-improved-faro",
     "nuttall-poker",
 }
 ENFLE = corpus_root() / "enfle" / "academie.yaml"
