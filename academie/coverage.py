@@ -69,6 +69,7 @@ LEDGER_PENDING: dict[str, int] = {
     "cassell-1881-euchre": 1,
     "cassell-1881-piquet": 4,
     "chambers-cassino": 10,  # no rule file yet (issue 28)
+    "dictionnaire-academie-1740-brelan": 6,  # no rule file yet (issue 28)
     "eb9-piquet": 2,
     "enquire-within-euchre": 1,
     "foster-hoyle": 4,

@@ -36,6 +36,7 @@ REWORKED = {
     "cadogan-klondike",
     "cadogan-napoleon",
     "chambers-cassino",
+    "dictionnaire-academie-1740-brelan",
     "hoyle-improved-faro",
     "nuttall-poker",
 }
