@@ -371,6 +371,59 @@ def _seats(ev: dict, w: _Words) -> list[Part]:
     return [w.seat(ev["seat"])]
 
 
+def shown_of(vars_: Any) -> dict[str, str]:
+    """The ``shown:`` of each counter of a rule file's ``vars:`` (raw data, as a log's record gives
+    it), as the engine keeps it (``GameDef.shown``): ``{declared_with: C}`` as ``declared C``."""
+    out: dict[str, str] = {}
+    for k, v in (vars_ or {}).items() if isinstance(vars_, dict) else ():
+        how = v.get("shown") if isinstance(v, dict) else None
+        if isinstance(how, dict) and isinstance(how.get("declared_with"), str):
+            out[str(k)] = "declared " + how["declared_with"]
+        elif isinstance(how, str) and how != "derived":
+            out[str(k)] = how
+    return out
+
+
+def declared(ev: dict, shown: dict, labels: dict, value: Callable[[str, Any], Any]) -> dict:
+    """A ``score`` event as a declaration, when it is one: the cell of a counter ``shown: declared``
+    set to a value that scores, said aloud (docs/language.md). Then a copy with ``declared`` and
+    ``with``, the counters declared with it (``shown: {declared_with: …}``: the count of a point
+    declared), each ``{counter, label, total}`` read by ``value(counter, seat)`` (None: not known);
+    else ``ev`` itself. Words, not play: the engine's log is left as it is."""
+    name = ev.get("counter")
+    if ev.get("type") != "score" or not isinstance(name, str) or shown.get(name) != "declared":
+        return ev
+    total = ev.get("total")
+    if not total or isinstance(total, bool):
+        return ev
+    seat = ev.get("seat")
+    with_ = []
+    for c, how in shown.items():
+        if how == "declared " + name:
+            v = value(c, seat)
+            if v is not None:
+                with_.append({"counter": c, **({"label": labels[c]} if c in labels else {}), "total": v})
+    return {**ev, "declared": True, **({"with": with_} if with_ else {})}
+
+
+class Declared:
+    """``declared`` for the events of a whole log, read in order (a replay): the value of a counter
+    declared with another is the last its events gave (``total``)."""
+
+    def __init__(self, shown: dict, labels: dict):
+        self.shown, self.labels = shown, labels
+        self.last: dict = {}
+
+    def view(self, ev: dict) -> dict:
+        if ev.get("type") == "hand_start":
+            self.last.clear()
+        if ev.get("type") != "score" or not self.shown:
+            return ev
+        if "total" in ev:
+            self.last[(ev.get("counter"), ev.get("seat"))] = ev["total"]
+        return declared(ev, self.shown, self.labels, lambda c, s: self.last.get((c, s)))
+
+
 def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
     word = Part(counter_word(ev.get("counter"), ev.get("label")), "name")
     who = _seats(ev, w)
@@ -379,6 +432,14 @@ def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
     amount, total = ev.get("amount"), ev.get("total")
     shown = Part(value_text(total, w.symbols), "name")
     plural = isinstance(ev.get("seats"), list) and len(ev["seats"]) > 1
+    if ev.get("declared"):  # said aloud: "seat 1 declares point 5 (point held 546)"
+        parts = [*who, _t(" declare " if plural else " declares "), word, _t(" "), shown]
+        said = [x for x in ev.get("with") or () if isinstance(x, dict) and "total" in x]
+        for i, x in enumerate(said):
+            parts += [_t(", " if i else " (")]
+            parts += [Part(counter_word(x.get("counter"), x.get("label")), "name"), _t(" ")]
+            parts += [Part(value_text(x["total"], w.symbols), "name")]
+        return parts + ([_t(")")] if said else [])
     if ev.get("op") != "set" and isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount:
         verb = ("score " if plural else "scores ") if amount > 0 else ("lose " if plural else "loses ")
         return [*who, _t(" " + verb + value_text(abs(amount))), _t(": "), word, _t(" "), shown]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import RANKS, SUITS, Card, card as _card
 from .compiler import _INDEX_HINT, Expr, Scope, _truth_hint, compile_expr
@@ -179,8 +180,9 @@ class GameDef:
     # the greatest number a choose_number step may offer (each number has an action id up to it)
     number_bound: int = 0
     scope: Scope | None = field(default=None, repr=False, compare=False)
-    # counter -> how seats see it (``vars: NAME: shown:``): public, own, hidden; derived (the default)
-    # is worked out from the hidden cards its value depends on (interpreter/visibility.py)
+    # counter -> how seats see it (``vars: NAME: shown:``): public, own, hidden, declared (public once
+    # a cell scores), "declared COUNTER" (public once the same seat's cell of COUNTER is declared);
+    # derived (the default) is worked out from the hidden cards its value depends on (interpreter/visibility.py)
     shown: dict[str, str] = field(default_factory=dict)  # the names the rule file declares (dsl.compiler.Scope)
     # counter -> the game's word for it (``vars: NAME: label:``), for the players
     labels: dict[str, str] = field(default_factory=dict)
@@ -461,6 +463,19 @@ class _Model:
                 self.err(
                     ("vars", k), f"counter '{k}' holds a suit: it starts empty (none) and is kept per seat or once"
                 )
+        for k, v in vars_.items():
+            with_ = v.get("shown").get("declared_with") if isinstance(v.get("shown"), dict) else None
+            if with_ is not None and (
+                with_ not in vars_
+                or bool(vars_[with_].get("per_seat") or vars_[with_].get("per_team"))
+                != bool(v.get("per_seat") or v.get("per_team"))
+            ):
+                self.err(
+                    ("vars", k, "shown", "declared_with"),
+                    f"counter '{k}' is shown with '{with_}', which is no counter kept "
+                    + ("per seat" if v.get("per_seat") or v.get("per_team") else "once")
+                    + " as it is",
+                )
         vars_c = {
             k: (
                 bool(v.get("per_seat") or v.get("per_team")),
@@ -503,7 +518,7 @@ class _Model:
             teams=teams,
             team_vars=team_vars,
             scope=self.scope,
-            shown={k: v["shown"] for k, v in vars_.items() if v.get("shown") not in (None, "derived")},
+            shown={k: _shown(v["shown"]) for k, v in vars_.items() if v.get("shown") not in (None, "derived")},
             labels={k: v["label"] for k, v in vars_.items() if isinstance(v.get("label"), str)},
         )
         numbers = [st for st in steps if st.kind == "choose_number"]
@@ -1074,3 +1089,8 @@ def compile_doc(doc: Doc) -> GameDef:
 def load_game(ref: str, options: list[str] | tuple = (), limits: Limits | None = None) -> GameDef:
     """Load, resolve and compile a rule file (corpus id or path)."""
     return compile_doc(resolve(ref, tuple(options), limits))
+
+
+def _shown(how: Any) -> str:
+    """``shown:`` as ``GameDef.shown`` keeps it: the word, or ``declared COUNTER`` for ``{declared_with: COUNTER}``."""
+    return f"declared {how['declared_with']}" if isinstance(how, dict) else str(how)

@@ -12,7 +12,7 @@ from ..dsl.compiler import sides_of
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment
 from .base import StateParts, canon_key
-from .visibility import NOTHING, guard_taint, plan, value_taint
+from .visibility import NOTHING, declared_with, guard_taint, plan, value_taint
 
 if TYPE_CHECKING:
     from .state import State
@@ -514,6 +514,8 @@ def _counter_event(st: Any, path: tuple, op: str, name: str, seats: list | None,
         ev["rule"] = list(path)
     if st._track and st._taint:  # the cell's atoms, for the library to say who may see the value
         ev.atoms = st._taint.get(name if seats is None else (name, seats[0]), NOTHING)
+    if new and st.g.shown.get(name) == "declared":  # said aloud, with the counters it declares
+        ev.said = {c: st.vars[c] if seats is None else st.pvars[c][seats[0]] for c in declared_with(st.g.shown, name)}
     st.emit(ev)
 
 
@@ -522,6 +524,7 @@ class ScoreEvent(dict):
     tracked, the ``atoms`` of the cell it is about (not part of the event: no log shows them)."""
 
     atoms: frozenset = NOTHING
+    said: dict = {}  # a declaration's: the value of each counter declared with it (shown: {declared_with: …})
 
 
 def _number(v: Any) -> bool:

@@ -11,12 +11,12 @@ import click
 
 from .. import narrate as narration
 from ..asking import move_name, question
-from ..narrate import counter_word, value_text
+from ..narrate import counter_word, declared, value_text
 from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe, safe_json
 from ..interpreter.agents import AGENTS, play as play_out, typed_move
 from ..interpreter.state import DEFAULT_MAX_PLAYS, Abandoned, State
-from ..interpreter.visibility import Seen
+from ..interpreter.visibility import NOTHING, Seen, sees
 from ..api import follow_rule_of
 from ..serve.explain import explain, path_text, refusal, refusal_lines
 from ..words import duty
@@ -312,6 +312,32 @@ class TerminalHuman:
             self._w("  picked:       none yet: enter a card to pick it, done to confirm\n")
 
 
+def _score_seen(ev: dict, game, st: State | None, humans: AbstractSet[int], seen: Seen | None) -> dict:
+    """A ``score`` event as the humans at the terminal may see it (as the API's observation shows it):
+    its value only for a cell one of them sees, and a declaration told with what it declares."""
+    if humans and seen is not None:
+        how = game.shown.get(ev.get("counter"), "derived")
+        if how == "own":
+            mine = bool(humans & set(ev.get("seats") or [ev.get("seat")]))
+        elif how == "public":
+            mine = True
+        else:
+            atoms = getattr(ev, "atoms", NOTHING)
+            mine = not atoms or any(sees(atoms, h, _known(seen, st, h)) for h in humans)
+        if not mine:
+            return {k: v for k, v in ev.items() if k not in ("amount", "total")}
+    said = getattr(ev, "said", {})  # the engine's: the values of the counters declared with it
+    return declared(ev, game.shown, game.labels, lambda c, _: said.get(c))
+
+
+def _known(seen: Seen, st: State | None, seat: int) -> set:
+    """The cards ``seat`` has seen: ``Seen.known``, or before the state is made (the events of its
+    first steps) those its events named."""
+    if st is not None:
+        return seen.known(st, seat)
+    return {c for c in map(parse_card, seen.shown | seen.own[seat]) if c is not None}
+
+
 def _cards(n: int) -> str:
     return f"{n} card" + ("" if n == 1 else "s")
 
@@ -427,6 +453,7 @@ def play(
 
         witness = narration.Witness(humans) if humans else None  # cards no human saw, counted
         said: list = [None]  # the rule last shown by --why: once for the events in a row it caused
+        box: list = [None]  # the state, once made: the values a declaration says
 
         def sink(ev):
             if seen is not None:
@@ -435,7 +462,10 @@ def play(
                 person.see(ev)
             if as_json:
                 return
-            line = narrate(witness.view(ev) if witness else ev, n, hidden, draw_lowest, humans, style)
+            told = witness.view(ev) if witness else ev
+            if told.get("type") == "score":
+                told = _score_seen(told, game, box[0], humans, seen)
+            line = narrate(told, n, hidden, draw_lowest, humans, style)
             if line is not None:  # each word of the rule file escaped by narrate, before any style
                 click.echo(line)
                 rule = ev.get("rule")
@@ -459,6 +489,8 @@ def play(
     )
     if seen is not None:
         st._knowing = lambda s: seen.known(st, s)
+    if sink is not None:
+        box[0] = st
     play_out(st, ags)
     if log_file:
         from ..serve.replay import game_record
