@@ -371,6 +371,18 @@ document = {
                             "description": "the game's word for the counter, as its players say it (point, "
                             "tricks, game): what the narration and the tables call it",
                         },
+                        "wins": {
+                            "type": "object",
+                            "properties": {
+                                "one": {"type": "string", "minLength": 1, "maxLength": 40},
+                                "of": {"type": "string", "minLength": 1, "maxLength": 40},
+                            },
+                            "required": ["one"],
+                            "additionalProperties": False,
+                            "description": "the counter counts what a seat or side wins: an addition to it is told "
+                            "as a win, the thing won in the singular (one: game) and what it is won towards "
+                            "(of: rubber): 'seats 1 and 3 win the game: 1 game to 0 in the rubber'",
+                        },
                         "shown": {
                             "oneOf": [
                                 {"enum": ["public", "own", "hidden", "derived", "declared"]},

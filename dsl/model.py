@@ -186,6 +186,8 @@ class GameDef:
     shown: dict[str, str] = field(default_factory=dict)  # the names the rule file declares (dsl.compiler.Scope)
     # counter -> the game's word for it (``vars: NAME: label:``), for the players
     labels: dict[str, str] = field(default_factory=dict)
+    # counter -> what it counts as won (``vars: NAME: wins: {one, of}``), for the narration
+    wins: dict[str, dict] = field(default_factory=dict)
     _teams: dict = field(default_factory=dict, repr=False)
     _packs: dict = field(default_factory=dict, repr=False)
     _pack_sets: dict = field(default_factory=dict, repr=False)
@@ -520,6 +522,7 @@ class _Model:
             scope=self.scope,
             shown={k: _shown(v["shown"]) for k, v in vars_.items() if v.get("shown") not in (None, "derived")},
             labels={k: v["label"] for k, v in vars_.items() if isinstance(v.get("label"), str)},
+            wins={k: dict(v["wins"]) for k, v in vars_.items() if isinstance(v.get("wins"), dict)},
         )
         numbers = [st for st in steps if st.kind == "choose_number"]
         if numbers and not gd.abstract and not self.errors:

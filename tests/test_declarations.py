@@ -115,3 +115,37 @@ def test_the_terminal_tells_a_human_the_declarations_and_nothing_of_a_point_kept
                 assert f"seat {other} ({word}: not seen)" in out
                 kept += 1
     assert kept and declared
+
+
+def test_a_game_won_is_told_as_a_win_with_the_others_games_in_the_rubber(tmp_path):
+    """Whist's games (vars: games: wins: {one: game, of: rubber}): "The rubber is the best of three
+    games" — each game won told with the score of the rubber, in the terminal, the API's
+    observation and a replay of the log."""
+    from click.testing import CliRunner
+
+    from academie.cli import main
+
+    log = tmp_path / "whist.jsonl"
+    out = CliRunner().invoke(main, ["play", "whist/hoyle", "-p", "4", "-s", "2", "--log", str(log)]).output
+    assert "seats 0 and 2 win the game: 1 game to 0 in the rubber" in out
+    assert "seats 1 and 3 win the game: 1 game to 1 in the rubber" in out
+    assert "seats 0 and 2 win the game: 2 games to 1 in the rubber" in out
+    assert "score 1: games" not in out
+    told = CliRunner().invoke(main, ["replay", str(log)]).output
+    assert "Seats 0 and 2 win the game: 1 game to 0 in the rubber." in told
+    assert "Seats 0 and 2 win the game: 2 games to 1 in the rubber." in told
+
+    state = academie.load_game("whist/hoyle").new_state(players=4, seed=2)
+    rng = random.Random(0)
+    while not state.is_terminal() and not any(state.engine.pvars["games"]):
+        state.apply(rng.choice(state.legal_moves()))
+    for seat in range(4):
+        obs = state.observation(seat)
+        (ev,) = [
+            e
+            for e in [x for hand in obs["earlier_hands"] for x in hand] + obs["events"]
+            if e["type"] == "score" and e["counter"] == "games"
+        ]
+        assert ev["won"] == {"one": "game", "of": "rubber", "others": [0]}
+        line = narrate(ev, you={seat}).text
+        assert line.startswith("Seats ") and line.endswith("win the game: 1 game to 0 in the rubber."), line

@@ -11,7 +11,7 @@ import click
 
 from .. import narrate as narration
 from ..asking import move_name, question
-from ..narrate import counter_word, declared, value_text
+from ..narrate import counter_word, told, value_text
 from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe, safe_json
 from ..interpreter.agents import AGENTS, play as play_out, typed_move
@@ -314,7 +314,7 @@ class TerminalHuman:
 
 def _score_seen(ev: dict, game, st: State | None, humans: AbstractSet[int], seen: Seen | None) -> dict:
     """A ``score`` event as the humans at the terminal may see it (as the API's observation shows it):
-    its value only for a cell one of them sees, and a declaration told with what it declares."""
+    its value only for a cell one of them sees, and a declaration or a win told as the game says it."""
     if humans and seen is not None:
         how = game.shown.get(ev.get("counter"), "derived")
         if how == "own":
@@ -326,8 +326,7 @@ def _score_seen(ev: dict, game, st: State | None, humans: AbstractSet[int], seen
             mine = not atoms or any(sees(atoms, h, _known(seen, st, h)) for h in humans)
         if not mine:
             return {k: v for k, v in ev.items() if k not in ("amount", "total")}
-    said = getattr(ev, "said", {})  # the engine's: the values of the counters declared with it
-    return declared(ev, game.shown, game.labels, lambda c, _: said.get(c))
+    return told(ev, game)  # a declaration with what it declares, a win with the others' totals
 
 
 def _known(seen: Seen, st: State | None, seat: int) -> set:

@@ -204,7 +204,9 @@ def lines(step: dict, doc: Doc | None, cache: dict | None = None) -> list[tuple[
         labels = {
             str(k): v["label"] for k, v in vars_.items() if isinstance(v, dict) and isinstance(v.get("label"), str)
         }
-        cache[("declared",)] = Declared(shown_of(vars_), labels)
+        wins = {str(k): v["wins"] for k, v in vars_.items() if isinstance(v, dict) and isinstance(v.get("wins"), dict)}
+        start = {str(k): v.get("initial", 0) for k, v in vars_.items() if isinstance(v, dict)}
+        cache[("declared",)] = Declared(shown_of(vars_), labels, wins, start)
     said = cache[("declared",)]
     out = []
     for ev in step["events"]:
