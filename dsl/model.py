@@ -471,10 +471,11 @@ class _Model:
                 with_ not in vars_
                 or bool(vars_[with_].get("per_seat") or vars_[with_].get("per_team"))
                 != bool(v.get("per_seat") or v.get("per_team"))
+                or vars_[with_].get("shown") != "declared"
             ):
                 self.err(
                     ("vars", k, "shown", "declared_with"),
-                    f"counter '{k}' is shown with '{with_}', which is no counter kept "
+                    f"counter '{k}' is shown with '{with_}', which is no counter shown: declared and kept "
                     + ("per seat" if v.get("per_seat") or v.get("per_team") else "once")
                     + " as it is",
                 )

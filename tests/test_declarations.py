@@ -51,8 +51,13 @@ def test_declared_with_names_a_counter_kept_as_it_is(tmp_path):
     bad.write_text(text.replace("../../dsl/schema.json", "x"), encoding="utf-8")
     with pytest.raises(RuleError) as e:
         load_game(str(bad))
-    assert "shown with 'nothing', which is no counter kept per seat" in str(e.value)
+    assert "shown with 'nothing', which is no counter shown: declared and kept per seat" in str(e.value)
     assert ":22:" in str(e.value)  # the line of declared_with:
+    original = Path(DECLARED).read_text(encoding="utf-8").replace("../../dsl/schema.json", "x")
+    bad.write_text(original.replace("{declared_with: good}", "{declared_with: points}"), encoding="utf-8")
+    with pytest.raises(RuleError) as e:  # a counter never declared: nothing to be shown with
+        load_game(str(bad))
+    assert "shown with 'points', which is no counter shown: declared" in str(e.value)
 
 
 def _to_play(seed: int):
