@@ -249,17 +249,21 @@ class TerminalHuman:
         again takes it back), sent only once ``done`` confirms them, then handed to the engine
         one by one (and ``pass`` when the seat could have chosen more)."""
         key = (state.hand_no, seat, tuple(asked["rule"]))
+        dropped = None
         if self.pending and self.pending[0] == key:
             queue = self.pending[1]
-            while queue:
-                m = queue.pop(0)
-                if m in moves:
-                    return m
+            if queue and queue[0] in moves:
+                return queue.pop(0)
             self.pending = None
-            if "pass" in moves:
-                return "pass"
+            if not queue:
+                if "pass" in moves:
+                    return "pass"
+            else:  # a card picked that the choice no longer takes: asked again
+                dropped = queue[0]
         self.pending = None
         self.table(state, seat)
+        if dropped is not None:
+            self._w(f"  {_move(dropped)} can no longer be chosen: pick again\n")
         staged: list = []
         cards = [m for m in moves if m != "pass"]
         lo, hi = asked["min"] - len(asked["chosen"]), asked["max"] - len(asked["chosen"])
