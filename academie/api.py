@@ -1066,13 +1066,18 @@ class State:
             events.append((ev, None, None))
         elif t == "score":  # a counter changed: its value for the seats that may see the cell, that it changed for all
             seers = self._seers(ev)
-            if seers is None:
-                events.append((ev, None, None))
+            if seers is None:  # a declaration told with what it declares, a win with the others' (narrate.told)
+                events.append((self._declared(ev), None, None))
             else:
                 public = {k: v for k, v in ev.items() if k not in ("amount", "total")}
-                events.append((public, seers, ev))
+                events.append((public, seers, self._declared(ev)))
         else:
             events.append((ev, None, None))
+
+    def _declared(self, ev: dict) -> dict:
+        from .narrate import told
+
+        return told(ev, self.game.gamedef)
 
     def _seers(self, ev: dict) -> tuple | None:
         """The seats that may see the counter cell a ``score`` event is about, as ``view`` shows it

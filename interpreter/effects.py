@@ -12,7 +12,7 @@ from ..dsl.compiler import sides_of
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment
 from .base import StateParts, canon_key
-from .visibility import NOTHING, guard_taint, plan, value_taint
+from .visibility import NOTHING, declared_with, guard_taint, plan, sees, value_taint
 
 if TYPE_CHECKING:
     from .state import State
@@ -514,7 +514,30 @@ def _counter_event(st: Any, path: tuple, op: str, name: str, seats: list | None,
         ev["rule"] = list(path)
     if st._track and st._taint:  # the cell's atoms, for the library to say who may see the value
         ev.atoms = st._taint.get(name if seats is None else (name, seats[0]), NOTHING)
+    if seats is not None and name in st.g.wins:  # a win: the others' totals, when every seat sees them
+        ev.others = _others(st, name, seats)
+    if new and st.g.shown.get(name) == "declared":  # said aloud, with the counters it declares
+        ev.said = {c: st.vars[c] if seats is None else st.pvars[c][seats[0]] for c in declared_with(st.g.shown, name)}
     st.emit(ev)
+
+
+def _others(st: Any, name: str, seats: list) -> list | None:
+    """The totals of the other seats' cells of ``name`` (one for each other side, when kept by side),
+    or None when one of them is not seen by every seat."""
+    side = sides_of(st) if name in st.g.team_vars else None
+    out, taken = [], set()
+    for x in range(st.n):
+        if x in seats:
+            continue
+        key = side[x] if side is not None else x
+        if key in taken:
+            continue
+        taken.add(key)
+        atoms = st._taint.get((name, x)) if st._track else None
+        if atoms and (st._knowing is None or not all(sees(atoms, s, st._knowing(s)) for s in range(st.n))):
+            return None
+        out.append(st.pvars[name][x])
+    return out
 
 
 class ScoreEvent(dict):
@@ -522,6 +545,8 @@ class ScoreEvent(dict):
     tracked, the ``atoms`` of the cell it is about (not part of the event: no log shows them)."""
 
     atoms: frozenset = NOTHING
+    others: list | None = None  # a win's (vars: wins:): the other seats' or sides' totals
+    said: dict = {}  # a declaration's: the value of each counter declared with it (shown: {declared_with: …})
 
 
 def _number(v: Any) -> bool:
