@@ -38,7 +38,17 @@ from typing import Any, Callable
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import GameDef, Step
-from .base import DEFAULT_MAX_PLAYS, PASS, Abandoned, Decision, InvariantError, Unfinished, move_name, runtime_message
+from .base import (
+    DEFAULT_MAX_PLAYS,
+    PASS,
+    Abandoned,
+    Decision,
+    InvariantError,
+    Unfinished,
+    canon_key,
+    move_name,
+    runtime_message,
+)
 from .checks import InputChecks
 from .choices import Choices
 from .compiled import for_game
@@ -329,6 +339,90 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
             if new._decision is None or new._decision.seat != d.seat or new._decision.moves != d.moves:
                 raise InvariantError("a copy did not resume at its original's decision")
         return new
+
+    # -- the engine surface: what the library reads of a state (docs/engine.md) ---------
+    @property
+    def decision(self) -> Decision | None:
+        """The decision at hand (``seat``, ``moves``, ``kind``; never changed once made: a new
+        move makes a new one), or None once the game is over."""
+        return self._decision
+
+    @property
+    def step(self) -> Step | None:
+        """The step of the rule file being played (the one that made the decision at hand),
+        or None before the first."""
+        return self._cur_step
+
+    @property
+    def step_index(self) -> int:
+        """The place in ``g.steps`` of the step being played."""
+        return self._at[0]
+
+    @property
+    def knowing(self) -> Callable[[int], Any] | None:
+        """``seat -> the cards it has seen in the hand in progress``, given by the library that
+        keeps the hand's public record (None: not known). With ``track`` on, a counter worked
+        out from hidden cards is shown, at the next hand's top, to the seats that saw them."""
+        return self._knowing
+
+    @knowing.setter
+    def knowing(self, fn: Callable[[int], Any] | None) -> None:
+        self._knowing = fn
+
+    @property
+    def counter_atoms(self) -> dict:
+        """With ``track`` on: each counter cell (a name, or (name, seat)) worked out from hidden
+        cards, and what it depends on (``visibility``); empty when none is, or tracking is off.
+        Read only."""
+        return self._taint
+
+    @property
+    def setup(self) -> dict:
+        """How the game was set up by its caller: ``{"dealer", "deck", "deal"}`` as given to
+        the constructor and checked (None each where the rules choose)."""
+        return {
+            "dealer": self._forced_dealer,
+            "deck": self._deck,
+            "deal": self._deal,
+        }
+
+    def silence(self) -> None:
+        """Nothing recorded from here on: no event built for the sink or the log, no counter's
+        hidden cards tracked (a state nobody looks at any more, played out by a search)."""
+        self._sink = None
+        self._logging = False
+        self._track = False
+
+    def choice_bounds(self, step: Step, seat: int) -> tuple[int, int]:
+        """The fewest and most cards ``seat`` may choose at the ``choose_cards`` step ``step``."""
+        return self._bounds(step, seat)
+
+    def cards_chosen(self, seat: int) -> list:
+        """The cards ``seat`` has chosen so far at the ``choose_cards`` decision at hand, as the
+        paused step keeps them (empty at any other)."""
+        frame = self._frame
+        return list(frame[2].get(seat, [])) if len(frame) == 3 and isinstance(frame[2], dict) else []
+
+    def zone_named(self, zone: list) -> dict:
+        """How events name ``zone`` (one of this state's zones): ``{"zone": NAME}``, and
+        ``"zone_seat"`` for a seat's own zone."""
+        return self._zone_named(zone, self._zone_owner.get(id(zone)))
+
+    def exchange_cards(self, here: dict) -> None:
+        """Each card of ``here`` ({card: the card put in its place}) exchanged where it lies (a
+        hand, a zone, the stock's order; a hand kept in canonical order): a world drawn from a
+        copy of the state, with nothing played again. The caller keeps the pack whole."""
+        get = here.get
+        hands = self._hand_ids
+        for zone in self._all_zones:
+            changed = False
+            for i, c in enumerate(zone):
+                x = get(c)
+                if x is not None:
+                    zone[i] = x
+                    changed = True
+            if changed and id(zone) in hands:
+                zone.sort(key=canon_key)
 
     def run_with(self, agents) -> "State":
         """Play the game to its end with ``agents`` (one per seat), asking them

@@ -382,7 +382,7 @@ def play(
         track=bool(people),  # what hidden cards each counter depends on, for the human's table
     )
     if seen is not None:
-        st._knowing = lambda s: seen.known(st, s)
+        st.knowing = lambda s: seen.known(st, s)
     play_out(st, ags)
     if log_file:
         from ..serve.replay import game_record
