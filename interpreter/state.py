@@ -201,7 +201,9 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
             "lead_changes": 0,
             "declarations": 0,
         }
-        self._decision: Decision | None = None
+        # the decision at hand (``seat``, ``moves``, ``kind``; never changed once made: a move makes
+        # a new one), or None once the game is over: public, read only (docs/engine.md)
+        self.decision: Decision | None = None
         self._auto = agents  # agents asked inline (run_with(), or given here: the game is played now)
         self._at: tuple = (0, False, False)  # the step in progress: (index, stacked, dealt), for copy()
         self._frame: tuple = ()  # what the step paused in saved at its decision, for copy()
@@ -239,31 +241,31 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         return self.plays - self._plays_at_hand
 
     def current_player(self) -> int | None:
-        return None if self._decision is None else self._decision.seat
+        return None if self.decision is None else self.decision.seat
 
     def legal_moves(self) -> list:
         """The options of the decision at hand, in canonical order (cards by
         suit S H D C and rank 2 … A; declining before declaring)."""
-        return [] if self._decision is None else list(self._decision.moves)
+        return [] if self.decision is None else list(self.decision.moves)
 
     def decision_kind(self) -> str | None:
-        return None if self._decision is None else self._decision.kind
+        return None if self.decision is None else self.decision.kind
 
     def is_terminal(self) -> bool:
-        return self._decision is None
+        return self.decision is None
 
     def apply(self, move) -> None:
         """Take ``move`` (a Card, a card name, or a declaration name) for the
         player whose turn it is, and run the rules to the next decision."""
-        if self._decision is None:
+        if self.decision is None:
             raise RuleError("the game is over: no move can be made", Pos("<move>", 1, 1), code="move")
         if isinstance(move, str):
             c = parse_card(move)
             move = c if c is not None else move
-        if move not in self._decision.moves:
+        if move not in self.decision.moves:
             raise RuleError(
-                f"{move_name(move)} is not a legal move for seat {self._decision.seat} "
-                f"(legal: {' '.join(move_name(m) for m in self._decision.moves)})",
+                f"{move_name(move)} is not a legal move for seat {self.decision.seat} "
+                f"(legal: {' '.join(move_name(m) for m in self.decision.moves)})",
                 Pos("<move>", 1, 1),
                 code="move",
             )
@@ -328,25 +330,19 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         new._logging = self.events is not None or sink is not None
         new._short_cfg = {}  # it holds this state's zones
         new._inline = None
-        d = self._decision
+        d = self.decision
         if d is None:
             new._gen = new._run()
             new._gen.close()  # nothing left to play
         else:
             new._gen = new._run(mid=(*self._at, self._frame))
-            new._decision = None
+            new.decision = None
             new._advance(None)
-            if new._decision is None or new._decision.seat != d.seat or new._decision.moves != d.moves:
+            if new.decision is None or new.decision.seat != d.seat or new.decision.moves != d.moves:
                 raise InvariantError("a copy did not resume at its original's decision")
         return new
 
     # -- the engine surface: what the library reads of a state (docs/engine.md) ---------
-    @property
-    def decision(self) -> Decision | None:
-        """The decision at hand (``seat``, ``moves``, ``kind``; never changed once made: a new
-        move makes a new one), or None once the game is over."""
-        return self._decision
-
     @property
     def step(self) -> Step | None:
         """The step of the rule file being played (the one that made the decision at hand),
@@ -429,8 +425,8 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         inside the rules' own loop: no suspension per move. Same game, same
         events as driving it with ``legal_moves``/``apply``."""
         self._auto = agents
-        while self._decision is not None:
-            d = self._decision
+        while self.decision is not None:
+            d = self.decision
             self.apply(agents[d.seat].choose(self, d.seat, d.moves))
         return self
 
@@ -473,19 +469,19 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
     # -- driving the generator ------------------------------------------------------
     def _advance(self, move) -> None:
         try:
-            self._decision = self._gen.send(move)
+            self.decision = self._gen.send(move)
         except StopIteration:
-            self._decision = None
+            self.decision = None
         except RuleError:
-            self._decision = None
+            self.decision = None
             raise
         except (InvariantError, Unfinished, Abandoned):
             raise
         except OSError:  # an output failing (a closed pipe, a full disk), not the rule file
-            self._decision = None
+            self.decision = None
             raise
         except Exception as e:  # an expression failing at run time: a fault of the rule file
-            self._decision = None
+            self.decision = None
             raise RuleError(
                 f"the rules cannot be applied here: {runtime_message(e)}",
                 self._step_pos or Pos(self.g.doc.file, 1, 1),

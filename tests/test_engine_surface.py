@@ -9,7 +9,7 @@ a class attribute, an attribute set on ``self``) is read, written or called as `
 ``getattr(x, "_name")`` anywhere in the library, with one exception: ``self._name`` (or
 ``cls._name``) where the library's own classes define ``_name`` too (a name both happen to
 use, read on an object of the library's own). So a read of the engine's
-``state.engine._decision``, ``e._taint`` or a random agent's ``self._random`` fails, and a
+``state.engine._frame``, ``e._taint`` or a random agent's ``self._random`` fails, and a
 library class's ``self._rng`` does not.
 """
 
@@ -158,7 +158,7 @@ def test_the_pending_files_still_exist_and_still_offend():
 
 
 def test_the_rule_catches_an_engine_read():
-    """A library module reading the engine's private decision, taint or agent's generator fails."""
+    """A library module reading the engine's private frame, step or agent's generator fails."""
     src = (
         "from ..interpreter.visibility import _add\n"
         "from ..api import _name\n"
@@ -167,7 +167,7 @@ def test_the_rule_catches_an_engine_read():
         "    _rng = None\n"
         "    def f(self, state, e):\n"
         "        self._rng\n"
-        "        state.engine._decision\n"
+        "        state.engine._frame\n"
         "        e._rng\n"
         "        getattr(e, '_cur_step', None)\n"
         "        ag._BuiltIn\n"
@@ -175,7 +175,7 @@ def test_the_rule_catches_an_engine_read():
     bad = offences({"academie/players/probe.py": src})
     assert [b.split(": ", 1)[1] for b in bad] == [
         "imports _add from interpreter.visibility",
-        "state.engine._decision",
+        "state.engine._frame",
         "e._rng",
         "e._cur_step",
         "ag._BuiltIn",
