@@ -236,6 +236,13 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         return d
 
     @property
+    def counts(self) -> dict:
+        """The running counts behind ``stats`` (tricks, takes, borrows, draws, lead_changes,
+        declarations; ``plays`` is ``self.plays``), the state's own dict, not a copy: read only
+        (a report that reads them at every hand's start and end)."""
+        return self._counts
+
+    @property
     def _hand_plays(self) -> int:
         """Plays made in the hand in progress (or the last one)."""
         return self.plays - self._plays_at_hand

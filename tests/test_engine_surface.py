@@ -212,3 +212,24 @@ def test_no_module_of_the_interpreter_imports_one_that_imports_it():
             if a in seen:
                 cycles.append(f"{a} -> {b} -> … -> {a}")
     assert not cycles, cycles
+
+
+def test_every_name_of_the_documented_surface_is_the_states():
+    """docs/engine.md's table of the engine surface names what the interpreter's ``State`` has."""
+    import re
+
+    from academie.dsl.model import load_game
+    from academie.interpreter.state import State
+
+    text = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    section = text.split("## The engine surface", 1)[1].split("\n## ", 1)[0]
+    names = {
+        m.group(1)
+        for row in section.splitlines()
+        if row.startswith("| `")
+        for m in re.finditer(r"`([a-z_]+)(?:\(|`)", row.split(" | ")[0])
+    }
+    assert {"decision", "step", "knowing", "exchange_cards", "counts"} <= names
+    st = State(load_game("hearts/foster"), 4, seed=1)
+    missing = sorted(n for n in names if not hasattr(st, n))
+    assert not missing, missing
