@@ -1,21 +1,20 @@
 """Effects and money: the rule file's effects (take, end_trick, pay, set, add)
 as functions of (state, seat), built once per rule file; moving cards
-between zones; payments and transfers between money holders.
+between zones; payments and transfers between money holders. A state is
+typed here as ``base.StateParts``: this module imports nothing of ``state``
+(which is built from it).
 """
 
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from ..dsl.compiler import sides_of
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment
 from .base import StateParts, canon_key
 from .visibility import NOTHING, declared_with, guard_taint, plan, sees, value_taint
-
-if TYPE_CHECKING:
-    from .state import State
 
 
 class Effects(StateParts):
@@ -185,7 +184,7 @@ def _rule(path: tuple) -> dict:
     return {"rule": list(path)} if path else {}
 
 
-def build_runner(effects: list[Effect], track: GameDef | None = None) -> Callable[[State, Any], int | None]:
+def build_runner(effects: list[Effect], track: GameDef | None = None) -> Callable[[StateParts, Any], int | None]:
     """Only ``end_trick`` gives a seat back; the effects after an
     unconditional one are never run. ``track``: the game, when the atoms of
     hidden cards the counters' values depend on are recorded (``visibility``)."""
@@ -234,7 +233,7 @@ def build_runner(effects: list[Effect], track: GameDef | None = None) -> Callabl
     return run
 
 
-def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any], int | None]:
+def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, Any], int | None]:
     op, a, path = e.op, e.args, e.path
     counters = op in ("set", "add")
     if op == "take":
@@ -431,7 +430,7 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
     return f
 
 
-def _tracked_counters(e: Effect, game: GameDef) -> Callable[[State, Any], None]:
+def _tracked_counters(e: Effect, game: GameDef) -> Callable[[StateParts, Any], None]:
     """``set``/``add`` with the atoms of each value recorded in the cells it sets (``visibility``)."""
     op, team, path = e.op, e.team_vars, e.path
     items = [(name, per_seat, expr, plan(expr, game)) for name, (per_seat, expr) in e.args.items()]
@@ -462,7 +461,7 @@ def _tracked_counters(e: Effect, game: GameDef) -> Callable[[State, Any], None]:
     return f
 
 
-def _logged_counters(e: Effect) -> Callable[[State, Any], None]:
+def _logged_counters(e: Effect) -> Callable[[StateParts, Any], None]:
     """``set``/``add`` when events are kept: each change of a counter a player may see is an event
     (``_counter_event``); the loops that keep no events build none."""
     op, team, path = e.op, e.team_vars, e.path

@@ -491,7 +491,7 @@ def play(
         track=bool(people),  # what hidden cards each counter depends on, for the human's table
     )
     if seen is not None:
-        st._knowing = lambda s: seen.known(st, s)
+        st.knowing = lambda s: seen.known(st, s)
     if sink is not None:
         box[0] = st
     play_out(st, ags)
