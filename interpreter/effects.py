@@ -11,6 +11,7 @@ from operator import itemgetter
 from typing import Any, Callable
 
 from ..dsl.compiler import sides_of
+from ..dsl.cells import Cell
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment
 from .base import StateParts, canon_key
@@ -350,13 +351,13 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
         if wplan is not None:  # the guard's atoms recorded for each seat's cells
             wplan0, when1 = wplan, when0
 
-            saved = [NOTHING]
+            saved = Cell(NOTHING)  # the guard before this seat's, per thread (a compiled game is shared)
 
             def guarded(st, s):
                 atoms = guard_taint(st, e, wplan0, s, True)
                 if when1(st, s):
-                    saved[0] = st._guard
-                    st._guard = saved[0] | atoms
+                    saved.v = st._guard
+                    st._guard = saved.v | atoms
                     return True
                 return False
 
@@ -367,7 +368,7 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
                 try:
                     return inner1(st, s)
                 finally:
-                    st._guard = saved[0]
+                    st._guard = saved.v
 
         def f(st, seat):
             n, first = st.n, st.dealer + 1
