@@ -336,7 +336,7 @@ def _names(xs: list[str]) -> str:
 
 
 def format_text(res: dict) -> str:
-    from .compare import balance_text, luck_text, mean_text, share_text
+    from .compare_text import balance_text, luck_text, mean_text, share_text
 
     n = res["players"]
     lines = [
