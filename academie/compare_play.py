@@ -6,9 +6,10 @@ each significant difference."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 from .compare_rules import Side
-from .dsl.loader import split_ref
+from .dsl.loader import is_path, split_ref
 from .measures import Z, Design, newcombe
 
 # (measure, label, the plain-words line of a difference: {r} the ratio, {g} the game)
@@ -60,50 +61,53 @@ def play_measures(
     strong: str | None = None,
     weak: str | None = None,
     on_progress=None,
+    *,
+    backend: str = "local",
+    scheduler: str | None = None,
+    resume: str | None = None,
 ) -> dict:
     """N games of each on the same seeds (SEED/i), folded into ``Design``
     totals; with ``strong`` and ``weak``, also a skill run of each (one strong
-    player among weak ones, its seat turning). ``on_progress(k)``: called as k
-    more games are played (2N in all, 4N with a skill run)."""
-    from .measures import measure
+    player among weak ones, its seat turning). All the games of the two (or
+    four) runs are spread over ``workers`` processes or a Dask cluster
+    (``measure_runs``); ``resume``: a checkpoint file to go on from and keep.
+    ``on_progress(k)``: called as k more games are played (2N in all, 4N with a
+    skill run)."""
+    from .measures_run import Run, measure_runs
 
     out: dict = {"players": players, "games": games, "seed": seed, "agents": list(agents), "max_plays": max_plays}
-    sides = {}
-    for tag, side in (("a", a), ("b", b)):
-        sides[tag] = measure(
-            "design",
-            split_ref(side.ref)[0],
-            tuple(side.options),
-            players,
-            games,
-            seed,
-            agents,
-            max_plays,
-            workers,
-            limits,
-            side.game,
-            on_progress=on_progress,
-        )
-    out.update(sides)
+    sides = (a, b)
+    runs = [
+        Run("design", _ref(s), tuple(s.options), players, games, seed, tuple(agents), max_plays, limits) for s in sides
+    ]
+    if strong and weak:
+        runs += [
+            Run("skill", _ref(s), tuple(s.options), players, games, seed, (strong, weak), max_plays, limits)
+            for s in sides
+        ]
+    totals = measure_runs(
+        runs,
+        workers,
+        backend=backend,
+        scheduler=scheduler,
+        games=[s.game for s in sides] * (len(runs) // 2),
+        on_progress=on_progress,
+        resume=resume,
+    )
+    da, db = totals[0], totals[1]
+    assert isinstance(da, Design) and isinstance(db, Design)
+    out.update(a=da, b=db)
     if strong and weak:
         out["strong"], out["weak"] = strong, weak
-        for tag, side in (("a", a), ("b", b)):
-            out["skill_" + tag] = measure(
-                "skill",
-                split_ref(side.ref)[0],
-                tuple(side.options),
-                players,
-                games,
-                seed,
-                (strong, weak),
-                max_plays,
-                workers,
-                limits,
-                side.game,
-                on_progress=on_progress,
-            ).report()
-    out["report"] = report(sides["a"], sides["b"], players, out.get("skill_a"), out.get("skill_b"))
+        out["skill_a"], out["skill_b"] = totals[2].report(), totals[3].report()
+    out["report"] = report(da, db, players, out.get("skill_a"), out.get("skill_b"))
     return out
+
+
+def _ref(side: Side) -> str:
+    """The rules of a side as a worker process loads them: a path made absolute (a worker may start elsewhere)."""
+    ref = split_ref(side.ref)[0]
+    return str(Path(ref).expanduser().absolute()) if is_path(ref) else ref
 
 
 def _diff_means(x: dict, y: dict) -> tuple[float, float, float]:

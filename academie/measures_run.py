@@ -5,7 +5,8 @@ workers."""
 
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from .dsl.errors import RuleError
 from .dsl.model import GameDef
@@ -101,25 +102,134 @@ def _load(ref: str, options: tuple, limits=None) -> GameDef:
     return _LOADED[key]
 
 
+@dataclass(frozen=True)
+class Run:
+    """One measuring run: games 0 … games-1 of the rules ``ref`` with ``options``
+    at ``players`` seats, game i on the seed ``game_seed(seed, i)``, folded into
+    a ``Design`` (``kind`` "design", ``agents`` by seat: one for all, or one per
+    seat) or a ``Skill`` (``kind`` "skill", ``agents`` = (strong, weak))."""
+
+    kind: str
+    ref: str
+    options: tuple
+    players: int
+    games: int
+    seed: Any
+    agents: tuple
+    max_plays: int = DEFAULT_MAX_PLAYS
+    limits: Any = None
+
+    def fresh(self) -> Design | Skill:
+        if self.kind == "design":
+            return Design(self.players, tuple(_seat_names(self.agents, self.players)))
+        return Skill(self.players, self.agents[0], self.agents[1])
+
+    def key(self, game: GameDef) -> dict:
+        """What names the run in a checkpoint: all that decides its games (not the workers, nor the limits)."""
+        from .checkpoint import digest
+
+        return {
+            "kind": self.kind,
+            "ref": self.ref,
+            "options": list(self.options),
+            "rules": digest(game.doc.data),
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "agents": list(self.agents),
+            "max_plays": self.max_plays,
+        }
+
+
 def _chunk(task: tuple) -> tuple:
-    """Games a … b-1 of a task: (a, totals), or (a, diagnostics) of a rule
-    error (they pickle; the exception would lose its position)."""
-    kind, ref, options, limits, players, a, b, seed, agents, max_plays = task
+    """Games a … b-1 of run ``r``: (r, a, b, totals), or (r, a, b, diagnostics)
+    of a rule error (they pickle; the exception would lose its position)."""
+    r, run, a, b = task
     try:
-        g = _load(ref, options, limits)
-        if kind == "design":
-            return a, run_design(g, players, a, b, seed, agents, max_plays)
-        strong, weak = agents
-        return a, run_skill(g, players, a, b, seed, strong, weak, max_plays)
+        g = _load(run.ref, tuple(run.options), run.limits)
+        if run.kind == "design":
+            return r, a, b, run_design(g, run.players, a, b, run.seed, run.agents, run.max_plays)
+        strong, weak = run.agents
+        return r, a, b, run_skill(g, run.players, a, b, run.seed, strong, weak, run.max_plays)
     except RuleError as e:
-        return a, e.diagnostics
+        return r, a, b, e.diagnostics
 
 
-def _merge(total, part) -> None:
-    if isinstance(part, (Design, Skill)):
-        total.merge(part)
-    else:
-        raise RuleError(part)
+def chunk_size(games: int, workers: int) -> int:
+    """About 16 chunks per worker (balance), at most 10,000 games each."""
+    return max(1, min(10_000, games // (max(1, workers) * 16)))
+
+
+def measure_runs(
+    runs: list[Run],
+    workers: int | None = 1,
+    *,
+    backend: str = "local",
+    scheduler: str | None = None,
+    chunk: int | None = None,
+    games: list[GameDef | None] | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    resume: str | None = None,
+) -> list[Design | Skill]:
+    """Play every run and fold each into its totals, the chunks of all the runs
+    spread over ``workers`` processes (default: all cores; ``backend`` "dask":
+    a Dask cluster, at ``scheduler`` or a local one), each loading the rules by
+    ``ref`` and ``options`` (``games``: the runs' compiled rules, used in this
+    process and by forked workers). Each run's chunks are folded in the order
+    of their games whatever order they finish in, and the totals are exact:
+    any ``workers`` gives the same. ``on_progress(k)`` is called as each chunk
+    of k games finishes. ``resume``: a checkpoint file (``academie.checkpoint``),
+    written as each chunk finishes; the games it holds are not played again."""
+    from .interpreter.simulate import run_tasks
+
+    compiled = [
+        _load(r.ref, tuple(r.options), r.limits) if g is None else g for r, g in zip(runs, games or [None] * len(runs))
+    ]
+    for r, g in zip(runs, compiled):  # worker processes started by fork find them compiled
+        _LOADED[(r.ref, tuple(r.options), r.limits)] = g
+    if workers is None:
+        import os
+
+        workers = os.cpu_count() or 1
+    sizes = [chunk or chunk_size(r.games, workers) for r in runs]
+    totals = [r.fresh() for r in runs]
+    nexts = [0] * len(runs)  # games folded into each run's totals
+    done: list[dict] = [{} for _ in runs]  # chunks finished beyond them: start -> (stop, totals)
+    ck = None
+    if resume is not None:
+        from .checkpoint import Checkpoint
+
+        ck = Checkpoint(resume, {"runs": [r.key(g) for r, g in zip(runs, compiled)]})
+        saved = ck.load()
+        if saved is not None:
+            sizes = saved["sizes"]
+            for i, st in enumerate(saved["runs"]):
+                totals[i], nexts[i], done[i] = st["total"], st["next"], st["done"]
+            if on_progress is not None:
+                on_progress(sum(nexts) + sum(b - a for d in done for a, (b, _) in d.items()))
+    tasks = [
+        (i, r, a, min(a + sizes[i], r.games))
+        for i, r in enumerate(runs)
+        for a in range(nexts[i], r.games, sizes[i])
+        if a not in done[i]
+    ]
+    if not tasks:
+        return totals
+    for i, a, b, part in run_tasks(
+        _chunk, tasks, max(1, min(workers, len(tasks))), backend=backend, scheduler=scheduler
+    ):
+        if not isinstance(part, (Design, Skill)):
+            raise RuleError(part)
+        done[i][a] = (b, part)
+        while nexts[i] in done[i]:  # folded in the order of the games
+            stop, p = done[i].pop(nexts[i])
+            totals[i].merge(p)  # type: ignore[arg-type]
+            nexts[i] = stop
+        if ck is not None:
+            ck.save(sizes, totals, nexts, done)
+        if on_progress is not None:
+            on_progress(b - a)
+    return totals
 
 
 def measure(
@@ -137,50 +247,8 @@ def measure(
     chunk: int | None = None,
     on_progress: Callable[[int], None] | None = None,
 ):
-    """Play games 0 … games-1 and fold them: ``kind`` "design" (a ``Design``,
-    ``agents`` by seat) or "skill" (a ``Skill``, ``agents`` = (strong, weak)).
-    On ``workers`` processes, each loading the rules by ``ref`` and
-    ``options``; the totals are exact, so any ``workers`` gives the same.
-    ``on_progress(k)`` is called as each chunk of k games is folded in."""
-    if game is not None:
-        _LOADED[(ref, tuple(options), limits)] = game
-    if workers is None:
-        import os
-
-        workers = os.cpu_count() or 1
-    # about 16 chunks per worker (balance), at most 10,000 games each: the chunks are made as they are sent
-    size = chunk or max(1, min(10_000, games // (max(1, workers) * 16)))
-    count = -(-games // size)
-    tasks = (
-        (kind, ref, tuple(options), limits, players, a, min(a + size, games), seed, tuple(agents), max_plays)
-        for a in range(0, games, size)
-    )
-    total: Design | Skill
-    if kind == "design":
-        total = Design(players, tuple(_seat_names(agents, players)))
-    else:
-        total = Skill(players, agents[0], agents[1])
-    sizes = (min(a + size, games) - a for a in range(0, games, size))  # the chunks come back in order
-    if workers <= 1 or count <= 1:
-        for _, part in map(_chunk, tasks):
-            _merge(total, part)
-            if on_progress is not None:
-                on_progress(next(sizes))
-        return total
-    from multiprocessing import Pool
-
-    # the workers ignore Ctrl-C: this process gets it, and leaving the block terminates them
-    with Pool(min(workers, count), initializer=_ignore_interrupts) as pool:
-        for _, part in pool.imap(_chunk, tasks):
-            _merge(total, part)
-            if on_progress is not None:
-                on_progress(next(sizes))
-        pool.close()
-        pool.join()
-    return total
-
-
-def _ignore_interrupts() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Play games 0 … games-1 of one run and fold them (``measure_runs``):
+    ``kind`` "design" (a ``Design``, ``agents`` by seat) or "skill" (a
+    ``Skill``, ``agents`` = (strong, weak))."""
+    run = Run(kind, ref, tuple(options), players, games, seed, tuple(agents), max_plays, limits)
+    return measure_runs([run], workers, chunk=chunk, games=[game], on_progress=on_progress)[0]
