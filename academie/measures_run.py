@@ -6,7 +6,7 @@ workers."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .dsl.errors import RuleError
 from .dsl.model import GameDef
@@ -167,7 +167,7 @@ def measure_runs(
     backend: str = "local",
     scheduler: str | None = None,
     chunk: int | None = None,
-    games: list[GameDef | None] | None = None,
+    games: Sequence[GameDef | None] | None = None,
     on_progress: Callable[[int], None] | None = None,
     resume: str | None = None,
 ) -> list[Design | Skill]:

@@ -169,3 +169,32 @@ def test_the_progress_bar_stays_quiet_in_json_on_workers_and_counts_resumed_game
     assert err == "" and json.loads(out)["play"]["games"] == 3
     out, err = _on_tty([*COMPARE, "--workers", "2", "--resume", ck])  # all kept: the bar full at once
     assert "100%" in err, err
+
+
+def _strength(*args) -> list[dict]:
+    """``benchmarks/players.py strength`` on a quick cell: its figures, without the seconds per game."""
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "players.py"), "strength", "--only", "ecarte/hoyle"]
+    cmd += ["--against", "random", "--iterations", "10", "--games", "4", *args]
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(p.stdout)["strength"]
+    for r in rows:
+        r.pop("seconds_per_game")
+    return rows
+
+
+def test_strength_runs_give_the_same_figures_on_any_workers_and_when_resumed(tmp_path):
+    one = _strength("--workers", "1")
+    out = tmp_path / "games.jsonl"
+    assert _strength("--workers", "2", "--out", str(out)) == one
+    lines = out.read_text().splitlines()
+    assert sorted(json.loads(line)["seed"] for line in lines) == [0, 1, 2, 3]
+    out.write_text(lines[2] + "\n" + lines[0][:25])  # killed after two games, the second line cut short
+    assert _strength("--workers", "2", "--out", str(out), "--resume") == one
+    kept = []
+    for line in out.read_text().splitlines():
+        try:
+            kept.append(json.loads(line)["seed"])
+        except ValueError:
+            pass
+    assert sorted(kept) == [0, 1, 2, 3]  # each seed played once: the kept game not again
