@@ -170,10 +170,17 @@ class Checkpoint:
                     raise CheckpointError(f"run {i}: a finished chunk is not [start, stop, totals]")
                 done[item[0]] = (item[1], decode(item[2]))
             kind = Design if self.key["runs"][i]["kind"] == "design" else Skill
-            games = self.key["runs"][i]["games"]
+            games, size, nxt = self.key["runs"][i]["games"], sizes[i], r["next"]
             parts = [total] + [p for _, p in done.values()]
-            if not all(isinstance(p, kind) for p in parts) or not 0 <= r["next"] <= games:
+            if not all(isinstance(p, kind) for p in parts) or not (
+                nxt == games or 0 <= nxt < games and nxt % size == 0
+            ):
                 raise CheckpointError(f"run {i}: totals of the wrong kind, or games out of range")
+            if total.games != nxt or any(
+                not (nxt < a < games and a % size == 0 and b == min(a + size, games) and p.games == b - a)
+                for a, (b, p) in done.items()
+            ):
+                raise CheckpointError(f"run {i}: finished chunks that are not the run's chunks")
             try:
                 for p in parts:  # the totals are whole: they report
                     p.report()
