@@ -215,20 +215,22 @@ def measure_runs(
     ]
     if not tasks:
         return totals
-    for i, a, b, part in run_tasks(
-        _chunk, tasks, max(1, min(workers, len(tasks))), backend=backend, scheduler=scheduler
-    ):
-        if not isinstance(part, (Design, Skill)):
-            raise RuleError(part)
-        done[i][a] = (b, part)
-        while nexts[i] in done[i]:  # folded in the order of the games
-            stop, p = done[i].pop(nexts[i])
-            totals[i].merge(p)  # type: ignore[arg-type]
-            nexts[i] = stop
-        if ck is not None:
-            ck.save(sizes, totals, nexts, done)
-        if on_progress is not None:
-            on_progress(b - a)
+    from contextlib import closing
+
+    results = run_tasks(_chunk, tasks, max(1, min(workers, len(tasks))), backend=backend, scheduler=scheduler)
+    with closing(results):  # leaving early (an error, Ctrl-C) stops the workers at once
+        for i, a, b, part in results:
+            if not isinstance(part, (Design, Skill)):
+                raise RuleError(part)
+            done[i][a] = (b, part)
+            while nexts[i] in done[i]:  # folded in the order of the games
+                stop, p = done[i].pop(nexts[i])
+                totals[i].merge(p)  # type: ignore[arg-type]
+                nexts[i] = stop
+            if ck is not None:
+                ck.save(sizes, totals, nexts, done)
+            if on_progress is not None:
+                on_progress(b - a)
     return totals
 
 
