@@ -245,7 +245,7 @@ def _cites_html(s) -> str:
 
 
 def rules_table(a, b, diff) -> str:
-    from .compare import missing_note
+    from .compare_rules import missing_note
 
     rows = [
         f"<table><tr><th>rule</th><th>A: {html.escape(a.game.title)} (<code>{html.escape(a.label)}</code>)</th>"
@@ -289,7 +289,7 @@ def _num(x, fmt: str = ".2f") -> str:
 
 
 def play_html(a, b, played) -> str:
-    from .compare import _opt, balance_text, luck_text, mean_text, pct_text, share_text
+    from .compare_text import _opt, balance_text, luck_text, mean_text, pct_text, share_text
 
     r = played["report"]
     n = played["players"]

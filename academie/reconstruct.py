@@ -23,11 +23,12 @@ Balance; every step is said in plain words.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from .dsl.errors import Pos, RuleError
-from .dsl.loader import resolve, split_ref
+from .dsl.loader import is_path, resolve, split_ref
 from .dsl.model import compile_doc
-from .measures import measure, newcombe
+from .measures import newcombe
 
 
 @dataclass
@@ -76,15 +77,23 @@ def reconstruct(
     workers: int | None = 1,
     limits=None,
     on_progress=None,
+    *,
+    backend: str = "local",
+    scheduler: str | None = None,
+    resume: str | None = None,
 ) -> dict:
     """Play every reading and weigh them: the measures of each, the
-    penalties, the ranking and its explanation in plain words.
+    penalties, the ranking and its explanation in plain words. The games of
+    every reading are spread over ``workers`` processes or a Dask cluster
+    (``measure_runs``); ``resume``: a checkpoint file to go on from and keep.
     ``on_progress(k)``: called as k more games are played (``games`` for each
     reading, twice that with a skill run)."""
+    from .measures_run import Run, measure_runs
+
     base, _ = split_ref(ref)
     readings = readings_of(ref, options, limits)
-    rows = []
     n = players
+    compiled = []
     for r in readings:
         game = compile_doc(resolve(base, r.options, limits))
         if n is None:
@@ -96,31 +105,38 @@ def reconstruct(
                 game.doc.pos(("players",)),
                 code="players",
             )
-        design = measure(
-            "design", base, r.options, n, games, seed, agents, max_plays, workers, limits, game, on_progress=on_progress
+        compiled.append(game)
+    assert n is not None
+    wref = str(Path(base).expanduser().absolute()) if is_path(base) else base  # workers may start elsewhere
+    runs, games_of = [], []
+    for r, game in zip(readings, compiled):
+        runs.append(Run("design", wref, tuple(r.options), n, games, seed, tuple(agents), max_plays, limits))
+        games_of.append(game)
+        if strong and weak:
+            runs.append(Run("skill", wref, tuple(r.options), n, games, seed, (strong, weak), max_plays, limits))
+            games_of.append(game)
+    totals = iter(
+        measure_runs(
+            runs,
+            workers,
+            backend=backend,
+            scheduler=scheduler,
+            games=games_of,
+            on_progress=on_progress,
+            resume=resume,
         )
+    )
+    rows = []
+    for r in readings:
         row = {
             "reading": r.name,
             "options": list(r.options),
             "description": r.description,
             "editorial": r.reason,
-            "design": design.report(),
+            "design": next(totals).report(),
         }
         if strong and weak:
-            row["skill"] = measure(
-                "skill",
-                base,
-                r.options,
-                n,
-                games,
-                seed,
-                (strong, weak),
-                max_plays,
-                workers,
-                limits,
-                game,
-                on_progress=on_progress,
-            ).report()
+            row["skill"] = next(totals).report()
         rows.append(row)
     assert n is not None
     ranking, lines = rank(rows, n)
@@ -336,7 +352,7 @@ def _names(xs: list[str]) -> str:
 
 
 def format_text(res: dict) -> str:
-    from .compare import balance_text, luck_text, mean_text, share_text
+    from .compare_text import balance_text, luck_text, mean_text, share_text
 
     n = res["players"]
     lines = [

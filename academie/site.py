@@ -32,7 +32,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from .compare import load_side, rules_diff
+from .compare_rules import load_side, rules_diff
 from .compare_html import body as compare_body
 from .coverage import corpus_quotes, coverage
 from .dsl.loader import corpus_ids, corpus_root, resolve, source_ids

@@ -26,8 +26,10 @@ a seat would win by chance (1/n); and its mean score less the mean of the
 other seats, with a 95 % interval (mean ± 1.96·SE). The cells share the
 time (``--minutes``): the next game is always the one of the cell that has
 taken least time so far, so a quick game gets more games than a long one;
-``--out`` keeps every game as a JSON line (``--resume`` goes on from them), and
-``report`` makes the table from such files.
+``--out`` keeps every game as a JSON line (``--resume`` plays only the seeds not
+yet there), and ``report`` makes the table from such files. ``--workers K``
+plays K games at once (default: all cores); a cell's figures are made from its
+games in seed order, the same for any K with ``--games`` and no ``--minutes``.
 
 **worlds**: for each game of ``--only`` (by default the games whose hands
 move cards in secret or from a talon), ``--games`` random games (seeds 0, 1,
@@ -42,10 +44,12 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import random
 import statistics
 import sys
 import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
 import academie
 from academie.dsl.loader import corpus_ids, resolve
@@ -269,55 +273,115 @@ def cells_of(args) -> list[tuple[str, int, str]]:
 
 
 def strength(args) -> dict:
-    """Play the matches, each cell's games in seed order, the cells sharing the time: the next game
-    is always the cell's that has taken the least time so far (so that a cheap game gets more games
-    than a long one in the same time). Every game is a line of ``--out`` as it ends; ``--minutes``
-    stops starting games after that long."""
+    """Play the matches, each cell's games by seed (game i of a cell: seed i), the cells sharing the
+    time: the next game is always the cell's that has taken the least time so far, its games still
+    being played counted at the cell's mean (so that a cheap game gets more games than a long one in
+    the same time). ``--workers`` games are played at once, each in its own process; every game is a
+    line of ``--out`` as it ends, and ``--resume`` plays only the seeds not yet there. A cell's figures
+    are made from its games in seed order: with ``--games`` and no ``--minutes``, the same for any
+    number of workers. ``--minutes`` stops starting games after that long."""
     cells = cells_of(args)
-    done: dict[tuple, list] = {c: [] for c in cells}
+    done: dict[tuple, dict[int, dict]] = {c: {} for c in cells}  # seed -> the game's row
     digests = {ref: rules_digest(ref) for ref in {c[0] for c in cells}}
     if args.out and args.resume:
         for row in _read(args.out):
             key = (row["game"], row["players"], row["against"])
             if key in done and row["iterations"] == args.iterations and row.get("rules") == digests[row["game"]]:
-                done[key].append(row)
-    spent = {c: sum(r["seconds"] for r in done[c]) for c in cells}
+                done[key].setdefault(row["seed"], row)
+    spent = {c: sum(r["seconds"] for r in done[c].values()) for c in cells}
+    flying: dict[tuple, set[int]] = {c: set() for c in cells}
     stop = time.perf_counter() + 60 * args.minutes if args.minutes else None
-    with open(args.out, "a") if args.out else open("/dev/null", "w") as out:
-        while True:
-            open_cells = [c for c in cells if len(done[c]) < args.games]
-            if not open_cells or (stop is not None and time.perf_counter() > stop):
-                break
-            cell = min(open_cells, key=lambda c: (spent[c], cells.index(c)))
-            ref, n, opponent = cell
-            i = len(done[cell])
-            seat, win, margin, seconds, hands = play_match((ref, n, i, opponent, args.iterations))
-            row = {
-                "game": ref,
-                "players": n,
-                "against": opponent,
-                "iterations": args.iterations,
-                "seed": i,
-                "seat": seat,
-                "win": win,
-                "margin": margin,
-                "hands": hands,
-                "seconds": round(seconds, 2),
-                "rules": digests[ref],
-            }
-            done[cell].append(row)
-            spent[cell] += seconds
-            out.write(json.dumps(row) + "\n")
-            out.flush()
-    return {"strength": summary([r for c in cells for r in done[c]])}
+    workers = max(1, args.workers or os.cpu_count() or 1)
+
+    def next_seed(c) -> int:
+        i = 0
+        while i in done[c] or i in flying[c]:
+            i += 1
+        return i
+
+    def load(c) -> float:
+        mean = spent[c] / len(done[c]) if done[c] else 0.0
+        return spent[c] + mean * len(flying[c])
+
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    running: dict = {}
+    try:
+        with open(args.out, "a") if args.out else open(os.devnull, "w") as out:
+            if args.out and out.tell() and not _ends_with_newline(args.out):
+                out.write("\n")  # after a line cut short: the next game on a line of its own
+            while True:
+                while len(running) < workers and (stop is None or time.perf_counter() <= stop):
+                    open_cells = [c for c in cells if next_seed(c) < args.games]
+                    if not open_cells:
+                        break
+                    cell = min(open_cells, key=lambda c: (load(c), cells.index(c)))
+                    ref, n, opponent = cell
+                    i = next_seed(cell)
+                    job = (ref, n, i, opponent, args.iterations)
+                    f: Future = pool.submit(play_match, job) if pool is not None else _now(play_match, job)
+                    running[f] = (cell, i)
+                    flying[cell].add(i)
+                if not running:
+                    break
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    cell, i = running.pop(f)
+                    flying[cell].discard(i)
+                    seat, win, margin, seconds, hands = f.result()
+                    ref, n, opponent = cell
+                    row = {
+                        "game": ref,
+                        "players": n,
+                        "against": opponent,
+                        "iterations": args.iterations,
+                        "seed": i,
+                        "seat": seat,
+                        "win": win,
+                        "margin": margin,
+                        "hands": hands,
+                        "seconds": round(seconds, 2),
+                        "rules": digests[ref],
+                    }
+                    done[cell][i] = row
+                    spent[cell] += seconds
+                    out.write(json.dumps(row) + "\n")  # one write of the whole line
+                    out.flush()
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+    return {"strength": summary([done[c][i] for c in cells for i in sorted(done[c])])}
+
+
+def _ends_with_newline(path: str) -> bool:
+    with open(path, "rb") as f:
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"
+
+
+def _now(fn, job) -> Future:
+    """``fn(job)`` played here, as a finished future (one worker: no process started)."""
+    f: Future = Future()
+    f.set_result(fn(job))
+    return f
 
 
 def _read(path: str) -> list[dict]:
+    """The games of a results file; a line cut short (a run killed while writing it) is left out, and said."""
     try:
         with open(path) as f:
-            return [json.loads(line) for line in f if line.strip()]
+            lines = f.read().split("\n")
     except FileNotFoundError:
         return []
+    rows, cut = [], 0
+    for line in lines:
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except ValueError:
+                cut += 1
+    if cut:
+        print(f"{path}: {cut} line(s) cut short, left out", file=sys.stderr)
+    return rows
 
 
 def summary(games: list[dict]) -> list[dict]:
@@ -395,6 +459,12 @@ def main() -> None:
     st.add_argument("--out", help="append each game as a JSON line to this file")
     st.add_argument("--resume", action="store_true", help="count the games already in --out")
     st.add_argument("--minutes", type=float, help="start no game after this many minutes")
+    st.add_argument(
+        "--workers",
+        type=int,
+        help="games played at once, each in its own process (default: all cores); with --games and no "
+        "--minutes the figures are the same for any number (the seconds per game grow with the load)",
+    )
     st.add_argument("--markdown", action="store_true")
     rp = sub.add_parser("report", help="the table from the games of strength --out files")
     rp.add_argument("files", nargs="+")

@@ -433,3 +433,78 @@ def _connect(Client, address: str):
         why = str(e) or type(e).__name__
         raise BackendError(f"cannot reach a Dask scheduler at {address}: {why}") from None
     return box["client"]
+
+
+# -- any tasks ----------------------------------------------------------------------
+def run_tasks(
+    fn: Callable[[Any], Any],
+    tasks: Iterable,
+    workers: int,
+    *,
+    backend: str = "local",
+    scheduler: str | None = None,
+) -> Iterator:
+    """``fn(task)`` for each of ``tasks``, on ``workers`` processes of this
+    machine (``backend="local"``; 1 runs them here, in order) or on a Dask
+    cluster (``backend="dask"``, at ``scheduler`` or a local one). The results
+    come as the tasks finish, in any order: ``fn`` returns what identifies its
+    task. ``fn`` and the tasks are sent by pickle: ``fn`` a module's function,
+    each task small (a worker loads the rule file itself). The workers ignore
+    Ctrl-C: this process gets it, and leaving the loop stops them."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    if backend == "dask":
+        yield from _dask_tasks(fn, tasks, workers, scheduler)
+    elif workers <= 1:
+        yield from map(fn, tasks)
+    else:
+        from multiprocessing import Pool
+
+        with Pool(workers, initializer=_ignore_interrupts) as pool:  # leaving the block terminates them
+            yield from pool.imap_unordered(fn, tasks)
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _dask_tasks(fn, tasks: Iterable, workers: int, scheduler: str | None) -> Iterator:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise RuleError("the dask backend needs Dask: pip install 'academie[dask]'", code="backend") from None
+    cluster = None
+    if scheduler:
+        client = _connect(Client, scheduler)
+    else:
+        try:
+            import logging
+
+            with _interrupts_held():
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,
+                )
+                client = Client(cluster)
+        except Exception as e:
+            if cluster is not None:
+                cluster.close()
+            raise BackendError(f"cannot start a local Dask cluster: {e}") from None
+    try:
+        if scheduler:  # as many tasks in flight as the cluster has threads
+            workers = sum(client.nthreads().values()) or workers
+        todo = iter(tasks)
+        ac = as_completed([client.submit(fn, t, pure=False) for t in _take(todo, workers * 4)])
+        for f in ac:
+            for t in _take(todo, 1):
+                ac.add(client.submit(fn, t, pure=False))
+            yield f.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

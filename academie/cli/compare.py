@@ -11,7 +11,7 @@ from ..dsl.text import safe, safe_json
 from ..outputs import check_targets, write_text
 from .common import input_files, progress
 from .paths import allow_path_option, allowed_paths
-from .runs import run_options, skill_options
+from .runs import RESUME_HELP, check_backend, parallel_options, run_errors, run_options, skill_options
 
 
 def check_play_agents(specs: list[str], players: int | None, hint: str = "--agents") -> None:
@@ -45,6 +45,7 @@ def check_play_agents(specs: list[str], players: int | None, hint: str = "--agen
     "game) and report the skill gap.",
     weak_help="The other players of the skill run (with --strong).",
 )
+@parallel_options(resume_help=RESUME_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @click.option(
     "--html",
@@ -67,6 +68,9 @@ def compare(
     weak,
     workers,
     max_plays,
+    backend,
+    scheduler,
+    resume,
     as_json,
     html_file,
     allow_path,
@@ -81,6 +85,14 @@ def compare(
     (polignac/boussac+capot), as do --option-a/--option-b; --option is
     for both. With --games N, N games of each are played on the same seeds
     and the measures are compared with 95% intervals.
+
+    \b
+    The games are spread over --workers processes (default: all cores) or
+    a Dask cluster (--backend dask); game i is played with seed SEED/i
+    whatever process plays it, so the report is the same for any number of
+    workers. --resume FILE keeps the finished games in FILE as they end: run
+    the same command again after an interruption and only the rest are
+    played.
     """
     import time
     from ..compare import common_players, format_play, format_rules, load_side, play_measures, rules_diff, rules_json
@@ -92,7 +104,8 @@ def compare(
     for spec, hint in ((strong, "--strong"), (weak, "--weak")):
         if spec:
             check_play_agents([spec], None, hint)
-    check_targets([("--html", html_file)], inputs=input_files(("A", a), ("B", b)))
+    check_backend(backend, scheduler)
+    check_targets([("--html", html_file), ("--resume", resume)], inputs=input_files(("A", a), ("B", b)))
     limits = Limits(allow=allowed_paths(allow_path))
     sa = load_side(a, tuple(options) + tuple(options_a), limits)
     sb = load_side(b, tuple(options) + tuple(options_b), limits)
@@ -104,8 +117,24 @@ def compare(
         check_play_agents(ags, n)  # one, or one per seat
         t0 = time.perf_counter()
         total = 2 * games * (2 if strong else 1)
-        with progress(total, f"{sa.game.id} / {sb.game.id}", quiet=as_json) as step:
-            played = play_measures(sa, sb, n, games, seed, ags, max_plays, workers, limits, strong, weak, step)
+        with run_errors(resume), progress(total, f"{sa.game.id} / {sb.game.id}", quiet=as_json) as step:
+            played = play_measures(
+                sa,
+                sb,
+                n,
+                games,
+                seed,
+                ags,
+                max_plays,
+                workers,
+                limits,
+                strong,
+                weak,
+                step,
+                backend=backend,
+                scheduler=scheduler,
+                resume=resume,
+            )
         seconds = time.perf_counter() - t0
     if html_file:
         from ..compare_html import page

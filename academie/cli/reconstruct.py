@@ -12,7 +12,7 @@ from ..outputs import check_targets, write_text
 from .common import input_files, progress
 from .compare import check_play_agents
 from .paths import allow_path_option, allowed_paths
-from .runs import run_options, skill_options
+from .runs import RESUME_HELP, check_backend, parallel_options, run_errors, run_options, skill_options
 
 
 @click.command()
@@ -37,11 +37,27 @@ from .runs import run_options, skill_options
     strong_help="With --weak: the better player of the skill run.",
     weak_help="With --strong: the other players of the skill run.",
 )
+@parallel_options(resume_help=RESUME_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Also write one self-contained HTML page.")
 @allow_path_option
 def reconstruct(
-    rules, options, games, players, seed, agents, strong, weak, workers, max_plays, as_json, html_file, allow_path
+    rules,
+    options,
+    games,
+    players,
+    seed,
+    agents,
+    strong,
+    weak,
+    workers,
+    max_plays,
+    backend,
+    scheduler,
+    resume,
+    as_json,
+    html_file,
+    allow_path,
 ):
     """Play every reading of RULES and rank them. The readings are the file
     as written and each of its options that carries an editorial note (a
@@ -49,6 +65,12 @@ def reconstruct(
     does the game end, is it balanced between the seats, does it reward the
     better player (with --strong and --weak: one strong player among weak
     ones, its seat turning with the game). The ranking is explained in words.
+
+    \b
+    The games are spread over --workers processes (default: all cores) or
+    a Dask cluster (--backend dask), with the same report for any number;
+    --resume FILE keeps the finished games, so that the same command run
+    again after an interruption plays only the rest.
     """
     from ..reconstruct import format_text, html_page, readings_of, reconstruct as run
 
@@ -59,13 +81,30 @@ def reconstruct(
     for spec, hint in ((strong, "--strong"), (weak, "--weak")):
         if spec:
             check_play_agents([spec], None, hint)
-    check_targets([("--html", html_file)], inputs=input_files(("RULES", rules)))
+    check_backend(backend, scheduler)
+    check_targets([("--html", html_file), ("--resume", resume)], inputs=input_files(("RULES", rules)))
     limits = Limits(allow=allowed_paths(allow_path))
     if players is not None:
         check_play_agents(ags, players)
     total = len(readings_of(rules, options, limits)) * games * (2 if strong else 1)
-    with progress(total, rules, quiet=as_json) as step:
-        res = run(rules, options, players, games, seed, ags, strong, weak, max_plays, workers, limits, step)
+    with run_errors(resume), progress(total, rules, quiet=as_json) as step:
+        res = run(
+            rules,
+            options,
+            players,
+            games,
+            seed,
+            ags,
+            strong,
+            weak,
+            max_plays,
+            workers,
+            limits,
+            step,
+            backend=backend,
+            scheduler=scheduler,
+            resume=resume,
+        )
     if html_file:
         write_text(html_file, safe(html_page(res)))
     if as_json:

@@ -217,7 +217,7 @@ def _ci(x: dict, fmt: str = ".2f") -> str:
 
 def format_report(report: dict, max_plays: int) -> str:
     """The report in words: percentages with their 95% intervals."""
-    from ..compare import balance_text
+    from ..compare_text import balance_text
     from ..measures import wilson
 
     n = report["players"]

@@ -1,0 +1,240 @@
+"""One game read as it is played: the state calls back at each hand's start
+and end (``State(on_hand=…)``), where the game's counters are cut into hands
+and every seat's running score is read. ``Reader`` keeps running totals and
+folds them into a ``Design`` at the game's end; ``game_measures`` gives the
+same as a record per hand; ``measures_from_log`` is the old reading, by an
+event sink, kept as the reference they are tested against."""
+
+from __future__ import annotations
+
+from itertools import repeat
+
+from .dsl.model import GameDef
+from .interpreter.agents import make_agents, play
+from .interpreter.state import DEFAULT_MAX_PLAYS, State
+from .measures_design import HAND_COUNTERS, Design
+
+
+def game_measures(
+    game: GameDef,
+    players: int,
+    seed,
+    agents=("random",),
+    max_plays: int = DEFAULT_MAX_PLAYS,
+    agent_list=None,
+    keep_state: bool = False,
+) -> dict:
+    """Play one game; return its measures: per hand (the counters of
+    ``State.stats`` within the hand, its dealer, its winner, every seat's
+    running score at its end), and per game (the first dealer, the winners,
+    the final scores, whether the play limit stopped it). ``agent_list``:
+    agents already made (else ``agents`` are made by name for the seed);
+    ``keep_state``: the finished State too, as "state".
+
+    Read as the game is played: the state calls back at each hand's start and
+    end (``State(on_hand=…)``), no event is built, and agents that draw
+    uniformly are asked inside the rules' loops as in ``simulate`` (the same
+    games, at the same speed). ``measures_from_log`` is the same measures
+    read from the game's events."""
+    hands: list[dict] = []
+    first_dealer: list[int] = []
+    start: list = [None, 0, 0, 0, 0, 0, 0, 0]  # the dealer, then the counters at the hand's start
+    score = game.standings.fn if game.standings is not None else None
+    seats, nones = range(players), (None,) * players
+
+    def on_hand(st: State, end: bool) -> None:
+        c = st.counts
+        if not end:
+            if not first_dealer:
+                first_dealer.append(st.dealer)
+            start[:] = _hand_start(st, c)
+            return
+        unfinished = st.unfinished  # set when the play limit stops the hand, before this call
+        h = {
+            "plays": st.plays - start[1],
+            "tricks": c["tricks"] - start[2],
+            "takes": c["takes"] - start[3],
+            "borrows": c["borrows"] - start[4],
+            "draws": c["draws"] - start[5],
+            "lead_changes": c["lead_changes"] - start[6],
+            "declarations": c["declarations"] - start[7],
+            "dealer": start[0],
+            "winner": None if unfinished else st.winner,
+            "unfinished": unfinished,
+        }
+        if score is not None and not unfinished:
+            h["scores"] = list(map(score, repeat(st, players), seats, nones))
+        hands.append(h)
+
+    ags = agent_list if agent_list is not None else make_agents(list(agents), players, seed)
+    if any(getattr(a, "needs_api", False) for a in ags):  # players that search: asked between moves
+        st = play(
+            State(game, players, seed, max_plays=max_plays, keep_events=False, on_hand=on_hand, check="hand"), ags
+        )
+    else:
+        st = State(
+            game, players, seed, max_plays=max_plays, keep_events=False, on_hand=on_hand, check="hand", agents=ags
+        )
+    return _game_dict(st, players, hands, first_dealer, keep_state)
+
+
+def _game_dict(st: State, n: int, hands: list, first_dealer: list, keep_state: bool) -> dict:
+    top = [r["seat"] for r in st.standings if r["rank"] == 1]
+    fd = first_dealer[0] if first_dealer else 0
+    out = {
+        "hands": hands,
+        "first_dealer": fd,
+        "winners": top,
+        "returns": st.returns(),
+        "plays": st.plays,
+        "unfinished": st.unfinished,
+        # winners as positions after the first dealer: 1 = eldest hand, n = the dealer
+        "winner_positions": [((s - fd - 1) % n) + 1 for s in top],
+    }
+    if keep_state:
+        out["state"] = st
+    return out
+
+
+def measures_from_log(
+    game: GameDef,
+    players: int,
+    seed,
+    agents=("random",),
+    max_plays: int = DEFAULT_MAX_PLAYS,
+    agent_list=None,
+    keep_state: bool = False,
+) -> dict:
+    """``game_measures`` read from the game's events (``hand_start``,
+    ``hand_end``) by an event sink, the agents asked by ``play`` between moves:
+    the reference the measures read as the game is played are held to (a
+    test), and what ``benchmarks/measures.py`` times them against."""
+    hands: list[dict] = []
+    cur: dict = {}
+    first_dealer: list[int] = []
+    st_ref: list[State] = []
+    score = game.standings.fn if game.standings is not None else None
+
+    def sink(ev):
+        t = ev["type"]
+        if t == "hand_start":
+            if not first_dealer:
+                first_dealer.append(ev["dealer"])
+            cur.clear()
+            cur.update(dealer=ev["dealer"], start=dict(st_ref[0].stats) if st_ref else {})
+        elif t == "hand_end":
+            st = st_ref[0] if st_ref else None
+            stats = st.stats if st is not None else {}  # no decision yet: nothing counted
+            start = cur.get("start", {})
+            h = {k: stats.get(k, 0) - start.get(k, 0) for k in HAND_COUNTERS}
+            h.update(dealer=cur.get("dealer"), winner=ev.get("winner"), unfinished=ev.get("reason") == "unfinished")
+            if st is not None and score is not None and not h["unfinished"]:
+                h["scores"] = [score(st, s, None) for s in range(players)]
+            hands.append(h)
+
+    # State runs the rules up to the first decision in its constructor: the sink
+    # must find the state; stats start at zero, so an empty start is exact.
+    st = State(game, players, seed, max_plays=max_plays, keep_events=False, sink=sink, check="hand")
+    st_ref.append(st)
+    play(st, agent_list if agent_list is not None else make_agents(list(agents), players, seed))
+    return _game_dict(st, players, hands, first_dealer, keep_state)
+
+
+class Reader:
+    """The measures of one game after another, read as each is played (the
+    state's call at each hand's start and end, ``State(on_hand=…)``) into
+    running totals of the game, and folded into ``design`` at its end: what
+    ``game_measures`` gives, without the hands' records (the same totals: a
+    test holds them to the measures read from the log)."""
+
+    def __init__(self, design: Design, game: GameDef):
+        self.design, self.game = design, game
+        n = self.n = design.players
+        self.score = game.standings.fn if game.standings is not None else None
+        self.seats, self.nones = range(n), (None,) * n
+        self.plays_hist, self.tricks_hist = design.histograms["plays"], design.histograms["tricks"]
+        self.start: tuple = ()
+
+    def play(self, seed, agents: list, max_plays: int) -> State:
+        self.first_dealer: int | None = None
+        self.hands = self.done = self.eldest = self.dealer_won = self.decided = 0
+        self.totals = [0] * len(HAND_COUNTERS)
+        self.leaders: list[frozenset] = []
+        g, n = self.game, self.n
+        if any(getattr(a, "needs_api", False) for a in agents):  # players that search: asked between moves
+            st = play(
+                State(g, n, seed, max_plays=max_plays, keep_events=False, on_hand=self.on_hand, check="hand"), agents
+            )
+        else:
+            st = State(
+                g, n, seed, max_plays=max_plays, keep_events=False, on_hand=self.on_hand, check="hand", agents=agents
+            )
+        winners = [r["seat"] for r in st.standings if r["rank"] == 1]
+        fd = self.first_dealer or 0
+        curve = None
+        if self.hands > 1 and not st.unfinished:  # the final standings in place of the last hand's leaders
+            pts = self.leaders
+            final = frozenset(winners)
+            curve = pts[:-1] + [final] if pts else [final]
+        self.design._fold(
+            st.plays,
+            self.hands,
+            self.totals,
+            self.done,
+            self.eldest,
+            self.dealer_won,
+            self.decided,
+            st.unfinished,
+            st.returns(),
+            winners,
+            [((s - fd - 1) % n) + 1 for s in winners],
+            curve,
+        )
+        return st
+
+    def on_hand(self, st: State, end: bool) -> None:
+        c = st.counts
+        if not end:
+            if self.first_dealer is None:
+                self.first_dealer = st.dealer
+            self.start = _hand_start(st, c)
+            return
+        self.hands += 1
+        if st.unfinished:  # the hand the play limit stopped: counted as a hand, not measured
+            return
+        dealer, p0, t0, k0, b0, d0, l0, x0 = self.start
+        plays, tricks = st.plays - p0, c["tricks"] - t0
+        tot = self.totals
+        tot[0] += plays
+        tot[1] += tricks
+        tot[2] += c["takes"] - k0
+        tot[3] += c["borrows"] - b0
+        tot[4] += c["draws"] - d0
+        tot[5] += c["lead_changes"] - l0
+        tot[6] += c["declarations"] - x0
+        self.done += 1
+        self.plays_hist[plays] += 1
+        self.tricks_hist[tricks] += 1
+        w = st.winner
+        if w is not None:
+            self.decided += 1
+            self.eldest += w == (dealer + 1) % self.n
+            self.dealer_won += w == dealer
+        if self.score is not None:
+            sc = list(map(self.score, repeat(st, self.n), self.seats, self.nones))
+            best = max(sc)
+            self.leaders.append(frozenset([s for s, v in enumerate(sc) if v == best]))
+
+
+def _hand_start(st, c) -> tuple:
+    """What a hand's measures are reckoned from: the dealer, and the state's running counts when it begins."""
+    return (
+        st.dealer,
+        st.plays,
+        c["tricks"],
+        c["takes"],
+        c["borrows"],
+        c["draws"],
+        c["lead_changes"],
+        c["declarations"],
+    )
