@@ -33,6 +33,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Callable
 
+from . import players as _players  # noqa: F401  (registers the players that search: a worker reads their names)
 from .dsl.errors import RuleError
 from .dsl.model import GameDef
 from .interpreter.agents import agent_maker, make_agents, play
