@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from . import players as _players  # noqa: F401  (registers the players that search: a worker reads their names)
 from .dsl.errors import RuleError
 from .dsl.model import GameDef
 from .interpreter.agents import agent_maker, make_agents

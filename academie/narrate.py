@@ -9,8 +9,9 @@ element that acted (the event's ``rule`` key, explained by
 ``serve/explain.py``) and, for a deal or the end of the game, lines of
 detail (each hand, the standings). Each front end renders the same words
 its own way: ``terminal`` (indented under the hand's heading, styled when
-the output is a terminal), ``html`` (escaped) and ``as_dict`` (JSON for the
-page's script, which sets it as text, never as HTML).
+the output is a terminal) and ``html`` (escaped), in ``narrate_front.py``, and
+``as_dict`` (JSON for the page's script, which sets it as text, never as HTML).
+What a seat has seen and what a score says are ``narrate_views.py``'s.
 
 A rule file is untrusted input: every word that comes from it (a zone, a
 unit, a declaration, a pool) goes through ``dsl/text.py`` ``safe`` here,
@@ -21,15 +22,24 @@ counted, a deal gives the hands' sizes); both read the same.
 
 from __future__ import annotations
 
-import html as _html
 from dataclasses import dataclass, field
 from typing import AbstractSet, Any, Callable, Iterable
 
 from .dsl.cards import parse_card, pretty
 from .dsl.text import safe
+from . import narrate_views as _views
+
+# what a seat has seen and what a score says, kept importable from here (narrate_views.py)
+Declared, Witness, declared, shown_of, told, won = (
+    _views.Declared,
+    _views.Witness,
+    _views.declared,
+    _views.shown_of,
+    _views.told,
+    _views.won,
+)
 
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_RED = ("H", "D")
 
 
 def card_text(name: str, symbols: bool = True) -> str:
@@ -371,101 +381,6 @@ def _seats(ev: dict, w: _Words) -> list[Part]:
     return [w.seat(ev["seat"])]
 
 
-def shown_of(vars_: Any) -> dict[str, str]:
-    """The ``shown:`` of each counter of a rule file's ``vars:`` (raw data, as a log's record gives
-    it), as the engine keeps it (``GameDef.shown``): ``{declared_with: C}`` as ``declared C``."""
-    out: dict[str, str] = {}
-    for k, v in (vars_ or {}).items() if isinstance(vars_, dict) else ():
-        how = v.get("shown") if isinstance(v, dict) else None
-        if isinstance(how, dict) and isinstance(how.get("declared_with"), str):
-            out[str(k)] = "declared " + how["declared_with"]
-        elif isinstance(how, str) and how != "derived":
-            out[str(k)] = how
-    return out
-
-
-def declared(ev: dict, shown: dict, labels: dict, value: Callable[[str, Any], Any]) -> dict:
-    """A ``score`` event as a declaration, when it is one: the cell of a counter ``shown: declared``
-    set to a value that scores, said aloud (docs/language.md). Then a copy with ``declared`` and
-    ``with``, the counters declared with it (``shown: {declared_with: …}``: the count of a point
-    declared), each ``{counter, label, total}`` read by ``value(counter, seat)`` (None: not known);
-    else ``ev`` itself. Words, not play: the engine's log is left as it is."""
-    name = ev.get("counter")
-    if ev.get("type") != "score" or not isinstance(name, str) or shown.get(name) != "declared":
-        return ev
-    total = ev.get("total")
-    if not total or isinstance(total, bool):
-        return ev
-    seat = ev.get("seat")
-    with_ = []
-    for c, how in shown.items():
-        if how == "declared " + name:
-            v = value(c, seat)
-            if v is not None:
-                with_.append({"counter": c, **({"label": labels[c]} if c in labels else {}), "total": v})
-    return {**ev, "declared": True, **({"with": with_} if with_ else {})}
-
-
-def won(ev: dict, wins: dict, others: list | None) -> dict:
-    """A ``score`` event as a win, when it is one: an addition to a counter that counts what is won
-    (``vars: NAME: wins: {one, of}``). Then a copy with ``won``: the thing won (``one``), what it
-    is won towards (``of``) and ``others``, the other seats' or sides' totals (None: not known to
-    all); else ``ev`` itself."""
-    name, amount = ev.get("counter"), ev.get("amount")
-    spec = wins.get(name) if isinstance(name, str) else None
-    if ev.get("type") != "score" or not isinstance(spec, dict) or "total" not in ev:
-        return ev
-    if not isinstance(amount, (int, float)) or isinstance(amount, bool) or amount <= 0:
-        return ev
-    return {**ev, "won": {**spec, **({"others": list(others)} if others is not None else {})}}
-
-
-def told(ev: dict, g: Any) -> dict:
-    """An engine's ``score`` event (``interpreter/effects.py``) told as its game says it: a
-    declaration with what it declares, a win with the others' totals (``g``: the rules, a
-    ``GameDef``); any other event as it is."""
-    if ev.get("type") != "score":
-        return ev
-    said, others = getattr(ev, "said", {}), getattr(ev, "others", None)
-    return won(declared(ev, g.shown, g.labels, lambda c, _: said.get(c)), g.wins, others)
-
-
-class Declared:
-    """``declared`` and ``won`` for the events of a whole log, read in order (a replay): the value
-    of a counter declared with another is the last its events gave (``total``), and so are the
-    others' totals of a win (when every other seat's or side's is known)."""
-
-    def __init__(self, shown: dict, labels: dict, wins: dict | None = None, initial: dict | None = None):
-        self.shown, self.labels, self.wins = shown, labels, wins or {}
-        self.initial = initial or {}  # counter -> its starting value, where it is a number written
-        self.last: dict = {}
-        self.kept: dict = {}  # (counter, seats) -> total, of the counters that count wins
-        self.players = 0
-
-    def view(self, ev: dict) -> dict:
-        if ev.get("type") == "hand_start":
-            self.last.clear()
-        if ev.get("type") == "deal":
-            sizes = ev.get("hands") or ev.get("hand_sizes")
-            self.players = len(sizes) if isinstance(sizes, list) else self.players
-        if ev.get("type") != "score" or not (self.shown or self.wins):
-            return ev
-        name = ev.get("counter")
-        if "total" in ev:
-            self.last[(name, ev.get("seat"))] = ev["total"]
-        ev = declared(ev, self.shown, self.labels, lambda c, s: self.last.get((c, s)))
-        if name not in self.wins or "total" not in ev:
-            return ev
-        seats = tuple(ev.get("seats") or [ev.get("seat")])
-        self.kept[(name, seats)] = ev["total"]
-        others = [v for (c, group), v in self.kept.items() if c == name and not set(group) & set(seats)]
-        seen = {s for (c, group) in self.kept if c == name for s in group}
-        start = self.initial.get(name, 0)
-        if self.players and set(range(self.players)) - seen and isinstance(start, int):
-            others.append(start)  # the seats that never won one: still at the start, whatever their sides
-        return won(ev, self.wins, others or None)
-
-
 def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
     word = Part(counter_word(ev.get("counter"), ev.get("label")), "name")
     who = _seats(ev, w)
@@ -549,90 +464,3 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "game_end": _game_end,
 }
 KINDS = frozenset(_KINDS)  # the kinds of event narrated
-
-
-class Witness:
-    """What the players at a table have seen, so that an event is told to
-    them as the API's observation tells it (``api.State.observation``): a
-    take of cards no one saw face up (the talon drawn into a hand) gives only
-    their number, unless it was one of the ``viewers`` who took them.
-    ``view(ev)`` follows the events in order, each hand afresh."""
-
-    FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards"}
-
-    def __init__(self, viewers: AbstractSet[int]):
-        self.viewers = viewers
-        self.seen: set[str] = set()
-
-    def view(self, ev: dict) -> dict:
-        t = ev.get("type")
-        if t == "hand_start":
-            self.seen.clear()
-        key = self.FACE_UP.get(t) if isinstance(t, str) else None
-        if key is not None:
-            v = ev.get(key)
-            self.seen.update(v if isinstance(v, list) else [str(v)])
-        elif t == "draw_for_dealer":
-            self.seen.update(ev.get("cards", {}).values())
-        elif t == "take" and ev.get("seat") not in self.viewers and not self.seen.issuperset(ev.get("cards", [])):
-            return {**{k: v for k, v in ev.items() if k != "cards"}, "count": len(ev["cards"])}
-        elif t == "look" and ev.get("seat") not in self.viewers:
-            return {**{k: v for k, v in ev.items() if k != "cards"}, "count": len(ev.get("cards", []))}
-        return ev
-
-
-# -- the front ends ----------------------------------------------------------------------------------
-
-
-def _styled(p: Part, style: bool) -> str:
-    text = safe(p.text)
-    if not style:
-        return text
-    import click
-
-    if p.kind == "seat":
-        return click.style(text, bold=True)
-    if p.kind in ("card", "suit"):
-        c = parse_card(str(p.value)) if p.kind == "card" else None
-        suit = c.suit if c is not None else p.value
-        return click.style(text, fg="red") if suit in _RED else text
-    return text
-
-
-def terminal(line: Line, style: bool = False) -> str:
-    """The line for the terminal: a heading set off (``== Hand 2: …``), a move
-    indented under its hand (``  seat 1 plays Q♠``; a trick's winner with an
-    arrow), the details below, each indented; ``style``: seats in bold, red
-    suits in red (ANSI sequences, for a terminal)."""
-
-    def words(parts: Iterable[Part]) -> str:
-        return "".join(_styled(p, style) for p in parts)
-
-    if line.level == "heading":
-        head = "\n== " + words(line.parts)
-    elif line.level == "move":
-        head = "  " + ("-> " if line.type == "trick" else "") + words(line.parts)
-    else:
-        head = words(line.sentence_parts())
-    return "\n".join([head] + ["  " + words(d.parts) for d in line.details])
-
-
-def html(line: Line) -> str:
-    """The sentence as HTML, every word escaped: seats and cards in spans
-    (``ev-seat``, ``ev-card``, ``red``), the details as a list."""
-    out = []
-    for p in line.sentence_parts():
-        text = _html.escape(p.text)
-        if p.kind == "seat":
-            out.append(f'<span class="ev-seat">{text}</span>')
-        elif p.kind == "card":
-            c = parse_card(str(p.value))
-            red = " red" if c is not None and c.suit in _RED else ""
-            out.append(f'<span class="ev-card{red}">{text}</span>')
-        else:
-            out.append(text)
-    if line.details:
-        out.append(
-            '<ul class="details">' + "".join(f"<li>{_html.escape(d.clause)}</li>" for d in line.details) + "</ul>"
-        )
-    return "".join(out)

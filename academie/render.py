@@ -164,7 +164,7 @@ img{max-width:100%}
 .ev-seat{font-weight:bold} .ev-card{font-family:DejaVu Sans,sans-serif} .ev-card.red{color:#c00000}
 ul.details{margin:0;padding-left:1.4em;list-style:none;font-size:90%;color:#555}
 """
-# The narration's spans (academie/narrate.py ``html``: a seat, a card, a red card, a deal's hands)
+# The narration's spans (academie/narrate_front.py ``html``: a seat, a card, a red card, a deal's hands)
 # look as on the web page (serve/static/style.css); a long word (a log's path in a replay's title)
 # breaks rather than widen the page past a phone's screen. No quote or angle bracket in CSS: the page
 # template escapes it when it is given as a plain string (academie replay --html).

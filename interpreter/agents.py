@@ -33,9 +33,12 @@ from .state import Abandoned, State, move_name
 
 AGENTS = ("first", "random", "human")
 
-# players registered by name beyond the built-ins (``academie.players`` registers its own
-# searching players on import): name -> factory(params, seat, seed) giving an agent
+# players registered by name beyond the built-ins: name -> factory(params, seat, seed) giving an
+# agent. The engine imports no player: the library above it registers its own (``academie.players``
+# registers its searching players, and the driver they are played with, when it is imported).
 PLAYERS: dict[str, Callable[..., Any]] = {}
+# the driver of the players that search (``needs_api``): drive(state, agents) plays ``state`` to its end
+_DRIVERS: list[Callable[[State, list], State]] = []
 
 
 def register(name: str, factory: Callable[..., Any]) -> None:
@@ -43,10 +46,14 @@ def register(name: str, factory: Callable[..., Any]) -> None:
     PLAYERS[name] = factory
 
 
+def register_driver(drive: Callable[[State, list], State]) -> None:
+    """Make ``drive(state, agents)`` the way ``play`` runs a game with players that search
+    (``needs_api``): asked at every decision with the game as the public API holds it."""
+    _DRIVERS[:] = [drive]
+
+
 def known_agents() -> tuple[str, ...]:
     """The built-in agents and every registered player."""
-    from ..players import agent  # noqa: F401  (importing academie.players registers its players)
-
     return AGENTS + tuple(p for p in PLAYERS if p not in AGENTS)
 
 
@@ -246,9 +253,10 @@ def _player(factory: Callable[..., Any], params: dict[str, str], seat: int) -> C
 def play(state: State, agents: list[Agent]) -> State:
     """Run ``state`` to its end with ``agents`` (one per seat). Players that
     search (``needs_api``) are asked at every decision with the game as the
-    public API holds it (``academie.players.drive``)."""
+    public API holds it, by the driver registered with them (``register_driver``:
+    ``academie.players.drive``)."""
     if any(getattr(a, "needs_api", False) for a in agents):
-        from ..players import drive
-
-        return drive(state, agents)
+        if not _DRIVERS:
+            raise ValueError("a player that searches is seated, but no driver is registered (import academie.players)")
+        return _DRIVERS[0](state, agents)
     return state.run_with(agents)

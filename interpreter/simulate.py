@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..dsl.errors import RuleError
 from ..dsl.loader import Limits
 from ..dsl.model import GameDef
-from .agents import AgentMaker, agent_maker, play
+from .agents import PLAYERS, AgentMaker, agent_maker, play, register
 from .state import State
 
 BACKENDS = ("local", "dask")
@@ -179,6 +179,14 @@ class Job:
     # a class made once per chunk as collector(job): its play(game, seed, i) plays game i and returns the
     # finished State, keeping totals of its own; merge(other) adds another chunk's (in any order)
     collector: Any = None
+    # the registered players its agents name, (name, factory) (by default those registered now): a
+    # worker registers them before it reads the agents, whatever it has imported (a Dask worker)
+    registered: tuple = ()
+
+    def __post_init__(self) -> None:
+        if not self.registered:
+            names = sorted({str(a).split(":")[0].strip() for a in self.agents})
+            object.__setattr__(self, "registered", tuple((n, PLAYERS[n]) for n in names if n in PLAYERS))
 
 
 _LOADED = threading.local()
@@ -213,6 +221,8 @@ def run_chunk(job: Job, start: int, stop: int, game: GameDef | None = None):
         g = game if game is not None else _game(job.rules, job.options, job.limits)
         tally = Tally(job.players)
         rows: list | None = [] if job.rows else None
+        for name, factory in job.registered:
+            register(name, factory)
         maker = agent_maker(list(job.agents), job.players)  # the spec read once per chunk
         extra = tally.extra = job.collector(job) if job.collector is not None else None
         for i in range(start, stop):

@@ -15,7 +15,8 @@ from academie.dsl.loader import corpus_ids, resolve
 from academie.dsl.model import load_game
 from academie.interpreter.agents import make_agents, play
 from academie.interpreter.state import State
-from academie.narrate import KINDS, card_text, html, narrate, terminal
+from academie.narrate import KINDS, card_text, narrate
+from academie.narrate_front import html, terminal
 
 PLAYABLE = [cid for cid in corpus_ids() if not resolve(cid).data.get("abstract")]
 RAW = re.compile(r"None|[{}\[\]]|\bseat (?!\d)")

@@ -10,6 +10,7 @@ import random
 import pytest
 
 import academie
+import academie.players  # noqa: F401  (registers mc and ismcts: the engine imports no player)
 from academie.interpreter.agents import make_agents, play
 from academie.interpreter.state import State as Engine
 

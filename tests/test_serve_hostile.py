@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 import academie.serve.app as serve_app
+import academie.serve.search as serve_search
 from academie.serve.app import create_app
 
 BROKEN = Path(__file__).parent / "broken"
@@ -295,7 +296,7 @@ def test_searches_run_one_per_table_and_a_few_at_once(client, monkeypatch):
         alive = [th for th in threading.enumerate() if th.name.startswith("academie-search")]
         most = max(most, len(alive))
     assert most <= serve_app.MAX_SEARCHES
-    assert len(serve_app._PROCESSES._processes) <= serve_app.MAX_SEARCHES  # type: ignore[union-attr]
+    assert len(serve_search._PROCESSES._processes) <= serve_app.MAX_SEARCHES  # type: ignore[union-attr]
     assert all(len(t.state.history) > 0 for t in tables)  # every table had its turn
     assert worst[0] == 1  # however often the page asks, one search per table at a time
     assert slowest < 3.0, slowest  # the searches run in other processes: the tables are answered meanwhile

@@ -186,6 +186,7 @@ def _agents_by_hand(spec, seed):
 )
 def test_a_run_plays_each_game_with_the_agents_of_its_seed(agents):
     """A chunk reads the agent spec once: its games are those of agents made for each seed alone."""
+    import academie.players  # noqa: F401  (registers mc, which the engine alone does not know)
     from academie import load_game
     from academie.interpreter.agents import play
     from academie.interpreter.simulate import game_seed
@@ -198,3 +199,18 @@ def test_a_run_plays_each_game_with_the_agents_of_its_seed(agents):
         s = game_seed(11, i)
         st = play(State(game, 4, s, max_plays=50_000, keep_events=False), _agents_by_hand(agents, s))
         assert (row["plays"], row["scores"]) == (st.plays, st.returns())
+
+
+def test_a_worker_process_of_its_own_plays_the_registered_players_of_a_job():
+    """A worker that imported nothing but the engine (a process started afresh, as a Dask worker
+    or a spawned one is) plays the players the job names: the job carries what registered them."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    import academie.players  # noqa: F401  (the library registers its players; the engine imports none)
+
+    job = Job("enfle/academie", (), 4, 11, ("mc:iterations=4", "random", "random", "first"), 50_000, rows=True)
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as ex:
+        _, tally, rows = ex.submit(run_chunk, job, 0, 2).result(timeout=120)
+    _, _, mine = run_chunk(job, 0, 2)
+    assert tally.games == 2 and [r["scores"] for r in rows] == [r["scores"] for r in mine]

@@ -44,6 +44,7 @@ def check_agents(spec: str | None, n: int, param_hint: str = "--agents", agents=
     """The agent names of ``--agents`` for ``n`` seats, checked: each a known
     agent, one name for all seats or one per seat."""
     from ..interpreter.agents import check_spec, known_agents
+    from .. import players  # noqa: F401  (registers the players that search, by name)
 
     known = agents or known_agents()
     names = (spec or "random").split(",")

@@ -10,6 +10,7 @@ from typing import AbstractSet
 import click
 
 from .. import narrate as narration
+from ..narrate_front import terminal
 from ..asking import move_name, question
 from ..narrate import counter_word, told, value_text
 from ..dsl.cards import parse_card, pretty
@@ -66,7 +67,7 @@ def narrate(
     ``draw_lowest``: whether the rules' draw for the first dealer goes to the
     lowest card (``dealer: {draw: {lowest: …}}``) or to the highest."""
     line = narration.narrate(ev, you=you, hidden=hidden, symbols=_utf(), draw_lowest=draw_lowest)
-    return None if line is None else narration.terminal(line, style)
+    return None if line is None else terminal(line, style)
 
 
 def rule_lines(doc, path, indent: str = "    ") -> list[str]:

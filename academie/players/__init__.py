@@ -10,9 +10,11 @@ public API (``academie.api``) alone and know no game.
 From Python, ``academie.players.agent("ismcts", iterations=300, seed=1)``
 gives a player whose ``choose(state)`` returns an action id of ``state``. On
 the command line ``--agents ismcts:iterations=300,random`` (parameters after
-colons) seats them; ``academie.interpreter.agents.make_agents`` finds them in
-its registry, and ``play`` then drives the game decision by decision, with a
-copy of it under the public API (``drive``) for these players to search.
+colons) seats them: importing this package registers them, and ``drive``, in
+the interpreter's registry (``academie.interpreter.agents``, which imports no
+player), where ``make_agents`` finds them and ``play`` drives the game with
+them decision by decision, with a copy of it under the public API for these
+players to search.
 docs/players.md describes them, their strength and their speed.
 """
 
@@ -179,19 +181,25 @@ def parse_params(cls: type[Player], params: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def _factory(cls: type[Player]):
-    def make(params: dict[str, str], seat: int, seed: Any) -> Player:
+class _Factory:
+    """A player of ``cls`` from a spec's parameters, for a seat and a game seed: what the
+    interpreter's registry holds (a class, not a closure, so that a simulation's job carries it
+    to worker processes)."""
+
+    def __init__(self, cls: type[Player]):
+        self.cls = cls
+
+    def __call__(self, params: dict[str, str], seat: int, seed: Any) -> Player:
+        cls = self.cls
         p = parse_params(cls, params)
         # each seat's own generator, from the game's seed (or the spec's): the same
         # game seed gives the same choices, whatever process plays the game
         base = p.pop("seed", None)
         return cls(seed=f"{seed if base is None else base}:{seat}:{cls.name}", **p)
 
-    return make
-
 
 for _name, _cls in PLAYERS.items():
-    _agents.register(_name, _factory(_cls))
+    _agents.register(_name, _Factory(_cls))
 
 
 # -- driving a game of the interpreter with players that search ------------------------
@@ -235,3 +243,6 @@ def drive(st: Any, agents: list) -> Any:
         if not twin.is_terminal():
             twin.apply(m)
     return st
+
+
+_agents.register_driver(drive)  # the interpreter's play() drives its searching players with it

@@ -11,7 +11,8 @@ memory, at most ``MAX_GAMES`` (idle ones dropped after ``IDLE_SECONDS``, then
 the least recently asked for); each human seat of a table has its own secret
 (or one secret for the table, hot seat), and a request names a seat by it.
 Search players think in worker processes, one search per table at a time and
-``MAX_SEARCHES`` at once, while the page asks again.
+``MAX_SEARCHES`` at once, while the page asks again (``search.py``). What a seat
+sees of a table is ``view.py``'s.
 
 JSON API (what ``static/app.js`` calls):
 
@@ -32,11 +33,8 @@ import secrets
 import sys
 import threading
 import time
-import multiprocessing
 import os
 import traceback
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
@@ -54,72 +52,19 @@ from ..dsl.errors import RuleError
 from ..dsl.loader import Limits, corpus_ids, resolve
 from ..dsl.model import load_game
 from ..dsl.text import safe
-from ..asking import question
-from ..narrate import card_text, counter_word, narrate, value_text
-from .events import plays_of
-from .explain import explain, explain_refusal
+from .explain import explain_refusal
 from .guard import Guard, Hosts, Refused, parse_json, read_body
+from .search import MAX_SEARCHES, SEARCH_ITERATIONS, SEARCH_SECONDS, SEARCHERS, Stopping, search, searches  # noqa: F401
+from .view import Views, counters_shown  # noqa: F401  (counters_shown: its old place)
 
 MAX_GAMES = 1000  # tables kept (some 60 KB each when new); the least recently asked for is dropped for a new one
 IDLE_SECONDS = 30 * 60  # a table no one asked for within this is dropped
 MAX_COMPILED = 16  # compiled games (a game and a set of options) kept, least recently used dropped
 AGENTS = ("human", "random", "first", "ismcts", "mc")
-SEARCHERS = ("ismcts", "mc")
-SEARCH_ITERATIONS = 200  # a search player's budget per move: a fraction of a second on the corpus games
-SEARCH_SECONDS = 2.0  # ... and at most this long, whatever the game
-MAX_SEARCHES = 2  # search players thinking at once, over all tables (others wait their turn)
 WATCH_SECONDS = 20.0  # a search goes on while someone asked for its table within this (the page polls)
 
 
 PLAY_LOCK = threading.RLock()
-_PROCESSES: ProcessPoolExecutor | None = None
-_PROCESSES_LOCK = threading.Lock()
-
-
-def _searched(state: api.State, agent: str, seed: str) -> int:
-    """In a worker process: the search player's move (an action id) in ``state``."""
-    from .. import players
-
-    return players.agent(agent, iterations=SEARCH_ITERATIONS, time=SEARCH_SECONDS, seed=seed).choose(state)
-
-
-_THREADS: ThreadPoolExecutor | None = None
-
-
-def searches() -> ThreadPoolExecutor:
-    """The threads that wait for the worker processes' moves: ``MAX_SEARCHES``, shared by
-    every app of the process, so that a table's move waits its turn behind the others'."""
-    global _THREADS
-    with _PROCESSES_LOCK:
-        if _THREADS is None:
-            _THREADS = ThreadPoolExecutor(max_workers=MAX_SEARCHES, thread_name_prefix="academie-search")
-        return _THREADS
-
-
-class Stopping(Exception):
-    """No more searches: the server's process is ending."""
-
-
-def search(state: api.State, agent: str, seed: str) -> int:
-    """The move of search player ``agent`` in ``state``, sought in one of ``MAX_SEARCHES`` worker
-    processes (the server's own process goes on answering; a game's compiled tables are
-    never shared between threads). A pool whose worker died is made again."""
-    global _PROCESSES
-    with _PROCESSES_LOCK:
-        if _PROCESSES is None:
-            _PROCESSES = ProcessPoolExecutor(max_workers=MAX_SEARCHES, mp_context=multiprocessing.get_context("spawn"))
-        pool = _PROCESSES
-    try:
-        future = pool.submit(_searched, state, agent, seed)
-    except RuntimeError:  # the pool was shut down: the process is ending
-        raise Stopping() from None
-    try:
-        return future.result(timeout=SEARCH_SECONDS + 60)
-    except BrokenProcessPool:
-        with _PROCESSES_LOCK:
-            if _PROCESSES is pool:
-                _PROCESSES = None
-        raise
 
 
 @dataclass
@@ -184,7 +129,7 @@ def _entry(ref: str, limits: Limits) -> Entry | None:
     )
 
 
-class Server:
+class Server(Views):
     """The games offered and the games in play."""
 
     def __init__(self, refs: list[str] | None = None, limits: Limits | None = None):
@@ -424,128 +369,6 @@ class Server:
             self.advance(t)
             return None
 
-    # -- what the page shows --------------------------------------------------------
-    def _explain(self, t: Table, path: Any) -> dict | None:
-        k = repr(path)
-        if k not in t.explained:
-            t.explained[k] = explain(t.state.game.gamedef.doc, path)
-        return t.explained[k]
-
-    def view(self, token: str, t: Table, mine: int | None) -> dict:
-        """The table as the seat of ``token`` sees it (``mine``; None: the human to move, hot seat)."""
-        with t.lock:
-            try:
-                v = self._view(token, t, mine)
-            except Exception:
-                if t.fault is None:
-                    raise
-                v = self._ended(token, t, mine)  # the fault left the table in no state to be shown
-            v["thinking"] = t.thinking or t.searching_seat() is not None
-            v["hotseat"] = t.hotseat
-            v["fault"] = t.fault
-            if t.fault is not None:
-                v["terminal"] = True
-                v["legal"] = []
-                v["hand"] = [{**c, "legal": False} for c in v["hand"]]
-            return v
-
-    def _ended(self, token: str, t: Table, mine: int | None) -> dict:
-        n = len(t.agents)
-        return {
-            "id": token,
-            "game": {"id": t.entry.id, "title": t.entry.title, "options": list(t.state.game.options), "seed": t.seed},
-            "players": n,
-            "seat": mine if mine is not None else 0,
-            "agents": t.agents,
-            "hand": [],
-            "legal": [],
-            "decision": None,
-            "current_player": None,
-            "hand_no": 0,
-            "led": None,
-            "trump": None,
-            "trick": [],
-            "last_trick": None,
-            "seats": [],
-            "pools": {},
-            "zones": {},
-            "counters": {},
-            "standings": [],
-            "hand_results": [],
-            "terminal": True,
-            "log": [],
-        }
-
-    def _view(self, gid: str, t: Table, mine: int | None) -> dict:
-        st = t.state
-        humans = [s for s, a in enumerate(t.agents) if a == "human"]
-        mover = st.current_player()
-        if mine is not None:
-            seat = mine
-        else:  # hot seat (or no human seat): the human to move, else the first human
-            seat = mover if mover is not None and t.agents[mover] == "human" else (humans[0] if humans else 0)
-        obs = st.observation(seat)
-        hands = obs["earlier_hands"] + [obs["events"]]
-        log = []
-        you = {seat} if mine is not None else set(humans)
-        lowest = bool((st.game.gamedef.dealer_draw or {}).get("lowest", True))  # as the interpreter reads it
-        for hand in hands[-3:]:
-            for ev in hand:
-                line = narrate(ev, you=you, draw_lowest=lowest)
-                if line is not None:
-                    rule = self._explain(t, ev["rule"]) if "rule" in ev else None
-                    log.append({**line.as_dict(), "rule": rule})
-        current, last = plays_of(obs["events"])
-        units = sorted({u for b in obs["balances"].values() for u in b})
-        seats = []
-        for s in range(st.players):
-            bal = obs["balances"].get(str(s), {})
-            seats.append(
-                {
-                    "seat": s,
-                    "agent": t.agents[s],
-                    "hand_size": obs["hand_sizes"][s],
-                    "won": obs["won"][s],
-                    "money": {u: bal.get(u, 0) for u in units},
-                    "counters": counters_shown(obs["pvars"], st.game.gamedef, s),
-                    "to_move": s == mover,
-                    "dealer": s == obs["dealer"],
-                }
-            )
-        pools = {h: b for h, b in obs["balances"].items() if not h.isdigit()}
-        zones = {
-            z: {"count": v["count"], "cards": [card_text(c) for c in v["cards"]]}
-            for z, v in obs["zones"].items()
-            if z not in ("pack", "trick") and v["count"]
-        }
-        legal = obs["legal"] if t.agents[seat] == "human" and seat == mover else []
-        asked = question(st.engine) if legal else None  # a choice asked in words (not a card to play)
-        return {
-            "id": gid,
-            "game": {"id": t.entry.id, "title": t.entry.title, "options": list(st.game.options), "seed": t.seed},
-            "players": st.players,
-            "seat": seat,
-            "agents": t.agents,
-            "hand": [{"card": c, "text": card_text(c), "legal": c in legal} for c in obs["hand"]],
-            "legal": [{"move": m, "text": (asked or {}).get("answers", {}).get(m) or card_text(m)} for m in legal],
-            "question": asked and {**asked, "rule": self._explain(t, asked["rule"])},  # why: the rule that asks
-            "decision": obs["decision"],
-            "current_player": mover,
-            "hand_no": obs["hand_no"],
-            "led": obs["led"],
-            "trump": obs["trump"],
-            "trick": current,
-            "last_trick": last,
-            "seats": seats,
-            "pools": pools,
-            "zones": zones,
-            "counters": counters_shown(obs["vars"], st.game.gamedef, None),
-            "standings": obs["standings"],
-            "hand_results": obs["hand_results"],
-            "terminal": obs["terminal"],
-            "log": log[-200:],
-        }
-
 
 class BadRequest(ValueError):
     status = 400
@@ -629,18 +452,3 @@ def create_app(refs: list[str] | None = None, limits: Limits | None = None, host
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed, Refused: refused})
     app.state.server = server
     return Guard(app, Hosts(host))
-
-
-def counters_shown(values: dict, g: Any, seat: int | None) -> dict:
-    """The counters a table shows, in the game's words (``label:``), their values in words: no
-    working value (``shown: hidden``), no name of the rule file's expressions, no ``None``."""
-    out = {}
-    for k, v in values.items():
-        if g.shown.get(k) == "hidden":
-            continue
-        if seat is not None:
-            if not isinstance(v, list):
-                continue
-            v = v[seat]
-        out[counter_word(k, g.labels.get(k))] = value_text(v)
-    return out

@@ -17,7 +17,7 @@ from ..dsl.loader import Doc, digest_of, in_corpus, read_input
 from ..dsl.model import GameDef
 from ..dsl.text import safe
 from ..narrate import Declared, Line, Part, lowest_draws, narrate, shown_of
-from ..narrate import html as line_html
+from ..narrate_front import html as line_html
 from .explain import explain
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
