@@ -27,6 +27,7 @@ from typing import AbstractSet, Any, Callable, Iterable
 
 from .dsl.cards import parse_card, pretty
 from .dsl.text import safe
+from .saying import say
 
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _RED = ("H", "D")
@@ -427,7 +428,7 @@ def told(ev: dict, g: Any) -> dict:
     if ev.get("type") != "score":
         return ev
     said, others = getattr(ev, "said", {}), getattr(ev, "others", None)
-    return won(declared(ev, g.shown, g.labels, lambda c, _: said.get(c)), g.wins, others)
+    return say(won(declared(ev, g.shown, g.labels, lambda c, _: said.get(c)), g.wins, others), g.sayings)
 
 
 class Declared:
@@ -485,6 +486,10 @@ def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
         if isinstance(won.get("of"), str):
             parts.append(_t(" in the " + safe(won["of"], one_line=True)))
         return parts
+    told = [x["says"] for x in ev.get("with") or () if isinstance(x, dict) and isinstance(x.get("says"), str)]
+    if ev.get("declared") and (told or isinstance(ev.get("says"), str)):  # "seat 0 declares a point of six (58): 6"
+        verb = " declare " if plural else " declares "
+        return [*who, _t(verb), Part(", ".join(told or [ev["says"]]), "name"), _t(": "), shown]
     if ev.get("declared"):  # said aloud: "seat 1 declares point 5 (point held 546)"
         parts = [*who, _t(" declare " if plural else " declares "), word, _t(" "), shown]
         said = [x for x in ev.get("with") or () if isinstance(x, dict) and "total" in x]
@@ -496,7 +501,11 @@ def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
     if ev.get("op") != "set" and isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount:
         verb = ("score " if plural else "scores ") if amount > 0 else ("lose " if plural else "loses ")
         return [*who, _t(" " + verb + value_text(abs(amount))), _t(": "), word, _t(" "), shown]
-    return [*who, _t(": "), word, _t(" "), shown]
+    return [
+        *who,
+        _t(": "),
+        *([Part(ev["says"], "name")] if isinstance(ev.get("says"), str) else [word, _t(" "), shown]),
+    ]
 
 
 def _hand_end(ev: dict, w: _Words, _: bool | None) -> _Got:
