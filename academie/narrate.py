@@ -489,7 +489,7 @@ def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
     told = [x["says"] for x in ev.get("with") or () if isinstance(x, dict) and isinstance(x.get("says"), str)]
     if ev.get("declared") and (told or isinstance(ev.get("says"), str)):  # "seat 0 declares a point of six (58): 6"
         verb = " declare " if plural else " declares "
-        return [*who, _t(verb), Part(", ".join(told or [ev["says"]]), "name"), _t(": "), shown]
+        return [*who, _t(verb), Part(safe(", ".join(told or [ev["says"]]), one_line=True), "name"), _t(": "), shown]
     if ev.get("declared"):  # said aloud: "seat 1 declares point 5 (point held 546)"
         parts = [*who, _t(" declare " if plural else " declares "), word, _t(" "), shown]
         said = [x for x in ev.get("with") or () if isinstance(x, dict) and "total" in x]
@@ -504,7 +504,11 @@ def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [
         *who,
         _t(": "),
-        *([Part(ev["says"], "name")] if isinstance(ev.get("says"), str) else [word, _t(" "), shown]),
+        *(
+            [Part(safe(ev["says"], one_line=True), "name")]
+            if isinstance(ev.get("says"), str)
+            else [word, _t(" "), shown]
+        ),
     ]
 
 

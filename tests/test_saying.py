@@ -91,3 +91,14 @@ def test_piquet_declarations_read_in_the_words_of_the_game():
     ]
     e = state.engine  # what the words were read from
     assert e.pvars["pt"][0] == 767 and e.pvars["sq"][0] == 68 and e.pvars["st"][1] == 38
+
+
+def test_the_words_of_a_rule_file_are_told_as_text(tmp_path):
+    """A rule file is untrusted: its words reach the terminal and the page as plain text, on one line."""
+    text = SAID.read_text(encoding="utf-8").replace("../../dsl/schema.json", "x")
+    f = tmp_path / "odd.yaml"
+    f.write_text(text.replace("7: king", '7: "ki\\e[31mng\\nnext"'), encoding="utf-8")
+    state = academie.load_game(str(f)).new_state(players=2, seed=4)
+    (said,) = _declarations(state.observation(1))
+    line = narrate(said, you={1}).text
+    assert line.startswith("Seat 0 declares three hearts to the ki") and "\x1b" not in line and "\n" not in line
