@@ -400,6 +400,10 @@ def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
         if isinstance(won.get("of"), str):
             parts.append(_t(" in the " + safe(won["of"], one_line=True)))
         return parts
+    told = [x["says"] for x in ev.get("with") or () if isinstance(x, dict) and isinstance(x.get("says"), str)]
+    if ev.get("declared") and (told or isinstance(ev.get("says"), str)):  # "seat 0 declares a point of six (58): 6"
+        verb = " declare " if plural else " declares "
+        return [*who, _t(verb), Part(safe(", ".join(told or [ev["says"]]), one_line=True), "name"), _t(": "), shown]
     if ev.get("declared"):  # said aloud: "seat 1 declares point 5 (point held 546)"
         parts = [*who, _t(" declare " if plural else " declares "), word, _t(" "), shown]
         said = [x for x in ev.get("with") or () if isinstance(x, dict) and "total" in x]
@@ -411,7 +415,15 @@ def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
     if ev.get("op") != "set" and isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount:
         verb = ("score " if plural else "scores ") if amount > 0 else ("lose " if plural else "loses ")
         return [*who, _t(" " + verb + value_text(abs(amount))), _t(": "), word, _t(" "), shown]
-    return [*who, _t(": "), word, _t(" "), shown]
+    return [
+        *who,
+        _t(": "),
+        *(
+            [Part(safe(ev["says"], one_line=True), "name")]
+            if isinstance(ev.get("says"), str)
+            else [word, _t(" "), shown]
+        ),
+    ]
 
 
 def _hand_end(ev: dict, w: _Words, _: bool | None) -> _Got:

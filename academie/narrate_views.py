@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Callable
 
+from .saying import say
+
 
 def shown_of(vars_: Any) -> dict[str, str]:
     """The ``shown:`` of each counter of a rule file's ``vars:`` (raw data, as a log's record gives
@@ -65,7 +67,7 @@ def told(ev: dict, g: Any) -> dict:
     if ev.get("type") != "score":
         return ev
     said, others = getattr(ev, "said", {}), getattr(ev, "others", None)
-    return won(declared(ev, g.shown, g.labels, lambda c, _: said.get(c)), g.wins, others)
+    return say(won(declared(ev, g.shown, g.labels, lambda c, _: said.get(c)), g.wins, others), g.sayings)
 
 
 class Declared:

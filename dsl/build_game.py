@@ -18,6 +18,7 @@ from .document import Doc
 from .errors import RuleError
 from .gamedef import BUILTIN_SEAT_ZONES, BUILTIN_ZONES, GameDef, PackContext, deal_plan
 from .limits import Limits
+from .saying import sayings
 from .loader import resolve
 
 
@@ -229,6 +230,7 @@ class GameBuilder(StepBuilder):
             shown={k: _shown(v["shown"]) for k, v in vars_.items() if v.get("shown") not in (None, "derived")},
             labels={k: v["label"] for k, v in vars_.items() if isinstance(v.get("label"), str)},
             wins={k: dict(v["wins"]) for k, v in vars_.items() if isinstance(v.get("wins"), dict)},
+            sayings=self.sayings(vars_),
         )
         numbers = [st for st in steps if st.kind == "choose_number"]
         if numbers and not gd.abstract and not self.errors:
@@ -248,6 +250,12 @@ class GameBuilder(StepBuilder):
         if self.errors:
             raise RuleError(self.errors)
         return gd
+
+    def sayings(self, vars_: dict) -> dict:
+        """``vars: NAME: say:`` (and ``parts:``): how each counter's value is told (dsl/saying.py)."""
+        out, errors = sayings(vars_, lambda path: self.doc.pos(tuple(path)), self.scope, self.limits)
+        self.errors.extend(errors)
+        return out
 
     def teams(self, t) -> tuple | None:
         """``teams:``: ``of: EXPR`` (a seat's side, by a pattern of ``seat`` and

@@ -169,6 +169,8 @@ class GameDef:
     labels: dict[str, str] = field(default_factory=dict)
     # counter -> what it counts as won (``vars: NAME: wins: {one, of}``), for the narration
     wins: dict[str, dict] = field(default_factory=dict)
+    # counter -> how its value is told (``vars: NAME: say:``, ``parts:``; dsl/saying.py), for the narration
+    sayings: dict = field(default_factory=dict)
     _teams: dict = field(default_factory=dict, repr=False)
     _packs: dict = field(default_factory=dict, repr=False)
     _pack_sets: dict = field(default_factory=dict, repr=False)

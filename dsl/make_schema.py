@@ -371,6 +371,45 @@ document = {
                             "description": "the game's word for the counter, as its players say it (point, "
                             "tricks, game): what the narration and the tables call it",
                         },
+                        "say": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": 200,
+                            "description": "how the counter's value is told, in the game's words: a sentence with "
+                            "places {name}, each a part of the value (parts:) or {value} itself: 'a point of "
+                            "{cards} ({pips})'",
+                        },
+                        "parts": {
+                            "type": "object",
+                            "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
+                            "maxProperties": 12,
+                            "additionalProperties": {
+                                "oneOf": [
+                                    expr,
+                                    {
+                                        "type": "object",
+                                        "properties": {
+                                            "of": expr,
+                                            "words": {
+                                                "type": "object",
+                                                "propertyNames": {"pattern": "^-?[0-9]{1,18}$"},
+                                                "maxProperties": 100,
+                                                "additionalProperties": {
+                                                    "type": "string",
+                                                    "minLength": 1,
+                                                    "maxLength": 60,
+                                                },
+                                            },
+                                        },
+                                        "required": ["of"],
+                                        "additionalProperties": False,
+                                    },
+                                ]
+                            },
+                            "description": "the parts of the value that say: tells, each a number worked out of "
+                            "value alone (cards: value / 100), or {of: EXPRESSION, words: {NUMBER: WORD}}, the "
+                            "number said by its word (length: {of: value / 10, words: {5: quint}})",
+                        },
                         "wins": {
                             "type": "object",
                             "properties": {

@@ -60,6 +60,9 @@ def test_declared_with_names_a_counter_kept_as_it_is(tmp_path):
     assert "shown with 'points', which is no counter shown: declared" in str(e.value)
 
 
+_NUMBERS = dict(enumerate("zero one two three four five six seven eight nine ten eleven twelve".split()))
+
+
 def _to_play(seed: int):
     state = academie.load_game("piquet/hoyle").new_state(players=2, seed=seed)
     rng = random.Random(seed)
@@ -85,7 +88,8 @@ def test_piquet_the_adversarys_point_is_narrated_with_its_count():
         assert [x["seat"] for x in said] == [holder]
         line = narrate(said[0], you={adversary}).text
         pt = e.pvars["pt"][holder]
-        assert line == f"Seat {holder} declares point {pt // 100} (point held (a hundred a card, and the pips) {pt})."
+        cards = _NUMBERS[pt // 100]
+        assert line == f"Seat {holder} declares a point of {cards} ({pt % 100}): {pt // 100}."
         assert "not seen" not in line
         assert obs["pvars"]["pt"][holder] == pt and obs["pvars"]["pointv"][holder] == pt // 100
         assert state.observation(holder)["pvars"]["pt"][adversary] == "?"  # not good: not shown
@@ -113,10 +117,11 @@ def test_the_terminal_tells_a_human_the_declarations_and_nothing_of_a_point_kept
             pt = {e["seat"]: e["total"] for e in events if e["type"] == "score" and e["counter"] == "pt"}
             good = {e["seat"]: e["total"] for e in events if e["type"] == "score" and e["counter"] == "pointv"}
             if other in good:
-                assert f"seat {other} declares point {good[other]} ({word} {pt[other]})" in out
+                told = f"a point of {_NUMBERS[pt[other] // 100]} ({pt[other] % 100})"
+                assert f"seat {other} declares {told}: {good[other]}" in out
                 declared += 1
             elif other in pt:
-                assert f"seat {other}: {word}" not in out and f"seat {other} declares point" not in out
+                assert f"seat {other}: a point" not in out and f"seat {other} declares a point" not in out
                 assert f"seat {other} ({word}: not seen)" in out
                 kept += 1
     assert kept and declared

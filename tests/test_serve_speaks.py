@@ -68,10 +68,11 @@ def test_piquets_discard_is_asked_and_a_declaration_is_narrated(browser, server)
         _move(page, "#declare button.move >> nth=0" if done else "#hand button.legal >> nth=0")
     log = page.text_content("#log")
     # the adversary's declarations said aloud, in words, with what they count (the point with its count)
-    said = re.findall(r"Seat 1 declares (point|sequences|quatorze or three|carte blanche) (\d+)", log)
+    said = re.findall(r"Seat 1 declares (.+?): (\d+)", log)
     assert said and all(int(n) > 0 for _, n in said), log[-1500:]
-    assert ("point", "6") in said  # seed 2: the adversary's point is good
-    assert re.search(r"Seat 1 declares point 6 \(point held \(a hundred a card, and the pips\) 6\d\d\)", log)
+    # seed 2: the adversary's point is good, told as the players say it ("a point of six (58)")
+    assert re.search(r"Seat 1 declares a point of six \(\d\d\): 6", log), log[-1500:]
+    assert not re.search(r"and the pips\) \d", log), log[-1500:]  # the working value, never told raw
     assert not re.search(r"\((point|sequences|quatorze or three|carte blanche): not seen\)", log), log[-1500:]
     assert not re.search(r"\bNone\b|\bpointv\b|\bseqlen\b", page.text_content("body"))
     assert errors == []

@@ -18,6 +18,7 @@ from ..dsl.model import GameDef
 from ..dsl.text import safe
 from ..narrate import Declared, Line, Part, lowest_draws, narrate, shown_of
 from ..narrate_front import html as line_html
+from ..saying import of_rules, say
 from .explain import explain
 
 MAX_LOG_BYTES = 64 * 1024 * 1024
@@ -207,11 +208,12 @@ def lines(step: dict, doc: Doc | None, cache: dict | None = None) -> list[tuple[
         wins = {str(k): v["wins"] for k, v in vars_.items() if isinstance(v, dict) and isinstance(v.get("wins"), dict)}
         start = {str(k): v.get("initial", 0) for k, v in vars_.items() if isinstance(v, dict)}
         cache[("declared",)] = Declared(shown_of(vars_), labels, wins, start)
-    said = cache[("declared",)]
+        cache[("says",)] = of_rules(vars_)
+    said, says = cache[("declared",)], cache.get(("says",))
     out = []
     for ev in step["events"]:
         try:
-            line = narrate(said.view(ev) if isinstance(ev, dict) else ev, draw_lowest=lowest)
+            line = narrate(say(said.view(ev), says) if isinstance(ev, dict) else ev, draw_lowest=lowest)
         except (KeyError, TypeError, AttributeError, IndexError, ValueError):
             line = Line(str(ev.get("type")), (Part(f"({safe(str(ev.get('type')), one_line=True)} event)"),), "line")
         if line is None:
