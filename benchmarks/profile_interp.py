@@ -24,7 +24,7 @@ from academie.interpreter.state import DEFAULT_MAX_PLAYS
 
 
 _SHARES = {
-    "card play": ("_tricks_drawn", "_step_sequence"),
+    "card play": ("_step_tricks", "_tricks_drawn", "_step_sequence"),
     "  of it, the legal cards": ("_legal",),
     "effects steps": ("_step_effects",),
     "pay steps": ("_step_pay",),

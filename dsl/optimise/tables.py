@@ -22,6 +22,7 @@ from ..cells import Cell
 from ..closures import PLAIN_VALUES, SEAT_VALUES, Compiler
 from ..expr import BOUND, Fn, Scope
 from ..syntax import call_args, names_in, plain_name, source
+from .groups import grouped
 
 
 class Optimising(Compiler):
@@ -36,6 +37,11 @@ class Optimising(Compiler):
 
     def truths(self, args, conv: Callable = bool) -> Callable | None:
         return binder_truths(self, args, conv)
+
+    def c_call(self, node):
+        f, k = super().c_call(node)
+        g = grouped(self, node)  # a pass over a zone reading one field of the card
+        return (f, k) if g is None else (g, k)
 
 
 class _Truths(dict):
