@@ -56,11 +56,12 @@ def pack_of(n: int) -> list[int]:
     return [s * 13 + r for s in range(4) for r in range(low, 13)]
 
 
-def play_hand(rnd, n: int, hands: list[list[int]], talon: list[int], dealer: int, script=None):
+def play_hand(rnd, n: int, hands: list[list[int]], talon: list[int], dealer: int, script=None, trace=None):
     """One hand from the deal (``hands``: each seat's cards, ``talon``).
     Returns (the winner, each seat's jetons won or lost, plays, borrows,
     draws). ``script``: an iterator of the cards that begin the runs, instead
-    of random choices (a card not in the player's hand is an error)."""
+    of random choices (a card not in the player's hand is an error).
+    ``trace``: a list the random choices are added to, as a script gives them."""
     low = DEAL[n][0]
     where = [TALON] * 52
     for s in range(n):
@@ -76,6 +77,8 @@ def play_hand(rnd, n: int, hands: list[list[int]], talon: list[int], dealer: int
         h = hands[seat]
         if script is None:
             c = h.pop(int(rnd() * len(h)))
+            if trace is not None:
+                trace.append(c)
         else:
             c = next(script)
             if where[c] != seat:

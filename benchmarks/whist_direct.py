@@ -47,11 +47,12 @@ def card_of(name: str) -> int:
     return SUITS.index(name[-1]) * 13 + RANKS.index(name[:-1])
 
 
-def play_hand(rnd, hands: list[list[int]], trump: int, dealer: int, script=None):
+def play_hand(rnd, hands: list[list[int]], trump: int, dealer: int, script=None, trace=None):
     """Thirteen tricks from the deal (``hands``: each seat's thirteen cards,
     the turned-up card in the dealer's). Returns (tricks won by seat, honours
     by seat). ``script``: an iterator of the cards played, instead of random
-    choices (a card that is not legal is an error)."""
+    choices (a card that is not legal is an error). ``trace``: a list the
+    random choices are added to, as a script gives them."""
     held = []
     honours = []
     for h in hands:
@@ -73,6 +74,8 @@ def play_hand(rnd, hands: list[list[int]], trump: int, dealer: int, script=None)
                     break
                 r -= len(lst)
             best = lst.pop(r)
+            if trace is not None:
+                trace.append(led * 13 + best)
         else:
             c = next(script)
             led, best = c // 13, c % 13
@@ -95,6 +98,8 @@ def play_hand(rnd, hands: list[list[int]], trump: int, dealer: int, script=None)
                             break
                         r -= len(h[s])
                     r = h[s].pop(r)
+                if trace is not None:
+                    trace.append(s * 13 + r)
             else:
                 c = next(script)
                 s, r = c // 13, c % 13

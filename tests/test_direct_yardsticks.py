@@ -291,6 +291,33 @@ def test_emprunt_a_hand_won_by_lending_the_last_card():
     assert found
 
 
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_emprunt_the_hand_written_random_choices_replayed_by_the_interpreter(players):
+    # the hand-written game's own random choices (the path that is timed), on the
+    # interpreter's deal, made again in the rule file's game: each is legal there, no other
+    # choice is asked, and the hand ends alike
+    g = load_game("emprunt/lacombe")
+    for seed in range(100):
+        st = State(g, players, f"emprunt/{seed}")
+        deal = next(e for e in st.events if e["type"] == "deal")
+        dealer = next(e for e in st.events if e["type"] == "hand_start")["dealer"]
+        hands = [[emprunt_direct.card_of(c) for c in h] for h in deal["hands"]]
+        talon = [emprunt_direct.card_of(c) for c in deal["talon"]]
+        trace: list = []
+        rnd = random.Random(seed).random
+        winner, money, plays, borrows, draws = emprunt_direct.play_hand(rnd, players, hands, talon, dealer, trace=trace)
+        for c in trace:
+            st.apply(emprunt_direct.card_name(c))
+        assert st.is_terminal()
+        assert (winner, money, plays, borrows, draws) == (
+            st.winner,
+            st.returns(),
+            st.plays,
+            st.stats["borrows"],
+            st.stats["draws"],
+        )
+
+
 def test_emprunt_a_card_not_in_hand_is_refused():
     st, chosen = interpreter_emprunt(4, 0)
     deal = next(e for e in st.events if e["type"] == "deal")
@@ -375,6 +402,43 @@ def test_whist_random_deals_and_cards_played_alike(options):
         if len(st.hand_results) == 2:
             seen.add("rubber in two games")
     assert {"game", "honours held"} <= seen
+
+
+@pytest.mark.parametrize("options", [(), ("short",)])
+def test_whist_the_hand_written_random_cards_replayed_by_the_interpreter(options):
+    # the hand-written game's own random cards (the path that is timed), on each of the
+    # interpreter's deals, played again in the rule file's rubber: each is legal there, and
+    # the hands, the points, the games and the standings come out alike
+    g = load_game("whist/hoyle", options) if options else load_game("whist/hoyle")
+    for seed in range(30):
+        ends: list = []
+        st = State(
+            g,
+            4,
+            f"whist/{seed}",
+            on_hand=lambda s, end: ends.append((s.won[:], s.pvars["score"][:2], s.pvars["games"][:2])) if end else None,
+        )
+        rnd = random.Random(seed).random
+        score, games = [0, 0], [0, 0]
+        mine = []
+        while not st.is_terminal():
+            # a new hand: its deal, played by the hand-written game's random players
+            deal = [e for e in st.events if e["type"] == "deal"][-1]
+            dealer = [e for e in st.events if e["type"] == "hand_start"][-1]["dealer"]
+            turnup = whist_direct.card_of([e for e in st.events if e["type"] == "turnup"][-1]["card"])
+            hands = [[whist_direct.card_of(c) for c in h] for h in deal["hands"]]
+            hands[dealer].append(turnup)
+            trace: list = []
+            won, honours = whist_direct.play_hand(rnd, hands, turnup // 13, dealer, trace=trace)
+            whist_direct.score_hand(won, honours, score, games, dealer, bool(options))
+            mine.append((won, score[:], games[:]))
+            hand_no = st.hand_no
+            for c in trace:
+                assert st.hand_no == hand_no
+                st.apply(whist_direct.card_name(c))
+            assert st.hand_no != hand_no or st.is_terminal()
+        assert mine == ends
+        assert st.returns() == [games[0], games[1], games[0], games[1]]
 
 
 def test_whist_a_card_that_does_not_follow_suit_is_refused():
