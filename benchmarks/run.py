@@ -57,7 +57,7 @@ import enfle_direct  # noqa: E402
 import piquet_direct  # noqa: E402
 import whist_direct  # noqa: E402
 
-from academie.dsl import compiler, loader  # noqa: E402
+from academie.dsl import checking, compiler, loader  # noqa: E402
 from academie.dsl.loader import corpus_ids, resolve  # noqa: E402
 from academie.dsl.model import compile_doc, load_game  # noqa: E402
 from academie.interpreter.simulate import Tally, game_seed, play_one  # noqa: E402
@@ -144,7 +144,7 @@ def bench_enfle(players: list[int], hands: int, repeat: int) -> list[dict]:
 
 def _clear_caches():
     compiler.parser.cache_clear()
-    for f in (loader.schema, loader._validator, loader.source_ids):
+    for f in (checking.schema, checking._validator, loader.source_ids):
         f.cache_clear()
     loader._FILE_CACHE.clear()
 

@@ -206,7 +206,7 @@ def _is_seat(node: Any) -> bool:
 
 def _effects_of(obj: Any, seen: set) -> Iterator[Any]:
     """Every effect held anywhere in the compiled game ``obj`` (steps, their tricks' effects, the end)."""
-    from .model import Effect
+    from .gamedef import Effect
 
     if id(obj) in seen:
         return

@@ -168,7 +168,7 @@ def whist_deck(hands, dealer, turnup):
     return [card(c) for c in deck + [turnup]]
 
 
-def whist_from(tmp_path, score=(0, 0), games=True):
+def whist_from(tmp_path, score=(0, 0), games=True, options=()):
     """Whist with seat 0's side standing at ``score[0]`` and the dealer's left's at ``score[1]``
     before the first deal; without ``games``, the points of one deal as the file scores them,
     the game's bookkeeping (a game won, the score back to love) left out."""
@@ -190,7 +190,7 @@ def whist_from(tmp_path, score=(0, 0), games=True):
         )
         + ("" if games else "  game_won: null\n")
     )
-    return load_game(str(path))
+    return load_game(str(path), options)
 
 
 ALL_CLUBS = [f"{r}C" for r in RANKS]
@@ -222,14 +222,84 @@ def test_whist_eleven_points_in_one_round(tmp_path):
     assert [r["winner"] % 2 for r in st.hand_results] == [1]  # the hand is the side's
 
 
+# the dealer (seat 3) holds the four honours, seat 0 the nine small trumps and three aces
+FOUR_HONOURS = [
+    ["10C", "9C", "8C", "7C", "6C", "5C", "4C", "3C", "2C", "AS", "AH", "AD", "2S"],
+    TEN_TRICKS[1],
+    TEN_TRICKS[2],
+    ["AC", "KC", "QC", "JC", "3S", "4S", "5S", "6S", "2H", "3H", "4H", "5H", "6H"],
+]
+
+
 def test_whist_tricks_score_before_honours_and_a_deal_gives_one_game(tmp_path):
-    # both sides at eight: seat 0's side goes out by its tricks (ten, four above the book), and
-    # the dealer's side's three honours, which would make ten too, are not counted
-    g = whist_from(tmp_path, (8, 8))
-    st = play_first(State(g, 4, 0, dealer=3, deck=whist_deck(TEN_TRICKS, 3, "AC"), hands=1))
-    assert st.won == [10, 0, 0, 3]
+    # seat 0's side at seven goes out by its tricks (nine, three above the book), and the
+    # dealer's side's four honours, which would take it from six to ten too, are not counted
+    g = whist_from(tmp_path, (7, 6))
+    st = play_first(State(g, 4, 0, dealer=3, deck=whist_deck(FOUR_HONOURS, 3, "AC"), hands=1))
+    assert st.won[0] + st.won[2] == 9
     assert st.pvars["games"] == [1, 0, 1, 0]
     assert st.hand_results[0]["winner"] % 2 == 0
+
+
+@pytest.mark.parametrize("score", [(8, 8), (6, 8)])
+def test_whist_a_side_at_eight_calls_its_honours_and_wins_before_the_play(tmp_path, score):
+    # "Honours can only be called at eight points (in Long Whist), and at nine they do not
+    # count." (Enquire Within, law xx). The dealer's side stands at eight holding three honours:
+    # it calls them before a card is played and makes the game; seat 0's side, whose ten tricks
+    # would have taken it out first (from six or eight), plays none of them
+    g = whist_from(tmp_path, score)
+    st = play_first(State(g, 4, 0, dealer=3, deck=whist_deck(TEN_TRICKS, 3, "AC"), hands=1))
+    assert st.won == [0, 0, 0, 0]
+    assert st.pvars["games"] == [0, 1, 0, 1]
+    assert st.hand_results[0]["winner"] % 2 == 1 and st.hand_results[0]["tricks"] == 0
+    # standing at seven, the same honours are not called: the hand is played, tricks first
+    g = whist_from(tmp_path, (6, 7))
+    st = play_first(State(g, 4, 0, dealer=3, deck=whist_deck(TEN_TRICKS, 3, "AC"), hands=1))
+    assert st.won == [10, 0, 0, 3] and st.pvars["games"] == [1, 0, 1, 0]
+
+
+def test_whist_club_usage_eight_with_the_deal_cannot_call_against_nine(tmp_path):
+    # "[In some Clubs, eight, with the deal, cannot call against nine.]" (Enquire Within, xx):
+    # the dealer's side at eight holds three honours, seat 0's side stands at nine
+    deck = whist_deck(TEN_TRICKS, 3, "AC")
+    st = play_first(State(whist_from(tmp_path, (9, 8)), 4, 0, dealer=3, deck=deck, hands=1))
+    assert st.pvars["games"] == [0, 1, 0, 1]  # the laws: it calls, and wins before the play
+    g = whist_from(tmp_path, (9, 8), options=["club-eight"])
+    st = play_first(State(g, 4, 0, dealer=3, deck=deck, hands=1))
+    assert st.won == [10, 0, 0, 3] and st.pvars["games"] == [1, 0, 1, 0]  # the club's: no call, out by tricks
+    # against seven it calls, with the deal or not
+    st = play_first(State(whist_from(tmp_path, (7, 8), options=["club-eight"]), 4, 0, dealer=3, deck=deck, hands=1))
+    assert st.won == [0, 0, 0, 0] and st.pvars["games"] == [0, 1, 0, 1]
+
+
+def test_whist_the_highest_card_of_the_suit_led_wins_and_a_deuce_of_trumps_beats_it():
+    # Facts for Everybody: "if the first player lays down a deuce of spades, the second a three
+    # of spades, the third a four of spades, and the fourth a five of spades, this last person
+    # wins ; his party gains a trick. But should one of the players not have a spade in his
+    # hand, and lays down a deuce of the suit which happens to be trumps, that card wins."
+    hands = [
+        ["2S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2H", "3H", "4H"],
+        ["3S", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH", "2D", "3D"],
+        ["4S", "4D", "5D", "6D", "7D", "8D", "9D", "10D", "JD", "QD", "KD", "AD", "3C"],
+        ["5S", "2C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC"],
+    ]
+    g = load_game("whist/hoyle")
+    st = State(g, 4, 0, dealer=3, deck=whist_deck(hands, 3, "AC"), hands=1, keep_events=True)
+    for c in ["2S", "3S", "4S", "5S"]:
+        st.apply(c)
+    assert [e for e in st.events if e["type"] == "trick"][-1]["winner"] == 3
+    # the second player holds no spade and plays the deuce of clubs, trumps: it beats the ace
+    hands = [
+        ["2S", "3S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "2H", "3H", "4H"],
+        ["2C", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH", "2D", "3D"],
+        ["4S", "4D", "5D", "6D", "7D", "8D", "9D", "10D", "JD", "QD", "KD", "AD", "3C"],
+        ["AS", "5S", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC"],
+    ]
+    st = State(g, 4, 0, dealer=3, deck=whist_deck(hands, 3, "AC"), hands=1, keep_events=True)
+    assert st.trump == "C"
+    for c in ["2S", "2C", "4S", "AS"]:
+        st.apply(c)
+    assert [e for e in st.events if e["type"] == "trick"][-1]["winner"] == 1
 
 
 def test_whist_honours_count_by_the_score_a_side_stands_at_when_the_deal_begins(tmp_path):
@@ -278,12 +348,19 @@ def test_whist_every_hand_names_the_side_that_won_the_odd_trick(seed):
     hands = [e for e in st.events if e["type"] in ("trick", "hand_end")]
     won = Counter()
     results = iter(st.hand_results)
+    games = [0, 0, 0, 0]
     for e in hands:
         if e["type"] == "trick":
             won[e["winner"] % 2] += 1
             continue
+        result = next(results)
+        if not won:  # a side at eight called its honours: the hand is not played, and its game is won
+            assert result["tricks"] == 0 and result["scores"][result["winner"]] > games[result["winner"]]
+            games = result["scores"]
+            continue
+        games = result["scores"]
         side = max((0, 1), key=won.__getitem__)
-        assert won[side] >= 7 and next(results)["winner"] % 2 == side
+        assert won[side] >= 7 and result["winner"] % 2 == side
         won = Counter()
 
 

@@ -214,6 +214,45 @@ def test_euchre_a_made_trump_not_won_is_euchred():
     assert st.pvars["points"] == [2, 0]
 
 
+EUCHRE_PACK = [r + s for s in "SHDC" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
+OTHER_COLOUR = {"S": "HD", "C": "HD", "H": "SC", "D": "SC"}
+
+
+def euchre_trick(trump, lead, follow):
+    """Seat 1 orders up a turned card of ``trump`` and leads ``lead``; the dealer follows with
+    ``follow``: who wins the trick. The other cards held are small cards of the other colour."""
+    turnup = next(c for c in ("7", "8", "9", "Q") if c + trump not in (lead, follow)) + trump
+    small = [r + s for s in OTHER_COLOUR[trump] for r in ("7", "8", "9", "10")]
+    hands = [[follow] + small[:4], [lead] + small[4:]]
+    stock = [c for c in EUCHRE_PACK if c not in {lead, follow, turnup} | set(small)]
+    st = State(load_game("euchre/cassell"), 2, 0, dealer=0, deal={"hands": hands, "turnup": [turnup], "stock": stock})
+    st.apply(1)  # the non-dealer orders it up
+    st.apply(small[0])  # the dealer puts out a small card
+    st.apply(lead)
+    st.apply(follow)
+    assert st.trump == trump
+    return [e for e in st.events if e["type"] == "trick"][-1]["winner"]
+
+
+def test_euchre_the_sources_orders_of_the_trumps():
+    """Cassell: 'Supposing spades to be trumps, then the cards rank in the following order:—Knave
+    of spades, knave of clubs, ace, king, queen of spades, &c. If clubs were trumps then the knave
+    of that suit would be highest card, and knave of spades the next.' Enquire Within: 'when
+    hearts are trumps, the cards rank thus:- Knave of hearts, knave of diamonds, ace, king, queen,
+    ten, nine, eight, and seven of hearts. When diamonds are trumps, the knave is right bower, and
+    the knave of hearts left bower'. Each card beats the next, led or following."""
+    orders = {
+        "S": ["JS", "JC", "AS", "KS", "QS"],
+        "C": ["JC", "JS", "AC"],
+        "H": ["JH", "JD", "AH", "KH", "QH", "10H", "9H", "8H", "7H"],
+        "D": ["JD", "JH", "AD"],
+    }
+    for trump, order in orders.items():
+        for high, low in zip(order, order[1:]):
+            assert euchre_trick(trump, high, low) == 1, (trump, high, low)  # the leader's higher card
+            assert euchre_trick(trump, low, high) == 0, (trump, low, high)  # the dealer's higher card
+
+
 # -- Two-handed Hearts ----------------------------------------------------------------
 def test_two_handed_hearts_draws_from_the_stock_and_settles_the_difference():
     """Foster's Two-Handed Hearts: thirteen each, twenty-six in the stock; the winner of

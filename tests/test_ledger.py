@@ -9,6 +9,7 @@ import shutil
 import pytest
 
 import academie.coverage as coverage_mod
+import academie.dsl.corpus as corpus_mod
 import academie.dsl.loader as loader
 import academie.validate as validate_mod
 from academie.coverage import DEBTS, KINDS, LEDGER_PENDING, check_source_meta, coverage
@@ -111,7 +112,7 @@ def sources_copy(tmp_path, monkeypatch):
     """The sources copied to a folder the package reads instead of its own."""
     root = tmp_path / "sources"
     shutil.copytree(loader.sources_root(), root)
-    for mod in (loader, validate_mod, coverage_mod):
+    for mod in (loader, corpus_mod, validate_mod, coverage_mod):
         monkeypatch.setattr(mod, "sources_root", lambda: root)
 
     def clear():
