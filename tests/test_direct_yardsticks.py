@@ -340,13 +340,15 @@ def test_emprunt_random_games_settle_the_pool():
 
 def interpreter_rubber(seed: int, options: tuple = ()):
     """A rubber of the rule file, each card of a seeded random choice: (the state at the end,
-    each hand's points, games, tricks and honours by seat at its end)."""
+    each hand's points and games by side, tricks and honours by seat, and honours called by
+    side, at its end)."""
     g = load_game("whist/hoyle", options) if options else load_game("whist/hoyle")
     ends: list = []
 
     def on_hand(s, end):
         if end:
-            ends.append((s.pvars["score"][:2], s.pvars["games"][:2], s.won[:], s.pvars["honours"][:]))
+            called = s.pvars["called"][:2] if "called" in s.pvars else [0, 0]
+            ends.append((s.pvars["score"][:2], s.pvars["games"][:2], s.won[:], s.pvars["honours"][:], called))
 
     st = State(g, 4, f"whist/{seed}", on_hand=on_hand)
     rng = random.Random(seed)
@@ -357,8 +359,8 @@ def interpreter_rubber(seed: int, options: tuple = ()):
 
 def direct_rubber(st, short: bool = False):
     """The hand-written hands from the interpreter's deals and cards played: each hand's
-    (points by side, games by side, tricks by seat, honours by seat) and winner, and the
-    standings."""
+    (points by side, games by side, tricks by seat, honours by seat, honours called by side)
+    and winner, and the standings."""
     score, games = [0, 0], [0, 0]
     hands: list = []
     plays: list = []
@@ -377,16 +379,23 @@ def direct_rubber(st, short: bool = False):
         elif t == "play":
             plays.append(whist_direct.card_of(e["card"]))
         elif t == "hand_end":
-            won, honours = whist_direct.play_hand(None, hands, trump, dealer, script=iter(plays))
-            winners.append(whist_direct.score_hand(won, honours, score, games, dealer, short))
-            out.append((score[:], games[:], won, honours))
+            honours = whist_direct.honours_of(hands, trump)
+            called = whist_direct.call(honours, score, short)
+            if any(called):  # the hand is not played
+                assert not plays
+                won = [0, 0, 0, 0]
+            else:
+                won = whist_direct.play_hand(None, hands, trump, dealer, script=iter(plays))
+            winners.append(whist_direct.score_hand(won, honours, called, score, games, dealer, short))
+            out.append((score[:], games[:], won, honours, called))
     return out, winners, [games[0], games[1], games[0], games[1]]
 
 
 @pytest.mark.parametrize("options", [(), ("short",)])
 def test_whist_random_deals_and_cards_played_alike(options):
     # the interpreter's deals and its random agent's cards: hand by hand the tricks, the
-    # honours, the points and the games, the hand's winner, and the rubber's standings
+    # honours, the honours called at eight, the points and the games, the hand's winner, and
+    # the rubber's standings
     seen = set()
     for seed in range(60):
         st, ends = interpreter_rubber(seed, options)
@@ -394,14 +403,26 @@ def test_whist_random_deals_and_cards_played_alike(options):
         assert out == ends
         assert winners == [r["winner"] for r in st.hand_results]
         assert standings == st.returns()
-        for (score, games, _, honours), before in zip(out, [([0, 0], [0, 0], 0, 0), *out]):
+        for (score, games, _, honours, called), before in zip(out, [([0, 0], [0, 0]), *out]):
             if games != before[1]:
                 seen.add("game")
             if any(honours[s] + honours[s + 2] >= 3 for s in (0, 1)):
                 seen.add("honours held")
-        if len(st.hand_results) == 2:
-            seen.add("rubber in two games")
+            if any(called):
+                seen.add("honours called")
     assert {"game", "honours held"} <= seen
+    assert ("honours called" in seen) == (not options)
+
+
+def whist_hand(events, k):
+    """The ``k``-th hand's (dealer, hands with the turn-up in the dealer's, turn-up) from a log."""
+    starts = [i for i, e in enumerate(events) if e["type"] == "hand_start"]
+    part = events[starts[k] : starts[k + 1] if k + 1 < len(starts) else len(events)]
+    dealer = part[0]["dealer"]
+    hands = [[whist_direct.card_of(c) for c in h] for h in next(e for e in part if e["type"] == "deal")["hands"]]
+    turnup = whist_direct.card_of(next(e for e in part if e["type"] == "turnup")["card"])
+    hands[dealer].append(turnup)
+    return dealer, hands, turnup
 
 
 @pytest.mark.parametrize("options", [(), ("short",)])
@@ -420,23 +441,28 @@ def test_whist_the_hand_written_random_cards_replayed_by_the_interpreter(options
         )
         rnd = random.Random(seed).random
         score, games = [0, 0], [0, 0]
-        mine = []
-        while not st.is_terminal():
-            # a new hand: its deal, played by the hand-written game's random players
-            deal = [e for e in st.events if e["type"] == "deal"][-1]
-            dealer = [e for e in st.events if e["type"] == "hand_start"][-1]["dealer"]
-            turnup = whist_direct.card_of([e for e in st.events if e["type"] == "turnup"][-1]["card"])
-            hands = [[whist_direct.card_of(c) for c in h] for h in deal["hands"]]
-            hands[dealer].append(turnup)
-            trace: list = []
-            won, honours = whist_direct.play_hand(rnd, hands, turnup // 13, dealer, trace=trace)
-            whist_direct.score_hand(won, honours, score, games, dealer, bool(options))
-            mine.append((won, score[:], games[:]))
-            hand_no = st.hand_no
-            for c in trace:
-                assert st.hand_no == hand_no
-                st.apply(whist_direct.card_name(c))
-            assert st.hand_no != hand_no or st.is_terminal()
+        mine: list = []
+        while True:
+            # the hands dealt since the last played: a hand called at eight is scored, not
+            # played; the hand at a decision is played by the hand-written game's random players
+            for k in range(len(mine), st.hand_no):
+                dealer, hands, turnup = whist_hand(st.events, k)
+                trump = turnup // 13
+                honours = whist_direct.honours_of(hands, trump)
+                called = whist_direct.call(honours, score, bool(options))
+                if any(called):
+                    won = [0, 0, 0, 0]
+                else:
+                    assert k == st.hand_no - 1 and not st.is_terminal()
+                    trace: list = []
+                    won = whist_direct.play_hand(rnd, hands, trump, dealer, trace=trace)
+                    for c in trace:
+                        assert st.hand_no == k + 1
+                        st.apply(whist_direct.card_name(c))
+                whist_direct.score_hand(won, honours, called, score, games, dealer, bool(options))
+                mine.append((won, score[:], games[:]))
+            if st.is_terminal() and len(mine) == st.hand_no:
+                break
         assert mine == ends
         assert st.returns() == [games[0], games[1], games[0], games[1]]
 
@@ -459,6 +485,6 @@ def test_whist_a_card_that_does_not_follow_suit_is_refused():
 def test_whist_random_rubbers_end_at_two_games():
     for g in range(50):
         log: list = []
-        standings, hands = whist_direct.play_game(random.Random(g), log=log)
+        standings, hands, plays = whist_direct.play_game(random.Random(g), log=log)
         assert sorted(standings) == [0, 0, 2, 2] or sorted(standings) == [1, 1, 2, 2]
-        assert len(log) == hands and max(log[-1][2]) == 2
+        assert len(log) == hands and max(log[-1][2]) == 2 and plays % 52 == 0 and plays <= 52 * hands
