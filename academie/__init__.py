@@ -17,7 +17,7 @@ if _os.path.isfile(_os.path.join(_root, "pyproject.toml")) and _os.path.isfile(
 ):
     __path__.append(_root)  # type: ignore[name-defined]  # noqa: F821
 
-# The public API (academie/api.py, docs/api.md) and ``agent``, a player by name (academie/players,
+# The public API (academie/api/, docs/api.md) and ``agent``, a player by name (academie/players,
 # docs/players.md), imported on first use so that the command line starts without them.
 __all__ = [
     "ApiError",

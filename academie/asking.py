@@ -42,13 +42,13 @@ def question(
     ``answers`` ({move name: its words}), ``rule`` (the path of the step that asks it), and for a
     choice of cards ``chosen`` (the cards chosen so far), ``min``, ``max`` and ``to`` (where they
     go, in words). None when no one is to move, or the move is a card to play (no question)."""
-    st = getattr(e, "_cur_step", None)
+    st = e.step
     if st is None:
         return None
     if moves is not None and seat is not None:  # asked of an agent as the engine runs (no decision is paused)
         kind = _KIND.get(st.kind, "play")
     else:
-        dec = getattr(e, "_decision", None)
+        dec = e.decision
         if dec is None:
             return None
         seat, moves, kind = dec.seat, list(dec.moves), dec.kind
@@ -84,10 +84,9 @@ def question(
         out.update(text=ask[:1].upper() + ask[1:] + ("?" if label and not ask.endswith("?") else "."), answers=answers)
         return out
     if kind == "choose":
-        lo, hi = e._bounds(st, seat)
+        lo, hi = e.choice_bounds(st, seat)
         if chosen is None:  # the cards chosen so far, as the paused step keeps them
-            frame = getattr(e, "_frame", None)
-            chosen = list(frame[2].get(seat, [])) if isinstance(frame, tuple) and len(frame) == 3 else []
+            chosen = e.cards_chosen(seat)
         to = _where(e, st, seat)
         if lo == hi:
             how = f"exactly {_cards(hi)}"
@@ -121,8 +120,8 @@ def _where(e: Any, st: Any, seat: int) -> str:
         zone = st.dest.fn(e, seat, None)
     except Exception:  # an expression that cannot be worked out before the choice: its zone unnamed
         return "their place"
-    owner = e._zone_owner.get(id(zone))
-    named = e._zone_named(zone, owner)
+    named = e.zone_named(zone)
+    owner = named.get("zone_seat")
     name = _w(named.get("zone") or "place").replace("_", " ")
     if owner is None:
         return f"the {name}"

@@ -56,13 +56,22 @@ KINDS: dict[str, str] = {
 }
 DEBTS = ("variant-not-encoded", "cannot-express")
 
-# The sources whose games are being written or reworked: validate tolerates
+# The sources whose games are being written or reworked, and those stored for games no rule file
+# plays yet (issue 28, marked so): validate tolerates
 # up to this many of their sentences not accounted for (one more, and each is an error); their
 # not_rules: entries may still be plain strings. An entry is lowered as sentences are accounted for,
 # and removed when its source is accounted for in full, its entries given their kind and why; once
-# this is empty, every source of the corpus is accounted for (as it is now). tests/test_ledger.py checks that no
+# this is empty, every source of the corpus is accounted for (as every source of a rule file is
+# now). tests/test_ledger.py checks that no
 # source has more than recorded here, and no other source any, nor any plain-string entry.
-LEDGER_PENDING: dict[str, int] = {}
+LEDGER_PENDING: dict[str, int] = {
+    "cadogan-klondike": 13,  # no rule file yet (issue 28)
+    "cadogan-napoleon": 16,  # no rule file yet (issue 28)
+    "chambers-cassino": 10,  # no rule file yet (issue 28)
+    "dictionnaire-academie-1740-brelan": 6,  # no rule file yet (issue 28)
+    "hoyle-improved-faro": 63,  # no rule file yet (issue 28)
+    "nuttall-poker": 7,  # no rule file yet (issue 28)
+}
 
 # the schema of a source's metadata (sources/ID.yaml); other keys are allowed
 _ENTRY = {

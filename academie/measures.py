@@ -72,7 +72,7 @@ def game_measures(
     seats, nones = range(players), (None,) * players
 
     def on_hand(st: State, end: bool) -> None:
-        c = st._counts
+        c = st.counts
         if not end:
             if not first_dealer:
                 first_dealer.append(st.dealer)
@@ -735,7 +735,7 @@ class Reader:
         return st
 
     def on_hand(self, st: State, end: bool) -> None:
-        c = st._counts
+        c = st.counts
         if not end:
             if self.first_dealer is None:
                 self.first_dealer = st.dealer

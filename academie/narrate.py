@@ -371,6 +371,101 @@ def _seats(ev: dict, w: _Words) -> list[Part]:
     return [w.seat(ev["seat"])]
 
 
+def shown_of(vars_: Any) -> dict[str, str]:
+    """The ``shown:`` of each counter of a rule file's ``vars:`` (raw data, as a log's record gives
+    it), as the engine keeps it (``GameDef.shown``): ``{declared_with: C}`` as ``declared C``."""
+    out: dict[str, str] = {}
+    for k, v in (vars_ or {}).items() if isinstance(vars_, dict) else ():
+        how = v.get("shown") if isinstance(v, dict) else None
+        if isinstance(how, dict) and isinstance(how.get("declared_with"), str):
+            out[str(k)] = "declared " + how["declared_with"]
+        elif isinstance(how, str) and how != "derived":
+            out[str(k)] = how
+    return out
+
+
+def declared(ev: dict, shown: dict, labels: dict, value: Callable[[str, Any], Any]) -> dict:
+    """A ``score`` event as a declaration, when it is one: the cell of a counter ``shown: declared``
+    set to a value that scores, said aloud (docs/language.md). Then a copy with ``declared`` and
+    ``with``, the counters declared with it (``shown: {declared_with: …}``: the count of a point
+    declared), each ``{counter, label, total}`` read by ``value(counter, seat)`` (None: not known);
+    else ``ev`` itself. Words, not play: the engine's log is left as it is."""
+    name = ev.get("counter")
+    if ev.get("type") != "score" or not isinstance(name, str) or shown.get(name) != "declared":
+        return ev
+    total = ev.get("total")
+    if not total or isinstance(total, bool):
+        return ev
+    seat = ev.get("seat")
+    with_ = []
+    for c, how in shown.items():
+        if how == "declared " + name:
+            v = value(c, seat)
+            if v is not None:
+                with_.append({"counter": c, **({"label": labels[c]} if c in labels else {}), "total": v})
+    return {**ev, "declared": True, **({"with": with_} if with_ else {})}
+
+
+def won(ev: dict, wins: dict, others: list | None) -> dict:
+    """A ``score`` event as a win, when it is one: an addition to a counter that counts what is won
+    (``vars: NAME: wins: {one, of}``). Then a copy with ``won``: the thing won (``one``), what it
+    is won towards (``of``) and ``others``, the other seats' or sides' totals (None: not known to
+    all); else ``ev`` itself."""
+    name, amount = ev.get("counter"), ev.get("amount")
+    spec = wins.get(name) if isinstance(name, str) else None
+    if ev.get("type") != "score" or not isinstance(spec, dict) or "total" not in ev:
+        return ev
+    if not isinstance(amount, (int, float)) or isinstance(amount, bool) or amount <= 0:
+        return ev
+    return {**ev, "won": {**spec, **({"others": list(others)} if others is not None else {})}}
+
+
+def told(ev: dict, g: Any) -> dict:
+    """An engine's ``score`` event (``interpreter/effects.py``) told as its game says it: a
+    declaration with what it declares, a win with the others' totals (``g``: the rules, a
+    ``GameDef``); any other event as it is."""
+    if ev.get("type") != "score":
+        return ev
+    said, others = getattr(ev, "said", {}), getattr(ev, "others", None)
+    return won(declared(ev, g.shown, g.labels, lambda c, _: said.get(c)), g.wins, others)
+
+
+class Declared:
+    """``declared`` and ``won`` for the events of a whole log, read in order (a replay): the value
+    of a counter declared with another is the last its events gave (``total``), and so are the
+    others' totals of a win (when every other seat's or side's is known)."""
+
+    def __init__(self, shown: dict, labels: dict, wins: dict | None = None, initial: dict | None = None):
+        self.shown, self.labels, self.wins = shown, labels, wins or {}
+        self.initial = initial or {}  # counter -> its starting value, where it is a number written
+        self.last: dict = {}
+        self.kept: dict = {}  # (counter, seats) -> total, of the counters that count wins
+        self.players = 0
+
+    def view(self, ev: dict) -> dict:
+        if ev.get("type") == "hand_start":
+            self.last.clear()
+        if ev.get("type") == "deal":
+            sizes = ev.get("hands") or ev.get("hand_sizes")
+            self.players = len(sizes) if isinstance(sizes, list) else self.players
+        if ev.get("type") != "score" or not (self.shown or self.wins):
+            return ev
+        name = ev.get("counter")
+        if "total" in ev:
+            self.last[(name, ev.get("seat"))] = ev["total"]
+        ev = declared(ev, self.shown, self.labels, lambda c, s: self.last.get((c, s)))
+        if name not in self.wins or "total" not in ev:
+            return ev
+        seats = tuple(ev.get("seats") or [ev.get("seat")])
+        self.kept[(name, seats)] = ev["total"]
+        others = [v for (c, group), v in self.kept.items() if c == name and not set(group) & set(seats)]
+        seen = {s for (c, group) in self.kept if c == name for s in group}
+        start = self.initial.get(name, 0)
+        if self.players and set(range(self.players)) - seen and isinstance(start, int):
+            others.append(start)  # the seats that never won one: still at the start, whatever their sides
+        return won(ev, self.wins, others or None)
+
+
 def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
     word = Part(counter_word(ev.get("counter"), ev.get("label")), "name")
     who = _seats(ev, w)
@@ -379,6 +474,25 @@ def _score(ev: dict, w: _Words, _: bool | None) -> _Got:
     amount, total = ev.get("amount"), ev.get("total")
     shown = Part(value_text(total, w.symbols), "name")
     plural = isinstance(ev.get("seats"), list) and len(ev["seats"]) > 1
+    won = ev.get("won")
+    if isinstance(won, dict) and isinstance(won.get("one"), str):  # "seats 1 and 3 win the game: 1 game to 0 …"
+        one = safe(won["one"], one_line=True)
+        wins = ("win " if plural else "wins ") + (f"the {one}" if amount == 1 else f"{value_text(amount)} {word.text}")
+        parts = [*who, _t(" " + wins + ": "), shown, _t(" "), Part(one if total == 1 else word.text, "name")]
+        others = won.get("others")
+        if isinstance(others, list) and others:
+            parts.append(_t(" to " + " and ".join(value_text(x, w.symbols) for x in others)))
+        if isinstance(won.get("of"), str):
+            parts.append(_t(" in the " + safe(won["of"], one_line=True)))
+        return parts
+    if ev.get("declared"):  # said aloud: "seat 1 declares point 5 (point held 546)"
+        parts = [*who, _t(" declare " if plural else " declares "), word, _t(" "), shown]
+        said = [x for x in ev.get("with") or () if isinstance(x, dict) and "total" in x]
+        for i, x in enumerate(said):
+            parts += [_t(", " if i else " (")]
+            parts += [Part(counter_word(x.get("counter"), x.get("label")), "name"), _t(" ")]
+            parts += [Part(value_text(x["total"], w.symbols), "name")]
+        return parts + ([_t(")")] if said else [])
     if ev.get("op") != "set" and isinstance(amount, (int, float)) and not isinstance(amount, bool) and amount:
         verb = ("score " if plural else "scores ") if amount > 0 else ("lose " if plural else "loses ")
         return [*who, _t(" " + verb + value_text(abs(amount))), _t(": "), word, _t(" "), shown]

@@ -1,5 +1,5 @@
 """Moves per second through the public API, this checkout against another
-version of ``academie/api.py`` (a git revision), in one run: for every corpus
+version of the API (``academie/api.py`` or ``academie/api/`` at a git revision), in one run: for every corpus
 game and option, and modern Hearts (``tests/concepts/leads.yaml``) beside
 OpenSpiel's Hearts driven from Python.
 
@@ -10,7 +10,7 @@ A figure is whole random games (``new_state``, then ``legal_actions`` and
 ``apply_action`` until the end, one call per move, as a search does) counted
 in moves per second of the process's CPU time. The two versions are timed in
 turn, ``--repeat`` times each, and the best of each kept, so that the load of
-the machine falls on both alike; only ``academie/api.py`` is taken from the
+the machine falls on both alike; only the API is taken from the
 base revision (the interpreter is this checkout's). ``--clone`` times instead
 a state cloned at mid-game and played out (the clone+playout of
 ``benchmarks/corpus.py``).
@@ -38,13 +38,31 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def base_api(rev: str):
-    """``academie/api.py`` as it is at git revision ``rev``, loaded beside this one."""
-    text = subprocess.run(
-        ["git", "show", f"{rev}:academie/api.py"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / "api_base.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("academie._api_base", path)
+    """``academie/api.py`` (or the package ``academie/api/``) as it is at git revision ``rev``,
+    loaded beside this one."""
+
+    def show(path: str) -> str:
+        return subprocess.run(
+            ["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
+
+    listed = subprocess.run(
+        ["git", "ls-tree", "-r", "--name-only", rev, "academie/api.py", "academie/api/"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    folder = Path(tempfile.mkdtemp())
+    if "academie/api.py" in listed:
+        path, search = folder / "api_base.py", None
+        path.write_text(show("academie/api.py"))
+    else:  # a package: its modules import one another relatively
+        for name in listed:
+            if name.endswith(".py"):
+                (folder / Path(name).name).write_text(show(name))
+        path, search = folder / "__init__.py", [str(folder)]
+    spec = importlib.util.spec_from_file_location("academie._api_base", path, submodule_search_locations=search)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod

@@ -7,6 +7,7 @@ at its place in the rule file."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_SEAT_OR_NONE, WANT_TRUTH, value_at
 from .build_steps import StepBuilder
@@ -169,6 +170,20 @@ class GameBuilder(StepBuilder):
                 self.err(
                     ("vars", k), f"counter '{k}' holds a suit: it starts empty (none) and is kept per seat or once"
                 )
+        for k, v in vars_.items():
+            with_ = v.get("shown").get("declared_with") if isinstance(v.get("shown"), dict) else None
+            if with_ is not None and (
+                with_ not in vars_
+                or bool(vars_[with_].get("per_seat") or vars_[with_].get("per_team"))
+                != bool(v.get("per_seat") or v.get("per_team"))
+                or vars_[with_].get("shown") != "declared"
+            ):
+                self.err(
+                    ("vars", k, "shown", "declared_with"),
+                    f"counter '{k}' is shown with '{with_}', which is no counter shown: declared and kept "
+                    + ("per seat" if v.get("per_seat") or v.get("per_team") else "once")
+                    + " as it is",
+                )
         vars_c = {
             k: (
                 bool(v.get("per_seat") or v.get("per_team")),
@@ -211,8 +226,9 @@ class GameBuilder(StepBuilder):
             teams=teams,
             team_vars=team_vars,
             scope=self.scope,
-            shown={k: v["shown"] for k, v in vars_.items() if v.get("shown") not in (None, "derived")},
+            shown={k: _shown(v["shown"]) for k, v in vars_.items() if v.get("shown") not in (None, "derived")},
             labels={k: v["label"] for k, v in vars_.items() if isinstance(v.get("label"), str)},
+            wins={k: dict(v["wins"]) for k, v in vars_.items() if isinstance(v.get("wins"), dict)},
         )
         numbers = [st for st in steps if st.kind == "choose_number"]
         if numbers and not gd.abstract and not self.errors:
@@ -282,7 +298,7 @@ class GameBuilder(StepBuilder):
 
     def check_cites(self):
         known = source_ids()
-        from .compiler import suggest
+        from .suggest import suggest
 
         for cpath, src, quote in self.doc.cites():
             if isinstance(quote, str) and len(quote) > self.limits.quote_length:
@@ -389,3 +405,8 @@ def compile_doc(doc: Doc) -> GameDef:
 def load_game(ref: str, options: list[str] | tuple = (), limits: Limits | None = None) -> GameDef:
     """Load, resolve and compile a rule file (corpus id or path)."""
     return compile_doc(resolve(ref, tuple(options), limits))
+
+
+def _shown(how: Any) -> str:
+    """``shown:`` as ``GameDef.shown`` keeps it: the word, or ``declared COUNTER`` for ``{declared_with: COUNTER}``."""
+    return f"declared {how['declared_with']}" if isinstance(how, dict) else str(how)

@@ -45,6 +45,9 @@ for _si, _s in enumerate(SUITS):
     for _ri, _r in enumerate(RANKS):
         _ALL[_r + _s] = Card(_r, _s, _si * len(RANKS) + _ri)
 
+CARDS_BY_NAME: dict[str, Card] = _ALL
+"""Every card by its name (``"QS"``, ``"10H"``): read only."""
+
 
 def card(name: str) -> Card:
     """The card named ``name`` (``KeyError`` if it is not a card)."""

@@ -161,11 +161,14 @@ class GameDef:
     # the greatest number a choose_number step may offer (each number has an action id up to it)
     number_bound: int = 0
     scope: Scope | None = field(default=None, repr=False, compare=False)
-    # counter -> how seats see it (``vars: NAME: shown:``): public, own, hidden; derived (the default)
-    # is worked out from the hidden cards its value depends on (interpreter/visibility.py)
+    # counter -> how seats see it (``vars: NAME: shown:``): public, own, hidden, declared (public once
+    # a cell scores), "declared COUNTER" (public once the same seat's cell of COUNTER is declared);
+    # derived (the default) is worked out from the hidden cards its value depends on (interpreter/visibility.py)
     shown: dict[str, str] = field(default_factory=dict)  # the names the rule file declares (dsl.compiler.Scope)
     # counter -> the game's word for it (``vars: NAME: label:``), for the players
     labels: dict[str, str] = field(default_factory=dict)
+    # counter -> what it counts as won (``vars: NAME: wins: {one, of}``), for the narration
+    wins: dict[str, dict] = field(default_factory=dict)
     _teams: dict = field(default_factory=dict, repr=False)
     _packs: dict = field(default_factory=dict, repr=False)
     _pack_sets: dict = field(default_factory=dict, repr=False)

@@ -149,7 +149,7 @@ def resolve(
         path, rid = find_rules(ref, _from.file if _from else None)
     except FileNotFoundError:
         known = corpus_ids()
-        from .compiler import suggest
+        from .suggest import suggest
         from .text import cut
 
         hint = missing_hint(str(ref))

@@ -371,11 +371,36 @@ document = {
                             "description": "the game's word for the counter, as its players say it (point, "
                             "tricks, game): what the narration and the tables call it",
                         },
+                        "wins": {
+                            "type": "object",
+                            "properties": {
+                                "one": {"type": "string", "minLength": 1, "maxLength": 40},
+                                "of": {"type": "string", "minLength": 1, "maxLength": 40},
+                            },
+                            "required": ["one"],
+                            "additionalProperties": False,
+                            "description": "the counter counts what a seat or side wins: an addition to it is told "
+                            "as a win, the thing won in the singular (one: game) and what it is won towards "
+                            "(of: rubber): 'seats 1 and 3 win the game: 1 game to 0 in the rubber'",
+                        },
                         "shown": {
-                            "enum": ["public", "own", "hidden", "derived"],
+                            "oneOf": [
+                                {"enum": ["public", "own", "hidden", "derived", "declared"]},
+                                {
+                                    "type": "object",
+                                    "properties": {
+                                        "declared_with": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}
+                                    },
+                                    "required": ["declared_with"],
+                                    "additionalProperties": False,
+                                },
+                            ],
                             "description": "which seats see the counter: every seat (public), each seat its own "
-                            "cell (own), none (hidden, a working value), or, the default, every seat that has "
-                            "seen the cards its value was worked out from (derived)",
+                            "cell (own), none (hidden, a working value), every seat once a cell scores (declared: "
+                            "said aloud when it counts, kept while it is nothing), every seat once the same "
+                            "seat's cell of another counter is declared ({declared_with: COUNTER}: what the "
+                            "declaration says), or, the default, every seat that has seen the cards its value "
+                            "was worked out from (derived)",
                         },
                     }
                 )

@@ -127,7 +127,7 @@ def apply_options(doc: Doc, names: list[str]) -> None:
     on = [n for n, o in opts.items() if o.get("default")]
     for n in names:
         if n not in opts:
-            from .compiler import suggest
+            from .suggest import suggest
 
             avail = ", ".join(opts) or "none"
             raise RuleError(

@@ -27,11 +27,16 @@ step, payment or list of effects they belong to (all kept alive by the game):
   (``layout``).
 
 Nothing in these tables changes what a game does: each entry is a function of
-the rule file alone (and of the number of players, where it says so).
+the rule file alone (and of the number of players, where it says so). So states of
+one game played by several threads at once may fill them together: an entry is
+stored whole once made (or, in a table per card, a card's value), and two threads
+making one store the same. ``for_game`` makes a game's ``Compiled`` under a lock, so
+that every state of a game uses one.
 """
 
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import Any, Callable
 
@@ -83,14 +88,18 @@ class Compiled:
 # id(GameDef) -> its Compiled; an entry goes when its GameDef is collected (a
 # GameDef is a mutable dataclass, unhashable, so not a WeakKeyDictionary key)
 _CACHE: dict[int, Compiled] = {}
+_MAKING = threading.Lock()
 
 
 def for_game(game: GameDef) -> Compiled:
     """The interpreter's tables for ``game``, made on first use."""
     c = _CACHE.get(id(game))
     if c is None:
-        c = _CACHE[id(game)] = Compiled()
-        weakref.finalize(game, _CACHE.pop, id(game), None)
+        with _MAKING:  # two threads starting states of one game at once make one Compiled
+            c = _CACHE.get(id(game))
+            if c is None:
+                c = _CACHE[id(game)] = Compiled()
+                weakref.finalize(game, _CACHE.pop, id(game), None)
     return c
 
 

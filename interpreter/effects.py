@@ -1,21 +1,21 @@
 """Effects and money: the rule file's effects (take, end_trick, pay, set, add)
 as functions of (state, seat), built once per rule file; moving cards
-between zones; payments and transfers between money holders.
+between zones; payments and transfers between money holders. A state is
+typed here as ``base.StateParts``: this module imports nothing of ``state``
+(which is built from it).
 """
 
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from ..dsl.compiler import sides_of
+from ..dsl.cells import Cell
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment
 from .base import StateParts, canon_key
-from .visibility import NOTHING, guard_taint, plan, value_taint
-
-if TYPE_CHECKING:
-    from .state import State
+from .visibility import NOTHING, declared_with, guard_taint, plan, sees, value_taint
 
 
 class Effects(StateParts):
@@ -185,7 +185,7 @@ def _rule(path: tuple) -> dict:
     return {"rule": list(path)} if path else {}
 
 
-def build_runner(effects: list[Effect], track: GameDef | None = None) -> Callable[[State, Any], int | None]:
+def build_runner(effects: list[Effect], track: GameDef | None = None) -> Callable[[StateParts, Any], int | None]:
     """Only ``end_trick`` gives a seat back; the effects after an
     unconditional one are never run. ``track``: the game, when the atoms of
     hidden cards the counters' values depend on are recorded (``visibility``)."""
@@ -234,7 +234,7 @@ def build_runner(effects: list[Effect], track: GameDef | None = None) -> Callabl
     return run
 
 
-def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any], int | None]:
+def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, Any], int | None]:
     op, a, path = e.op, e.args, e.path
     counters = op in ("set", "add")
     if op == "take":
@@ -351,13 +351,13 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
         if wplan is not None:  # the guard's atoms recorded for each seat's cells
             wplan0, when1 = wplan, when0
 
-            saved = [NOTHING]
+            saved = Cell(NOTHING)  # the guard before this seat's, per thread (a compiled game is shared)
 
             def guarded(st, s):
                 atoms = guard_taint(st, e, wplan0, s, True)
                 if when1(st, s):
-                    saved[0] = st._guard
-                    st._guard = saved[0] | atoms
+                    saved.v = st._guard
+                    st._guard = saved.v | atoms
                     return True
                 return False
 
@@ -368,7 +368,7 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
                 try:
                     return inner1(st, s)
                 finally:
-                    st._guard = saved[0]
+                    st._guard = saved.v
 
         def f(st, seat):
             n, first = st.n, st.dealer + 1
@@ -431,7 +431,7 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[State, Any],
     return f
 
 
-def _tracked_counters(e: Effect, game: GameDef) -> Callable[[State, Any], None]:
+def _tracked_counters(e: Effect, game: GameDef) -> Callable[[StateParts, Any], None]:
     """``set``/``add`` with the atoms of each value recorded in the cells it sets (``visibility``)."""
     op, team, path = e.op, e.team_vars, e.path
     items = [(name, per_seat, expr, plan(expr, game)) for name, (per_seat, expr) in e.args.items()]
@@ -462,7 +462,7 @@ def _tracked_counters(e: Effect, game: GameDef) -> Callable[[State, Any], None]:
     return f
 
 
-def _logged_counters(e: Effect) -> Callable[[State, Any], None]:
+def _logged_counters(e: Effect) -> Callable[[StateParts, Any], None]:
     """``set``/``add`` when events are kept: each change of a counter a player may see is an event
     (``_counter_event``); the loops that keep no events build none."""
     op, team, path = e.op, e.team_vars, e.path
@@ -514,7 +514,30 @@ def _counter_event(st: Any, path: tuple, op: str, name: str, seats: list | None,
         ev["rule"] = list(path)
     if st._track and st._taint:  # the cell's atoms, for the library to say who may see the value
         ev.atoms = st._taint.get(name if seats is None else (name, seats[0]), NOTHING)
+    if seats is not None and name in st.g.wins:  # a win: the others' totals, when every seat sees them
+        ev.others = _others(st, name, seats)
+    if new and st.g.shown.get(name) == "declared":  # said aloud, with the counters it declares
+        ev.said = {c: st.vars[c] if seats is None else st.pvars[c][seats[0]] for c in declared_with(st.g.shown, name)}
     st.emit(ev)
+
+
+def _others(st: Any, name: str, seats: list) -> list | None:
+    """The totals of the other seats' cells of ``name`` (one for each other side, when kept by side),
+    or None when one of them is not seen by every seat."""
+    side = sides_of(st) if name in st.g.team_vars else None
+    out, taken = [], set()
+    for x in range(st.n):
+        if x in seats:
+            continue
+        key = side[x] if side is not None else x
+        if key in taken:
+            continue
+        taken.add(key)
+        atoms = st._taint.get((name, x)) if st._track else None
+        if atoms and (st._knowing is None or not all(sees(atoms, s, st._knowing(s)) for s in range(st.n))):
+            return None
+        out.append(st.pvars[name][x])
+    return out
 
 
 class ScoreEvent(dict):
@@ -522,6 +545,8 @@ class ScoreEvent(dict):
     tracked, the ``atoms`` of the cell it is about (not part of the event: no log shows them)."""
 
     atoms: frozenset = NOTHING
+    others: list | None = None  # a win's (vars: wins:): the other seats' or sides' totals
+    said: dict = {}  # a declaration's: the value of each counter declared with it (shown: {declared_with: …})
 
 
 def _number(v: Any) -> bool:

@@ -38,7 +38,17 @@ from typing import Any, Callable
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import GameDef, Step
-from .base import DEFAULT_MAX_PLAYS, PASS, Abandoned, Decision, InvariantError, Unfinished, move_name, runtime_message
+from .base import (
+    DEFAULT_MAX_PLAYS,
+    PASS,
+    Abandoned,
+    Decision,
+    InvariantError,
+    Unfinished,
+    canon_key,
+    move_name,
+    runtime_message,
+)
 from .checks import InputChecks
 from .choices import Choices
 from .compiled import for_game
@@ -191,7 +201,9 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
             "lead_changes": 0,
             "declarations": 0,
         }
-        self._decision: Decision | None = None
+        # the decision at hand (``seat``, ``moves``, ``kind``; never changed once made: a move makes
+        # a new one), or None once the game is over: public, read only (docs/engine.md)
+        self.decision: Decision | None = None
         self._auto = agents  # agents asked inline (run_with(), or given here: the game is played now)
         self._at: tuple = (0, False, False)  # the step in progress: (index, stacked, dealt), for copy()
         self._frame: tuple = ()  # what the step paused in saved at its decision, for copy()
@@ -224,36 +236,43 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         return d
 
     @property
+    def counts(self) -> dict:
+        """The running counts behind ``stats`` (tricks, takes, borrows, draws, lead_changes,
+        declarations; ``plays`` is ``self.plays``), the state's own dict, not a copy: read only
+        (a report that reads them at every hand's start and end)."""
+        return self._counts
+
+    @property
     def _hand_plays(self) -> int:
         """Plays made in the hand in progress (or the last one)."""
         return self.plays - self._plays_at_hand
 
     def current_player(self) -> int | None:
-        return None if self._decision is None else self._decision.seat
+        return None if self.decision is None else self.decision.seat
 
     def legal_moves(self) -> list:
         """The options of the decision at hand, in canonical order (cards by
         suit S H D C and rank 2 … A; declining before declaring)."""
-        return [] if self._decision is None else list(self._decision.moves)
+        return [] if self.decision is None else list(self.decision.moves)
 
     def decision_kind(self) -> str | None:
-        return None if self._decision is None else self._decision.kind
+        return None if self.decision is None else self.decision.kind
 
     def is_terminal(self) -> bool:
-        return self._decision is None
+        return self.decision is None
 
     def apply(self, move) -> None:
         """Take ``move`` (a Card, a card name, or a declaration name) for the
         player whose turn it is, and run the rules to the next decision."""
-        if self._decision is None:
+        if self.decision is None:
             raise RuleError("the game is over: no move can be made", Pos("<move>", 1, 1), code="move")
         if isinstance(move, str):
             c = parse_card(move)
             move = c if c is not None else move
-        if move not in self._decision.moves:
+        if move not in self.decision.moves:
             raise RuleError(
-                f"{move_name(move)} is not a legal move for seat {self._decision.seat} "
-                f"(legal: {' '.join(move_name(m) for m in self._decision.moves)})",
+                f"{move_name(move)} is not a legal move for seat {self.decision.seat} "
+                f"(legal: {' '.join(move_name(m) for m in self.decision.moves)})",
                 Pos("<move>", 1, 1),
                 code="move",
             )
@@ -318,25 +337,103 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         new._logging = self.events is not None or sink is not None
         new._short_cfg = {}  # it holds this state's zones
         new._inline = None
-        d = self._decision
+        d = self.decision
         if d is None:
             new._gen = new._run()
             new._gen.close()  # nothing left to play
         else:
             new._gen = new._run(mid=(*self._at, self._frame))
-            new._decision = None
+            new.decision = None
             new._advance(None)
-            if new._decision is None or new._decision.seat != d.seat or new._decision.moves != d.moves:
+            if new.decision is None or new.decision.seat != d.seat or new.decision.moves != d.moves:
                 raise InvariantError("a copy did not resume at its original's decision")
         return new
+
+    # -- the engine surface: what the library reads of a state (docs/engine.md) ---------
+    @property
+    def step(self) -> Step | None:
+        """The step of the rule file being played (the one that made the decision at hand),
+        or None before the first."""
+        return self._cur_step
+
+    @property
+    def step_index(self) -> int:
+        """The place in ``g.steps`` of the step being played."""
+        return self._at[0]
+
+    @property
+    def knowing(self) -> Callable[[int], Any] | None:
+        """``seat -> the cards it has seen in the hand in progress``, given by the library that
+        keeps the hand's public record (None: not known). With ``track`` on, a counter worked
+        out from hidden cards is shown, at the next hand's top, to the seats that saw them."""
+        return self._knowing
+
+    @knowing.setter
+    def knowing(self, fn: Callable[[int], Any] | None) -> None:
+        self._knowing = fn
+
+    @property
+    def counter_atoms(self) -> dict:
+        """With ``track`` on: each counter cell (a name, or (name, seat)) worked out from hidden
+        cards, and what it depends on (``visibility``); empty when none is, or tracking is off.
+        Read only."""
+        return self._taint
+
+    @property
+    def setup(self) -> dict:
+        """How the game was set up by its caller: ``{"dealer", "deck", "deal"}`` as given to
+        the constructor and checked (None each where the rules choose)."""
+        return {
+            "dealer": self._forced_dealer,
+            "deck": self._deck,
+            "deal": self._deal,
+        }
+
+    def silence(self) -> None:
+        """Nothing recorded from here on: no event built for the sink or the log, no counter's
+        hidden cards tracked (a state nobody looks at any more, played out by a search)."""
+        self._sink = None
+        self._logging = False
+        self._track = False
+
+    def choice_bounds(self, step: Step, seat: int) -> tuple[int, int]:
+        """The fewest and most cards ``seat`` may choose at the ``choose_cards`` step ``step``."""
+        return self._bounds(step, seat)
+
+    def cards_chosen(self, seat: int) -> list:
+        """The cards ``seat`` has chosen so far at the ``choose_cards`` decision at hand, as the
+        paused step keeps them (empty at any other)."""
+        frame = self._frame
+        return list(frame[2].get(seat, [])) if len(frame) == 3 and isinstance(frame[2], dict) else []
+
+    def zone_named(self, zone: list) -> dict:
+        """How events name ``zone`` (one of this state's zones): ``{"zone": NAME}``, and
+        ``"zone_seat"`` for a seat's own zone."""
+        return self._zone_named(zone, self._zone_owner.get(id(zone)))
+
+    def exchange_cards(self, here: dict) -> None:
+        """Each card of ``here`` ({card: the card put in its place}) exchanged where it lies (a
+        hand, a zone, the stock's order; a hand kept in canonical order): a world drawn from a
+        copy of the state, with nothing played again. The caller keeps the pack whole."""
+        get = here.get
+        hands = self._hand_ids
+        for zone in self._all_zones:
+            changed = False
+            for i, c in enumerate(zone):
+                x = get(c)
+                if x is not None:
+                    zone[i] = x
+                    changed = True
+            if changed and id(zone) in hands:
+                zone.sort(key=canon_key)
 
     def run_with(self, agents) -> "State":
         """Play the game to its end with ``agents`` (one per seat), asking them
         inside the rules' own loop: no suspension per move. Same game, same
         events as driving it with ``legal_moves``/``apply``."""
         self._auto = agents
-        while self._decision is not None:
-            d = self._decision
+        while self.decision is not None:
+            d = self.decision
             self.apply(agents[d.seat].choose(self, d.seat, d.moves))
         return self
 
@@ -379,19 +476,19 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
     # -- driving the generator ------------------------------------------------------
     def _advance(self, move) -> None:
         try:
-            self._decision = self._gen.send(move)
+            self.decision = self._gen.send(move)
         except StopIteration:
-            self._decision = None
+            self.decision = None
         except RuleError:
-            self._decision = None
+            self.decision = None
             raise
         except (InvariantError, Unfinished, Abandoned):
             raise
         except OSError:  # an output failing (a closed pipe, a full disk), not the rule file
-            self._decision = None
+            self.decision = None
             raise
         except Exception as e:  # an expression failing at run time: a fault of the rule file
-            self._decision = None
+            self.decision = None
             raise RuleError(
                 f"the rules cannot be applied here: {runtime_message(e)}",
                 self._step_pos or Pos(self.g.doc.file, 1, 1),

@@ -17,6 +17,10 @@ cells it may set whether it fired or not. At the top of each hand the atoms are 
 (an atom that is an int, a bit per seat), so that a score kept from hand to hand carries no atom of
 the cards of hands gone.
 
+A counter ``shown: declared`` keeps its atoms until an effect sets a cell to a value that scores: the
+cell is then said aloud, its atoms dropped (seen by every seat), and with it the same seat's cell of
+each counter ``shown: {declared_with: …}`` (kept in ``GameDef.shown`` as ``declared NAME``).
+
 What a seat has seen (its hand, the cards shown face up, the cards it took) is the library's to say
 (``academie.api``): ``view`` gives the counters as a seat sees them, a cell it may not see as None.
 """
@@ -37,6 +41,9 @@ if TYPE_CHECKING:
 HIDDEN = "?"  # what a seat sees of a counter cell it may not see (no counter holds a string)
 
 NOTHING: frozenset = frozenset()
+
+# the shown: words that say outright who sees a cell; any other (derived, declared) is read from its atoms
+_SAID = frozenset({"public", "own", "hidden"})
 
 
 class Visibility(StateParts):
@@ -113,7 +120,7 @@ def project(vars_: dict, pvars: dict, taint: dict, shown: dict, seat: int, known
     vs = {}
     for k, v in vars_.items():
         how = shown.get(k, "derived")
-        if how == "hidden" or (how == "derived" and not sees(taint.get(k, NOTHING), seat, known)):
+        if how == "hidden" or (how not in _SAID and not sees(taint.get(k, NOTHING), seat, known)):
             v = HIDDEN
         vs[k] = v
     ps = {}
@@ -125,7 +132,7 @@ def project(vars_: dict, pvars: dict, taint: dict, shown: dict, seat: int, known
                 if (
                     how == "hidden"
                     or (how == "own" and s != seat)
-                    or (how == "derived" and not sees(taint.get((k, s), NOTHING), seat, known))
+                    or (how not in _SAID and not sees(taint.get((k, s), NOTHING), seat, known))
                 ):
                     row[s] = HIDDEN
         ps[k] = row
@@ -244,6 +251,29 @@ def value_taint(st: Any, name: str, per_seat: bool, reads: Reads | None, seat: A
         elif atoms:
             old = taint.get(k)
             taint[k] = atoms if old is None else old | atoms
+    if shown and shown.get(name) == "declared":
+        declare(st, name, keys)
+
+
+def declare(st: Any, name: str, keys: list) -> None:
+    """The cells ``keys`` of ``name`` (``shown: declared``) just set: each that scores (holds a value
+    other than nothing) is said aloud, seen by every seat, and with it the same seat's cell of each
+    counter ``shown: {declared_with: name}``; a cell that scores nothing stays as worked out (the
+    holder keeps to himself what is not good)."""
+    taint = st._taint
+    with_ = declared_with(st.g.shown, name)
+    for k in keys:
+        v = st.vars[k] if isinstance(k, str) else st.pvars[name][k[1]]
+        if not v:
+            continue
+        taint.pop(k, None)
+        for c in with_:
+            taint.pop(c if isinstance(k, str) else (c, k[1]), None)
+
+
+def declared_with(shown: dict, name: str) -> list[str]:
+    """The counters shown with ``name``'s declaration (``shown: {declared_with: name}``)."""
+    return [c for c, how in shown.items() if how == "declared " + name]
 
 
 def _said(taint: dict, k: Any, shown: dict) -> bool:
@@ -253,7 +283,9 @@ def _said(taint: dict, k: Any, shown: dict) -> bool:
     atoms it was worked out from, so that a counter worked out from it is seen as they say."""
     name, seat = (k, None) if isinstance(k, str) else k
     how = shown.get(name)
-    if how is None or how == "hidden":  # a working value: shown to none, what reads it seen as what it was read from
+    if how is None or how == "hidden" or how.startswith("declared"):
+        # a working value (shown to none) or a declaration: what reads it seen as what it was read
+        # from (a declaration's atoms are dropped when it is said, ``declare``)
         return False
     if how == "public":
         taint.pop(k, None)

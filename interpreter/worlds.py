@@ -408,7 +408,7 @@ def lacks(
     if marks is not None:
         marks.append(_counters(st))
     for m in moves:
-        d = st._decision
+        d = st.decision
         if d is None:
             break
         step = getattr(st, "_cur_step", None)

@@ -143,7 +143,7 @@ def test_the_terminal_does_not_show_a_human_the_cards_another_seat_drew_from_the
 
     log = tmp_path / "log.jsonl"
     args = ["play", "piquet/hoyle", "-p", "2", "-s", "1", "--hands", "1", "--agents", "human,random", "--log", str(log)]
-    r = CliRunner().invoke(main, args, input="1\n" * 300)
+    r = CliRunner().invoke(main, args, input="1\ndone\n" + "1\n" * 300)  # a card laid out, confirmed; then play
     assert r.exit_code == 0, r.output
     events = [json.loads(x) for x in log.read_text().splitlines()]
     drawn = next(e for e in events if e["type"] == "take" and e["seat"] == 1 and e["to"] == "hand")

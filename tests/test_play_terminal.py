@@ -80,3 +80,32 @@ def test_why_at_the_prompt_gives_the_rules_behind_the_moves():
     # the last rule that acted: the counters each player began with
     assert "the last rule that acted:" in after and "§ money.start.0.give" in after
     assert "seat 0 (you) plays 2♣" in after  # then the move is played
+
+
+PIQUET = ["play", "piquet/hoyle", "--agents", "human,random", "-s", "1"]
+
+
+def test_a_choice_of_cards_is_picked_marked_taken_back_and_confirmed():
+    """The younger hand's discard at Piquet: how many and where, the cards picked marked, one taken
+    back by entering it again, and nothing sent to the engine until done confirms."""
+    r = CliRunner().invoke(main, PIQUET, input="1\n3\n1\ndone\n", catch_exceptions=False)
+    out = r.stdout
+    ask = out[out.index("— your move") :]
+    assert "Choose up to 7 cards to go to your discards." in ask
+    assert "[1] 7♠ (picked)" in ask and "picked:       7♠ J♠ (2 of 7)" in ask
+    assert "7♠ taken back" in ask
+    after = ask[ask.index("7♠ taken back") :]
+    assert "[1] 7♠  [2] 9♠  [3] J♠ (picked)" in after
+    # only the card left picked is chosen, once done is entered
+    assert "seat 0 (you) chooses J♠" in out and "chooses 7♠" not in out
+    assert "seat 0 (you) puts J♠ into his discards" in out
+
+
+def test_a_choice_of_cards_holds_to_its_bounds_before_it_is_sent():
+    # the elder hand (seat 1 deals first at seed 4) must lay out one card at least
+    r = CliRunner().invoke(main, [*PIQUET[:-1], "4"], input="done\n1\n2\n3\n4\n5\n6\ndone\n", catch_exceptions=False)
+    out = r.stdout
+    assert "Choose 1 to 5 cards to go to your discards." in out, out[:1500]
+    assert "choose at least 1 card before done (0 picked)" in out
+    assert "no more than 5 cards may be chosen: take one back first" in out
+    assert out.count("seat 0 (you) chooses") == 5

@@ -1,6 +1,7 @@
 """The table speaks in the browser: Piquet's discard asked with how many cards and where they go,
-the cards chosen marked, a declaration narrated in the log; Euchre's order-up answered by a
-button in words."""
+the cards chosen marked, the adversary's declarations narrated in the log with what they count;
+Euchre's order-up answered by a button in words; on a phone, the set-up form folded away once the
+game starts, the hand seen without scrolling."""
 
 import re
 
@@ -39,7 +40,7 @@ def test_piquets_discard_is_asked_and_a_declaration_is_narrated(browser, server)
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    _start(page, server, "piquet/hoyle", 2, 1)
+    _start(page, server, "piquet/hoyle", 2, 2)
     asked = page.eval_on_selector("#declare .question", "q => q.firstChild.textContent")
     assert asked and re.search(r"(?i)choose (up to|\d+ to) \d+ cards to go to", asked), asked
     first = page.get_attribute("#hand button.legal >> nth=0", "data-card")
@@ -55,7 +56,7 @@ def test_piquets_discard_is_asked_and_a_declaration_is_narrated(browser, server)
     _move(page, "#declare button.confirm")
     for _ in range(40):  # on to the count: a declaration in words in the log
         log = page.text_content("#log")
-        if re.search(r"point", log):
+        if re.search(r"scores \d+: count", log):  # the declarations made, the count begun
             break
         confirm = page.query_selector("#declare button.confirm")
         if confirm is not None:  # another choice of cards: one picked, then confirmed
@@ -66,7 +67,12 @@ def test_piquets_discard_is_asked_and_a_declaration_is_narrated(browser, server)
         done = page.query_selector("#declare button.move")
         _move(page, "#declare button.move >> nth=0" if done else "#hand button.legal >> nth=0")
     log = page.text_content("#log")
-    assert re.search(r"[Ss]eat \d( \(you\))? (scores \d+: point \d+|\(point: not seen\))", log), log[-800:]
+    # the adversary's declarations said aloud, in words, with what they count (the point with its count)
+    said = re.findall(r"Seat 1 declares (point|sequences|quatorze or three|carte blanche) (\d+)", log)
+    assert said and all(int(n) > 0 for _, n in said), log[-1500:]
+    assert ("point", "6") in said  # seed 2: the adversary's point is good
+    assert re.search(r"Seat 1 declares point 6 \(point held \(a hundred a card, and the pips\) 6\d\d\)", log)
+    assert not re.search(r"\((point|sequences|quatorze or three|carte blanche): not seen\)", log), log[-1500:]
     assert not re.search(r"\bNone\b|\bpointv\b|\bseqlen\b", page.text_content("body"))
     assert errors == []
     page.close()
@@ -88,4 +94,18 @@ def test_euchres_order_up_is_a_button_in_words(browser, server):  # noqa: F811
     assert "he can order it up" in page.text_content("#declare .question .explanation")
     _move(page, "#declare button[data-move='1']")
     assert "answers: order it up" in page.text_content("#log")
+    page.close()
+
+
+@pytest.mark.parametrize("game, players", [("piquet/hoyle", 2), ("whist/hoyle", 4)])
+def test_a_phone_sees_its_hand_without_scrolling_and_can_open_the_form_again(browser, server, game, players):  # noqa: F811
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    _start(page, server, game, players, 1)
+    assert not page.is_visible("#setup-form")  # folded away once the game starts
+    hand = page.query_selector("#hand button").bounding_box()
+    last = page.query_selector("#hand button >> nth=-1").bounding_box()
+    assert page.evaluate("window.scrollY") == 0
+    assert hand["y"] >= 0 and last["y"] + last["height"] <= 844, (hand, last)
+    page.click("#setup summary")  # opened again, to start another game
+    assert page.is_visible("#setup-form") and page.is_visible("#start")
     page.close()

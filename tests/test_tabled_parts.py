@@ -1,10 +1,10 @@
 """The parts of an expression that are evaluated once per card of a zone (inside
 ``count``/``any``/``all``/``sum_cards``/``max_cards``) keep their values per what they
-read (``dsl/compiler.py``, ``_TablingCompiler``): the kept value is always the one
+read (``dsl/optimise``): the kept value is always the one
 the part would give now. Checked on expressions whose zones, counters, hand values
 and named cards change between calls, and on whole games of every corpus game,
-option and concept file, played with the values kept and with every part worked
-out each time: the same games, the same event logs."""
+option and concept file, played with the optimisations on and with every part worked
+out each time (``optimise.off()``): the same games, the same event logs."""
 
 import json
 import random
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from academie.dsl import compiler
+from academie.dsl import optimise
 from academie.dsl.cards import parse_card
 from academie.dsl.compiler import Scope, compile_expr
 from academie.dsl.errors import Pos, RuleError
@@ -29,22 +29,11 @@ def _scope():
     return Scope(zones={"trick"}, seat_zones={"hand"}, vars={"limit"}, orders={"play": ORDER})
 
 
-class _Plain(compiler._Compiler):
-    """The compiler with no value kept: every part worked out at every call."""
-
-    def __init__(self, text, pos, scope, bound, locals_=None, top=None):
-        super().__init__(text, pos, scope, bound, locals_)
-
-
 def _both(text, kind="seat", scope=None):
     """(the expression as compiled, the same with every part worked out each time)."""
     kept = compile_expr(text, Pos("<test>", 1, 1), scope or _scope(), kind)
-    saved = compiler._TablingCompiler
-    compiler._TablingCompiler = _Plain  # type: ignore[misc]
-    try:
+    with optimise.off():
         plain = compile_expr(text, Pos("<test>", 1, 1), scope or _scope(), kind)
-    finally:
-        compiler._TablingCompiler = saved  # type: ignore[misc]
     return kept, plain
 
 
@@ -184,12 +173,8 @@ def _games(gd, n):
 @pytest.mark.parametrize("ref,options", list(_refs()), ids=lambda r: Path(r).stem if ".yaml" in str(r) else str(r))
 def test_games_are_the_same_with_the_values_kept_or_worked_out_each_time(ref, options):
     kept = load_game(ref, options)
-    saved = compiler._TablingCompiler
-    compiler._TablingCompiler = _Plain  # type: ignore[misc]
-    try:
+    with optimise.off():
         plain = load_game(ref, options)
-    finally:
-        compiler._TablingCompiler = saved  # type: ignore[misc]
     n = random.Random(ref).randint(kept.min_players, kept.max_players)
     assert _games(kept, n) == _games(plain, n)
 
@@ -283,13 +268,10 @@ def test_a_follow_test_with_a_part_worked_out_apart_keeps_only_the_cards_that_di
 def _api_game(ref, plain: bool):
     from academie import api
 
-    saved = compiler._TablingCompiler
     if plain:
-        compiler._TablingCompiler = _Plain  # type: ignore[misc]
-    try:
-        return api.Game(load_game(ref), ref, ())
-    finally:
-        compiler._TablingCompiler = saved  # type: ignore[misc]
+        with optimise.off():
+            return api.Game(load_game(ref), ref, ())
+    return api.Game(load_game(ref), ref, ())
 
 
 def _search_trace(game, n: int) -> list:

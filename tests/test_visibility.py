@@ -184,15 +184,21 @@ def test_whist_honours_each_seat_its_own_then_all_once_the_honours_are_seen():
     assert checked
 
 
-def test_piquet_point_hidden_from_the_adversary():
+def test_piquet_point_declared_when_good_kept_when_not():
+    """The point that is good is declared (shown: declared): its holder's point and count, seen by
+    both; the adversary keeps his own, not good, to himself."""
     state = academie.load_game("piquet/hoyle").new_state(players=2, seed=4)
     rng = random.Random(4)
     while state.decision_kind() != "play":
         state.apply(rng.choice(state.legal_moves()))
-    pt = state.engine.pvars["pt"]
+    pt, pointv = state.engine.pvars["pt"], state.engine.pvars["pointv"]
+    good = next(s for s in (0, 1) if pointv[s])  # seed 4: one point is good
     for seat in (0, 1):
-        row = state.observation(seat)["pvars"]["pt"]
-        assert row[seat] == pt[seat] and row[1 - seat] == "?"
+        pv = state.observation(seat)["pvars"]
+        assert pv["pt"][seat] == pt[seat]  # his own, always
+        assert pv["pt"][good] == pt[good] and pv["pointv"][good] == pointv[good]  # declared: both see it
+        if seat == good:
+            assert pv["pt"][1 - seat] == "?" and pv["pointv"][1 - seat] == "?"  # not good: not declared
         # each seat's count in hand is set against the other's, but the rule file has it said aloud
         # (shown: public, "says 'twenty-nine, sixty'"): both see both
         assert state.observation(seat)["pvars"]["tally"] == state.engine.pvars["tally"]

@@ -11,12 +11,12 @@ import click
 
 from .. import narrate as narration
 from ..asking import move_name, question
-from ..narrate import counter_word, value_text
+from ..narrate import counter_word, told, value_text
 from ..dsl.cards import parse_card, pretty
 from ..dsl.text import safe, safe_json
 from ..interpreter.agents import AGENTS, play as play_out, typed_move
 from ..interpreter.state import DEFAULT_MAX_PLAYS, Abandoned, State
-from ..interpreter.visibility import Seen
+from ..interpreter.visibility import NOTHING, Seen, sees
 from ..api import follow_rule_of
 from ..serve.explain import explain, path_text, refusal, refusal_lines
 from ..words import duty
@@ -100,7 +100,9 @@ class TerminalHuman:
     ``pass``); an entry that is no legal move is answered with why (a card
     refused by the follow rule: the duty that refuses it, in words, and the sources' words for it) and the
     moves again; ``why`` answers with the rule that limits the moves and the
-    last rule that acted, each with its source's words. End of input (Ctrl-D)
+    last rule that acted, each with its source's words. A choice of cards is
+    picked card by card, each picked card marked and taken back by entering it
+    again, and sent only once ``done`` confirms it. End of input (Ctrl-D)
     abandons the game (``Abandoned``)."""
 
     name = "human"
@@ -113,6 +115,7 @@ class TerminalHuman:
         self.hinted = False
         self.chosen: list[tuple[int, str]] = []  # (seat, card) chosen in the choice in progress
         self.seen: Seen | None = None  # what each seat saw this hand (the counters a seat may see)
+        self.pending: tuple | None = None  # (the choice, the cards confirmed not yet handed to the engine)
 
     def see(self, ev: dict) -> None:
         """Follow the events: who played which card in the trick in progress."""
@@ -215,8 +218,10 @@ class TerminalHuman:
         return "\n".join(refusal_lines(state.g.doc, why, card=_p))
 
     def choose(self, state: State, seat: int, moves: list):
-        self.table(state, seat)
         asked = question(state, _utf(), seat, moves, [c for s, c in self.chosen if s == seat])
+        if asked is not None and asked["kind"] == "choose":
+            return self._choose_cards(state, seat, moves, asked)
+        self.table(state, seat)
         self.moves(moves, asked)
         while True:
             self._w("  your move: ")
@@ -238,6 +243,106 @@ class TerminalHuman:
                 return m
             self._w("  " + self.why(state, seat, t, moves) + "\n")
             self.moves(moves, asked)
+
+    def _choose_cards(self, state: State, seat: int, moves: list, asked: dict):
+        """A choice of cards: the cards picked one by one (an entry picks a card, the same card
+        again takes it back), sent only once ``done`` confirms them, then handed to the engine
+        one by one (and ``pass`` when the seat could have chosen more)."""
+        key = (state.hand_no, seat, tuple(asked["rule"]))
+        dropped = None
+        if self.pending and self.pending[0] == key:
+            queue = self.pending[1]
+            if queue and queue[0] in moves:
+                return queue.pop(0)
+            self.pending = None
+            if not queue:
+                if "pass" in moves:
+                    return "pass"
+            else:  # a card picked that the choice no longer takes: asked again
+                dropped = queue[0]
+        self.pending = None
+        self.table(state, seat)
+        if dropped is not None:
+            self._w(f"  {_move(dropped)} can no longer be chosen: pick again\n")
+        staged: list = []
+        cards = [m for m in moves if m != "pass"]
+        lo, hi = asked["min"] - len(asked["chosen"]), asked["max"] - len(asked["chosen"])
+        self._staged(asked, cards, staged)
+        while True:
+            self._w("  your move: ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self._w("\n")
+                raise Abandoned(f"standard input ended before seat {seat} chose a move: the game is abandoned", seat)
+            t = line.strip()
+            low = t.lower()
+            if low == "why":
+                self._w("  " + self.rules(state, seat, asked) + "\n")
+            elif low in ("done", "pass", "confirm", str(len(cards) + 1)) or low == asked["answers"].get("pass", "-"):
+                if len(staged) < lo:
+                    self._w(f"  choose at least {_cards(lo)} before done ({len(staged)} picked)\n")
+                elif not staged and "pass" not in moves:
+                    self._w("  pick a card first\n")
+                else:
+                    self.pending = (key, staged[1:])
+                    return staged[0] if staged else "pass"
+            else:
+                m = typed_move(t, cards)
+                if m is None and low.startswith("back "):
+                    m = typed_move(t[5:].strip(), cards)
+                if m is None:
+                    self._w("  " + self.why(state, seat, t, moves) + "\n")
+                elif m in staged:
+                    staged.remove(m)
+                    self._w(f"  {_move(m)} taken back\n")
+                elif len(staged) >= hi:
+                    self._w(f"  no more than {_cards(hi)} may be chosen: take one back first\n")
+                else:
+                    staged.append(m)
+            self._staged(asked, cards, staged)
+
+    def _staged(self, asked: dict, cards: list, staged: list) -> None:
+        """The question, the cards with those picked marked, and how to take one back or confirm."""
+        self._w("  " + asked["text"] + "\n")
+        marks = [f"[{i + 1}] {_move(m)}" + (" (picked)" if m in staged else "") for i, m in enumerate(cards)]
+        self._w("  cards:        " + "  ".join(marks) + f"  [{len(cards) + 1}] done\n")
+        if staged:
+            self._w(
+                f"  picked:       {' '.join(_move(m) for m in staged)} ({len(staged)} of {asked['max']}): "
+                "enter a picked card again to take it back, done to confirm\n"
+            )
+        else:
+            self._w("  picked:       none yet: enter a card to pick it, done to confirm\n")
+
+
+def _score_seen(ev: dict, game, st: State | None, humans: AbstractSet[int], seen: Seen | None) -> dict:
+    """A ``score`` event as the humans at the terminal may see it (as the API's observation shows it):
+    its value only for a cell one of them sees, and a declaration or a win told as the game says it."""
+    if humans and seen is not None:
+        how = game.shown.get(ev.get("counter"), "derived")
+        if how == "own":
+            mine = bool(humans & set(ev.get("seats") or [ev.get("seat")]))
+        elif how == "public":
+            mine = True
+        else:
+            atoms = getattr(ev, "atoms", NOTHING)
+            mine = not atoms or any(sees(atoms, h, _known(seen, st, h)) for h in humans)
+        if not mine:
+            return {k: v for k, v in ev.items() if k not in ("amount", "total")}
+    return told(ev, game)  # a declaration with what it declares, a win with the others' totals
+
+
+def _known(seen: Seen, st: State | None, seat: int) -> set:
+    """The cards ``seat`` has seen: ``Seen.known``, or before the state is made (the events of its
+    first steps) those its events named."""
+    if st is not None:
+        return seen.known(st, seat)
+    return {c for c in map(parse_card, seen.shown | seen.own[seat]) if c is not None}
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
 
 
 def _amount(a: int, unit: str) -> str:
@@ -351,6 +456,7 @@ def play(
 
         witness = narration.Witness(humans) if humans else None  # cards no human saw, counted
         said: list = [None]  # the rule last shown by --why: once for the events in a row it caused
+        box: list = [None]  # the state, once made: the values a declaration says
 
         def sink(ev):
             if seen is not None:
@@ -359,7 +465,10 @@ def play(
                 person.see(ev)
             if as_json:
                 return
-            line = narrate(witness.view(ev) if witness else ev, n, hidden, draw_lowest, humans, style)
+            told = witness.view(ev) if witness else ev
+            if told.get("type") == "score":
+                told = _score_seen(told, game, box[0], humans, seen)
+            line = narrate(told, n, hidden, draw_lowest, humans, style)
             if line is not None:  # each word of the rule file escaped by narrate, before any style
                 click.echo(line)
                 rule = ev.get("rule")
@@ -382,7 +491,9 @@ def play(
         track=bool(people),  # what hidden cards each counter depends on, for the human's table
     )
     if seen is not None:
-        st._knowing = lambda s: seen.known(st, s)
+        st.knowing = lambda s: seen.known(st, s)
+    if sink is not None:
+        box[0] = st
     play_out(st, ags)
     if log_file:
         from ..serve.replay import game_record

@@ -153,7 +153,7 @@ class _ApiRandom(RandomAgent):
     def choose(self, state, seat=None, moves=None):
         if isinstance(state, State):
             legal = state.legal_actions()
-            return legal[int(self._random() * len(legal))] if len(legal) > 1 else legal[0]
+            return legal[int(self.rng.random() * len(legal))] if len(legal) > 1 else legal[0]
         return RandomAgent.choose(self, state, seat, moves)
 
 
@@ -211,13 +211,14 @@ def drive(st: Any, agents: list) -> Any:
     the game under the public API (built from the same rules, seed, dealer,
     deck and deal, and given every move), the others with ``st`` itself as
     always. Returns ``st``."""
-    deal = st._deal
+    setup = st.setup
+    deal = setup["deal"]
     twin = State(
         _api_game(st.g),
         st.n,
         st.seed,
-        dealer=st._forced_dealer,
-        deck=st._deck,
+        dealer=setup["dealer"],
+        deck=setup["deck"],
         deal=None
         if deal is None
         else {z: [[c.name for c in h] for h in cs] if z == "hands" else [c.name for c in cs] for z, cs in deal.items()},

@@ -16,7 +16,7 @@ from ..dsl.errors import Pos, RuleError
 from ..dsl.loader import Doc, digest_of, in_corpus, read_input
 from ..dsl.model import GameDef
 from ..dsl.text import safe
-from ..narrate import Line, Part, lowest_draws, narrate
+from ..narrate import Declared, Line, Part, lowest_draws, narrate, shown_of
 from ..narrate import html as line_html
 from .explain import explain
 
@@ -197,10 +197,21 @@ def lines(step: dict, doc: Doc | None, cache: dict | None = None) -> list[tuple[
     its type."""
     cache = {} if cache is None else cache
     lowest = lowest_draws(doc.data) if doc is not None else None
+    if ("declared",) not in cache:  # the log's declarations, read in order across its steps
+        data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+        got = data.get("vars")
+        vars_: dict = got if isinstance(got, dict) else {}
+        labels = {
+            str(k): v["label"] for k, v in vars_.items() if isinstance(v, dict) and isinstance(v.get("label"), str)
+        }
+        wins = {str(k): v["wins"] for k, v in vars_.items() if isinstance(v, dict) and isinstance(v.get("wins"), dict)}
+        start = {str(k): v.get("initial", 0) for k, v in vars_.items() if isinstance(v, dict)}
+        cache[("declared",)] = Declared(shown_of(vars_), labels, wins, start)
+    said = cache[("declared",)]
     out = []
     for ev in step["events"]:
         try:
-            line = narrate(ev, draw_lowest=lowest)
+            line = narrate(said.view(ev) if isinstance(ev, dict) else ev, draw_lowest=lowest)
         except (KeyError, TypeError, AttributeError, IndexError, ValueError):
             line = Line(str(ev.get("type")), (Part(f"({safe(str(ev.get('type')), one_line=True)} event)"),), "line")
         if line is None:

@@ -103,6 +103,7 @@
       history.replaceState(null, "", "#t=" + token);
       showLinks(v.links || []);
       show(v);
+      $("setup-fold").open = false; // folded away once the game starts: the table first (a phone sees its hand)
     } catch (e) {
       $("setup-error").textContent = e.message;
     }
@@ -373,6 +374,7 @@
     if (m) {
       token = m[1];
       show(await call("GET", "/api/game/" + token));
+      $("setup-fold").open = false; // a game joined by its link: the table first
     }
   }
 

@@ -1,0 +1,197 @@
+"""A world ``State.resample`` drew: a state built from the true one, with the cards its seat
+has not seen exchanged, played again (``_from``) or copied with the cards exchanged in place
+(``_copy``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dsl.cards import CARDS_BY_NAME as _CARDS
+from ..dsl.cards import Card
+from ..dsl.errors import RuleError
+from .parts import Parts
+from .state import State
+
+
+def _exchanged(full: Any, names: dict) -> Any:
+    """An event's full form (a deal's hands, a take's cards) with the cards renamed by ``names``
+    (a deal's hands in canonical order again, as dealt)."""
+    out = {}
+    for k, v in full.items():
+        if k == "hands":
+            v = [sorted((names.get(x, x) for x in h), key=_name_canon) for h in v]
+        elif isinstance(v, list):
+            v = [names.get(x, x) if isinstance(x, str) else x for x in v]
+        elif isinstance(v, str) and k != "type":
+            v = names.get(v, v)
+        out[k] = v
+    return out
+
+
+def _name_canon(name: str) -> int:
+    c = _CARDS.get(name)
+    return -1 if c is None else c.canon
+
+
+class _World(State):
+    """A state ``resample`` drew: it copies (``clone()``) into the same world."""
+
+    # True when no world drawn gave the hand's public course: the first that reached the same
+    # decision, else (none did) the true deal
+    fallback = False
+    true_deal = False  # the true deal (the future afresh): no world drawn reached the same decision
+    again = False  # an exchange drawn before for the same state (none drawn this time gave a world)
+
+    def _from(
+        self,
+        state: Parts,
+        snap: Any,
+        sigma: dict | None,
+        seed: int,
+        swap: dict | None = None,
+        marks: Any = None,
+        seat: int | None = None,
+    ) -> None:
+        """This world: ``state``'s hand dealt again from ``snap`` with the unseen
+        cards exchanged by ``sigma``, and its moves played again. A card moved
+        in the true game is moved as the card that took its place (``sigma``): a
+        card another seat chose or passed in secret is, in the world, the one
+        dealt where it lay. ``swap``: how ``state``'s cards become this world's,
+        when not by ``sigma`` (``state`` a world: its moves are its own cards).
+        ``marks``: the counters and money every seat saw at the hand's first
+        decision and after each of its moves: the world is given up at its
+        first public difference. ``seat``: the seat the world is drawn for: the counters
+        compared are those it sees (``visibility``)."""
+        from ..interpreter.visibility import cell_values, visible_cells
+        from ..interpreter.worlds import World
+
+        at, earlier = state._hand_mark
+        self.game = state.game
+        self.players = state.players
+        self._recipe = state._recipe
+        self._rng0 = state._rng0
+        self._keep = state._keep
+        self._moves = state._moves[:at]
+        self._events = []
+        self._earlier = state._earlier[:earlier]
+        self._earlier_views = {s: v for s, v in state._earlier_views.items() if v[0] == earlier}
+        self._seen = set()
+        self._applying = 0
+        self._hand_mark = (at, earlier)
+        self._world = (snap, sigma, seed)
+        self._ok = True
+        players, _, _, _, _ = state._recipe
+        self.engine = World(
+            state.game.gamedef,
+            players,
+            resume=snap,
+            sigma=sigma,
+            seed=seed,
+            keep_events=state._keep,
+            sink=self._on_event,
+            check="hand",
+            snapshots=True,
+            track=True,
+        )
+        self.engine.knowing = self._knows
+        known = state._knows(seat) if seat is not None else None
+        shown = state.game.gamedef.shown
+        try:
+            swap = swap if swap is not None else sigma if sigma else None
+            truth = state._events
+            done = 0
+            moves = state._moves[at:]
+            for i in range(len(moves) + 1):
+                if i:
+                    m = moves[i - 1]
+                    if swap is not None and isinstance(m, Card):
+                        m = swap.get(m, m)  # a card the seat never saw: the one that lies where it lay
+                    self._send(m)  # the interpreter refuses a move that is not legal in this world
+                if marks is not None and i < len(marks):
+                    # given up at the first public difference: whether it would reach the same
+                    # decision is not known (None), and is found out only if it is wanted
+                    ev = self._events
+                    n = len(ev)
+                    e = self.engine
+                    mark = marks[i]
+                    pv, vs, dec, bal, taint = mark[:5]
+                    if seat is not None and len(mark) == 5:  # the cells the seat sees then, and their values
+                        cells = visible_cells(vs, pv, taint, shown, seat, known)
+                        mark = marks[i] = (*mark, cells, cell_values(vs, pv, cells))  # kept with the state's marks
+                    if (
+                        n > len(truth)
+                        or any(ev[k][0] != truth[k][0] for k in range(done, n))
+                        or (e.declared, e.bal) != (dec, bal)
+                        or (
+                            cell_values(e.vars, e.pvars, mark[5]) != mark[6]
+                            if seat is not None
+                            else (e.pvars, e.vars) != (pv, vs)
+                        )
+                    ):
+                        self._ok = False
+                        self._near = None
+                        return
+                    done = n
+        except RuleError:
+            self._ok = self._near = False
+            return
+        # the same decision at hand, and (below) the same public course of the hand (a seat that had to renounce here, and did not
+        # there, shows what it holds), and the same decision at hand
+        e, t = self.engine, state.engine
+        self._near = e.current_player() == t.current_player()
+        self._ok = (
+            self._near
+            and len(self._events) == len(state._events)
+            and all(a[0] == b[0] for a, b in zip(self._events, state._events))
+            # the counters and money the seat sees (a count of its own hand, say; not one of another's)
+            and (
+                cell_values(e.vars, e.pvars, seen) == cell_values(t.vars, t.pvars, seen)
+                if (seen := state._cells_seen(seat, known)) is not None
+                else (e.pvars, e.vars) == (t.pvars, t.vars)
+            )
+            and e.declared == t.declared
+            and e.bal == t.bal
+        )
+
+    def _copy(self, state: Parts, snap: Any, here: dict, sigma: dict | None, seed: int, owned: tuple) -> None:
+        """This world: a copy of ``state`` (paused mid-hand, nothing played again) with each card of
+        ``here`` ({card: the card put in its place}) exchanged where it lies (hands, zones, the
+        stock's order), the hand's events as the seats saw them exchanged the same way, and a
+        random generator of its own. ``sigma``: the exchange from the true deal (``here`` itself,
+        but for a world of a world). ``owned``: the places in the hand's events of those some seats
+        saw in full."""
+        names = {c.name: x.name for c, x in here.items()}
+        self.game = state.game
+        self.players = state.players
+        self._recipe = state._recipe
+        self._rng0 = state._rng0
+        self._keep = state._keep
+        self._moves = state._moves[:]
+        events = self._events = state._events[:]
+        for i in owned:
+            public, owner, full = events[i]
+            events[i] = (public, owner, _exchanged(full, names))
+        self._earlier = state._earlier[:]
+        self._earlier_views = state._earlier_views.copy()
+        self._seen = set(state._seen)
+        self._applying = 0
+        self._hand_mark = state._hand_mark
+        self._world = (snap, sigma, seed)
+        self._ok = self._near = True
+        e = self.engine = state.engine.copy(sink=self._on_event)
+        e.knowing = self._knows
+        e.exchange_cards(here)
+        e.rng.seed(seed)
+
+    def clone(self) -> "State":
+        new = State.clone(self)
+        new.__class__ = _World
+        new._world = self._world  # type: ignore[attr-defined]
+        new.fallback, new.true_deal, new.again = self.fallback, self.true_deal, self.again  # type: ignore[attr-defined]
+        return new
+
+    def clone_by_replay(self) -> "State":
+        return self.clone()
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError("a world drawn by resample() is not pickled: pickle the state it was drawn from")

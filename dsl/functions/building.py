@@ -1,0 +1,29 @@
+"""What a built-in function's builder may ask of the compiler that calls it: the
+``closures.Compiler`` (and the optimising compilers made from it) as a protocol, so
+that the functions need not import the compiler, which imports them."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NoReturn, Protocol
+
+from ..cells import Cell
+from ..errors import Pos
+from ..expr import Fn, Scope
+
+
+class Building(Protocol):
+    """The compiler as a function's builder sees it (see ``closures.Compiler``)."""
+
+    text: str
+    scope: Scope
+    bound: frozenset
+
+    def c(self, node) -> tuple[Fn, str]: ...
+    def where(self, node) -> Pos: ...
+    def fail(self, node, message: str) -> NoReturn: ...
+    def need(self, node, kind, *wanted) -> Any: ...
+    def truths(self, args, conv: Callable = bool) -> Callable | None: ...
+    def seat_arg(self, node) -> tuple[Fn, str]: ...
+    def named(self, node, kind: str) -> tuple[Cell, Any]: ...
+    def lazy(self, node, kind: str, *wanted, local: tuple | None = None) -> Fn: ...
+    def symbol(self, node, kinds: str, table) -> str: ...
