@@ -2,7 +2,7 @@
 
     python benchmarks/run.py                 # 1,000 hands per player count, 4 to 8 players
     python benchmarks/run.py --hands 4000 --json
-    python benchmarks/run.py --game piquet --repeat 5   # Piquet and L'Enflé, both ways
+    python benchmarks/run.py --game piquet --repeat 5   # every game against its hand-written equivalent
 
 For each player count both play the same number of hands (random agents, the
 interpreter as ``academie simulate`` runs it: ``State`` with keep_events=False)
@@ -22,17 +22,20 @@ command line has a ``validate`` command; and the interpreter's speed on any
 other game of the corpus (no hand-written version of those), skipped if there
 is none.
 
-With ``--game piquet``, only this: the interpreter on Piquet
-(``rules/piquet/hoyle.yaml``, 2 players), Piquet written by hand
-(``piquet_direct.py``), the interpreter on L'Enflé (4 players) and L'Enflé
-written by hand, timed in turn in this process by its CPU time
+With ``--game piquet``, only this: each game that has a hand-written
+equivalent against it, the interpreter on Piquet (``rules/piquet/hoyle.yaml``,
+2 players) and Piquet written by hand (``piquet_direct.py``), L'Enflé (4
+players, ``enfle_direct.py``), Emprunt (``rules/emprunt/lacombe.yaml``, 4
+players, ``emprunt_direct.py``) and Whist (``rules/whist/hoyle.yaml``, whole
+rubbers, ``whist_direct.py``), timed in turn in this process by their CPU time
 (``time.process_time``), each the best of ``--repeat``; ``--games`` games of
-Piquet and of L'Enflé about as many plays. Printed: plays per second for all
-four, how many times as long the interpreter takes as the hand-written game on
-each game, and the L'Enflé / Piquet ratio of plays per second for the
-interpreter and for the hand-written games: the corpus's speed spread (the
-slowest game against the fastest) as the interpreter has it and as the games
-themselves have it.
+Piquet, and of each other game about as many plays, the interpreter and the
+hand-written game the same number of games. Printed: plays and games per
+second for each, how many times as long the interpreter takes as the
+hand-written game on each game (a play, a game), and the L'Enflé / Piquet ratio
+of plays per second for the interpreter and for the hand-written games: the
+corpus's speed spread (the slowest game against the fastest) as the
+interpreter has it and as the games themselves have it.
 """
 
 from __future__ import annotations
@@ -49,8 +52,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import emprunt_direct  # noqa: E402
 import enfle_direct  # noqa: E402
 import piquet_direct  # noqa: E402
+import whist_direct  # noqa: E402
 
 from academie.dsl import checking, compiler, loader  # noqa: E402
 from academie.dsl.loader import corpus_ids, resolve  # noqa: E402
@@ -60,6 +65,8 @@ from academie.interpreter.state import DEFAULT_MAX_PLAYS  # noqa: E402
 
 ENFLE = "enfle/academie"
 PIQUET = "piquet/hoyle"
+EMPRUNT = "emprunt/lacombe"
+WHIST = "whist/hoyle"
 
 
 def _interp_games(game, n: int, games: int, seed="bench") -> dict:
@@ -229,16 +236,23 @@ def _cpu_timed(fn) -> tuple[float, dict]:
     return time.process_time() - t, out
 
 
-def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4) -> dict:
-    """The interpreter and the hand-written game on Piquet and on L'Enflé: plays
-    per second by CPU time, each the best of ``repeat``, the four taken in turn
-    at each round (so that a slow spell of the machine falls on all)."""
+def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4, emprunt_players: int = 4) -> dict:
+    """The interpreter and the hand-written game on Piquet, L'Enflé, Emprunt and
+    Whist: plays and games per second by CPU time, each the best of ``repeat``,
+    the eight taken in turn at each round (so that a slow spell of the machine
+    falls on all). Each game is played as many times by both; L'Enflé, Emprunt
+    and Whist about as many plays as the ``games`` games of Piquet (a probe of
+    the hand-written games)."""
     gp, ge = load_game(PIQUET), load_game(ENFLE)
-    n = enfle_players
-    # L'Enflé: about as many plays as the Piquet games (a probe of the hand-written games)
+    gm, gw = load_game(EMPRUNT), load_game(WHIST)
+    n, m = enfle_players, emprunt_players
     per_p = piquet_direct.run_games(50, "probe")["totals"]["plays"] / 50
     per_e = enfle_direct.run_games(n, 50, "probe")["totals"]["plays"] / 50
+    per_m = emprunt_direct.run_games(m, 50, "probe")["totals"]["plays"] / 50
+    per_w = whist_direct.run_games(50, "probe")["totals"]["plays"] / 50
     games_e = max(1, round(games * per_p / per_e))
+    games_m = max(1, round(games * per_p / per_m))
+    games_w = max(1, round(games * per_p / per_w))
     # each round plays new games (seeds bench/ROUND/…): the interpreter keeps some values per
     # the cards a hand holds, and the same games played again would find them kept
     runs = {
@@ -246,16 +260,27 @@ def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4) -> dict:
         ("piquet", "direct"): lambda seed: piquet_direct.run_games(games, seed),
         ("enfle", "interpreter"): lambda seed: _interp_games(ge, n, games_e, seed),
         ("enfle", "direct"): lambda seed: _direct_games(n, games_e, seed),
+        ("emprunt", "interpreter"): lambda seed: _interp_games(gm, m, games_m, seed),
+        ("emprunt", "direct"): lambda seed: emprunt_direct.run_games(m, games_m, seed),
+        ("whist", "interpreter"): lambda seed: _interp_games(gw, 4, games_w, seed),
+        ("whist", "direct"): lambda seed: whist_direct.run_games(games_w, seed),
     }
     best = dict.fromkeys(runs, math.inf)  # seconds a play, the least of the rounds
+    best_game = dict.fromkeys(runs, math.inf)  # seconds a game, the least of the rounds
     reports: dict = {}
     for r in range(repeat):
         for key, fn in runs.items():
             t, rep = _cpu_timed(lambda: fn(f"bench/{r}"))
+            best_game[key] = min(best_game[key], t / rep["games"])
             if t / rep["totals"]["plays"] < best[key]:
                 best[key], reports[key] = t / rep["totals"]["plays"], rep
     rows = {}
-    for game, players, count in (("piquet", 2, games), ("enfle", n, games_e)):
+    for game, players, count in (
+        ("piquet", 2, games),
+        ("enfle", n, games_e),
+        ("emprunt", m, games_m),
+        ("whist", 4, games_w),
+    ):
         ri, rd = reports[game, "interpreter"], reports[game, "direct"]
         pi, pd = ri["totals"]["plays"], rd["totals"]["plays"]
         rows[game] = {
@@ -267,10 +292,13 @@ def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4) -> dict:
             "direct_s": best[game, "direct"] * pd,
             "interpreter_plays_per_s": 1 / best[game, "interpreter"],
             "direct_plays_per_s": 1 / best[game, "direct"],
+            "interpreter_games_per_s": 1 / best_game[game, "interpreter"],
+            "direct_games_per_s": 1 / best_game[game, "direct"],
             "plays_per_hand": {"interpreter": pi / ri["hands"], "direct": pd / rd["hands"]},
         }
         row = rows[game]
         row["slower"] = row["direct_plays_per_s"] / row["interpreter_plays_per_s"]
+        row["slower_games"] = row["direct_games_per_s"] / row["interpreter_games_per_s"]
     return {
         "python": sys.version.split()[0],
         "repeat": repeat,
@@ -283,22 +311,26 @@ def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4) -> dict:
     }
 
 
+YARDSTICKS = (("Piquet", "piquet"), ("L'Enflé", "enfle"), ("Emprunt", "emprunt"), ("Whist", "whist"))
+
+
 def print_yardsticks(out: dict) -> None:
     rows = out["games"]
     print(
-        f"Piquet and L'Enflé, the interpreter and the game written by hand, random players; "
+        f"Each game against its own hand-written equivalent, random players; "
         f"CPU time, best of {out['repeat']} (Python {out['python']})"
     )
     print(
-        f"{'game':<12} {'players':>7} {'games':>6} {'plays':>8} {'interp plays/s':>15} {'direct plays/s':>15} "
-        f"{'slower':>7}  plays/hand interp~direct"
+        f"{'game':<9} {'players':>7} {'games':>6} {'plays':>8} {'interp plays/s':>15} {'direct plays/s':>15} "
+        f"{'slower':>7} {'interp games/s':>15} {'direct games/s':>15} {'slower':>7}  plays/hand interp~direct"
     )
-    for label, key in (("Piquet", "piquet"), ("L'Enflé", "enfle")):
+    for label, key in YARDSTICKS:
         r = rows[key]
         c = r["plays_per_hand"]
         print(
-            f"{label:<12} {r['players']:>7} {r['games']:>6} {r['plays_interpreter']:>8,} "
-            f"{r['interpreter_plays_per_s']:>15,.0f} {r['direct_plays_per_s']:>15,.0f} {r['slower']:>6.2f}x  "
+            f"{label:<9} {r['players']:>7} {r['games']:>6} {r['plays_interpreter']:>8,} "
+            f"{r['interpreter_plays_per_s']:>15,.0f} {r['direct_plays_per_s']:>15,.0f} {r['slower']:>6.2f}x "
+            f"{r['interpreter_games_per_s']:>15,.1f} {r['direct_games_per_s']:>15,.1f} {r['slower_games']:>6.2f}x  "
             f"{c['interpreter']:.1f} ~ {c['direct']:.1f}"
         )
     q = out["enfle_over_piquet"]
@@ -306,7 +338,7 @@ def print_yardsticks(out: dict) -> None:
         f"L'Enflé / Piquet, plays per second: the interpreter {q['interpreter']:.2f}x, "
         f"the hand-written games {q['direct']:.2f}x"
     )
-    print("(slower: the interpreter's time for a play over the hand-written game's)")
+    print("(slower: the interpreter's time for a play, then for a game, over the hand-written game's)")
 
 
 def main(argv=None):

@@ -1,7 +1,11 @@
 """The hand-written yardsticks in benchmarks/ play the rule files' games: Piquet
 written by hand (benchmarks/piquet_direct.py) reckons and scores a hand card
 for card as the interpreter does with rules/piquet/hoyle.yaml, given the same
-deal and the same choices."""
+deal and the same choices; Emprunt (benchmarks/emprunt_direct.py,
+rules/emprunt/lacombe.yaml) and Whist (benchmarks/whist_direct.py,
+rules/whist/hoyle.yaml) given the interpreter's deals and its random agent's
+choices play the same games: the same winners, plays, jetons, tricks, points
+and games, hand by hand and at the end."""
 
 import functools
 import importlib.util
@@ -13,14 +17,22 @@ import pytest
 from academie.dsl.model import load_game
 from academie.interpreter.state import State
 
-# the benchmark loaded from its file, the benchmarks' folder kept off sys.path (its modules'
-# names, run, api, players …, would shadow others)
-_spec = importlib.util.spec_from_file_location(
-    "piquet_direct", Path(__file__).resolve().parent.parent / "benchmarks" / "piquet_direct.py"
-)
-assert _spec is not None and _spec.loader is not None
-piquet_direct = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(piquet_direct)
+
+def _benchmark(name: str):
+    """A benchmark loaded from its file, the benchmarks' folder kept off sys.path (its modules'
+    names, run, api, players …, would shadow others)."""
+    spec = importlib.util.spec_from_file_location(
+        name, Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+piquet_direct = _benchmark("piquet_direct")
+emprunt_direct = _benchmark("emprunt_direct")
+whist_direct = _benchmark("whist_direct")
 
 NAMES = [r + s for s in "SHDC" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 RECKONING = ("blanche", "pt", "sq", "seqlen", "seqbig", "st", "pointv", "seqv", "setv")
@@ -216,3 +228,259 @@ def test_random_games_end_at_101():
         second = [h[5] if k % 2 == 0 else h[4] for k, h in enumerate(log)]
         assert [sum(first), sum(second)] == [score[1 - first_dealer], score[first_dealer]]
         assert sum(first[:-1]) < piquet_direct.GAME and sum(second[:-1]) < piquet_direct.GAME
+
+
+# -- Emprunt -----------------------------------------------------------------------------------
+
+
+def interpreter_emprunt(n: int, seed: int, options: tuple = ()):
+    """A game of the rule file (one hand), each run begun with a card of a seeded random
+    choice: (the state at the end, the cards chosen)."""
+    g = load_game("emprunt/lacombe", options) if options else load_game("emprunt/lacombe")
+    st = State(g, n, f"emprunt/{seed}")
+    rng = random.Random(seed)
+    chosen = []
+    while not st.is_terminal():
+        m = rng.choice(st.legal_moves())
+        chosen.append(m.name)
+        st.apply(m)
+    return st, chosen
+
+
+def direct_emprunt(st, chosen):
+    """The hand-written hand from the interpreter's deal and chosen cards."""
+    ev = st.events
+    deal = next(e for e in ev if e["type"] == "deal")
+    dealer = next(e for e in ev if e["type"] == "hand_start")["dealer"]
+    hands = [[emprunt_direct.card_of(c) for c in h] for h in deal["hands"]]
+    talon = [emprunt_direct.card_of(c) for c in deal["talon"]]
+    script = iter(map(emprunt_direct.card_of, chosen))
+    return emprunt_direct.play_hand(None, st.n, hands, talon, dealer, script=script)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_emprunt_random_deals_and_choices_played_alike(players):
+    # the interpreter's deals and its random agent's choices of the card that begins each run:
+    # the same winner, plays, borrows and draws, and every seat's jetons
+    kinds = set()
+    for seed in range(150):
+        st, chosen = interpreter_emprunt(players, seed)
+        winner, money, plays, borrows, draws = direct_emprunt(st, chosen)
+        assert winner == st.winner == st.hand_results[0]["winner"]
+        assert money == st.returns() == st.hand_results[0]["scores"]
+        assert (plays, borrows, draws) == (st.plays, st.stats["borrows"], st.stats["draws"])
+        assert sum(money) == 0
+        kinds.update(k for k, v in (("borrow", borrows), ("draw", draws), ("runs", len(chosen) > 1)) if v)
+    assert {"borrow", "draw", "runs"} <= kinds
+
+
+def test_emprunt_a_hand_won_by_lending_the_last_card():
+    # the lender whose hand the borrow empties wins, as in the rule file
+    found = 0
+    for players in (3, 4, 5, 6):
+        for seed in range(150):
+            st, chosen = interpreter_emprunt(players, seed)
+            last = [e for e in st.events if e["type"] in ("borrow", "play")][-2:]
+            if last[0]["type"] == "borrow" and last[0]["from"] == st.winner != last[1]["seat"]:
+                assert direct_emprunt(st, chosen)[:2] == (st.winner, st.returns())
+                found += 1
+    assert found
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_emprunt_the_hand_written_random_choices_replayed_by_the_interpreter(players):
+    # the hand-written game's own random choices (the path that is timed), on the
+    # interpreter's deal, made again in the rule file's game: each is legal there, no other
+    # choice is asked, and the hand ends alike
+    g = load_game("emprunt/lacombe")
+    for seed in range(100):
+        st = State(g, players, f"emprunt/{seed}")
+        deal = next(e for e in st.events if e["type"] == "deal")
+        dealer = next(e for e in st.events if e["type"] == "hand_start")["dealer"]
+        hands = [[emprunt_direct.card_of(c) for c in h] for h in deal["hands"]]
+        talon = [emprunt_direct.card_of(c) for c in deal["talon"]]
+        trace: list = []
+        rnd = random.Random(seed).random
+        winner, money, plays, borrows, draws = emprunt_direct.play_hand(rnd, players, hands, talon, dealer, trace=trace)
+        for c in trace:
+            st.apply(emprunt_direct.card_name(c))
+        assert st.is_terminal()
+        assert (winner, money, plays, borrows, draws) == (
+            st.winner,
+            st.returns(),
+            st.plays,
+            st.stats["borrows"],
+            st.stats["draws"],
+        )
+
+
+def test_emprunt_a_card_not_in_hand_is_refused():
+    st, chosen = interpreter_emprunt(4, 0)
+    deal = next(e for e in st.events if e["type"] == "deal")
+    leader = (next(e for e in st.events if e["type"] == "hand_start")["dealer"] + 1) % 4
+    other = deal["hands"][(leader + 1) % 4][0]
+    with pytest.raises(ValueError, match="is not in seat"):
+        direct_emprunt(st, [other, *chosen[1:]])
+
+
+def test_emprunt_random_games_settle_the_pool():
+    for n in (3, 4, 5, 6):
+        for g in range(50):
+            winner, money, plays, _, _ = emprunt_direct.play_game(n, random.Random(g))
+            assert sum(money) == 0 and money[winner] == max(money) > 0
+            assert plays <= len(emprunt_direct.pack_of(n))
+
+
+# -- Whist -------------------------------------------------------------------------------------
+
+
+def interpreter_rubber(seed: int, options: tuple = ()):
+    """A rubber of the rule file, each card of a seeded random choice: (the state at the end,
+    each hand's points and games by side, tricks and honours by seat, and honours called by
+    side, at its end)."""
+    g = load_game("whist/hoyle", options) if options else load_game("whist/hoyle")
+    ends: list = []
+
+    def on_hand(s, end):
+        if end:
+            called = s.pvars["called"][:2] if "called" in s.pvars else [0, 0]
+            ends.append((s.pvars["score"][:2], s.pvars["games"][:2], s.won[:], s.pvars["honours"][:], called))
+
+    st = State(g, 4, f"whist/{seed}", on_hand=on_hand)
+    rng = random.Random(seed)
+    while not st.is_terminal():
+        st.apply(rng.choice(st.legal_moves()))
+    return st, ends
+
+
+def direct_rubber(st, short: bool = False):
+    """The hand-written hands from the interpreter's deals and cards played: each hand's
+    (points by side, games by side, tricks by seat, honours by seat, honours called by side)
+    and winner, and the standings."""
+    score, games = [0, 0], [0, 0]
+    hands: list = []
+    plays: list = []
+    out, winners = [], []
+    dealer = trump = 0
+    for e in st.events:
+        t = e["type"]
+        if t == "hand_start":
+            dealer, plays = e["dealer"], []
+        elif t == "deal":
+            hands = [[whist_direct.card_of(c) for c in h] for h in e["hands"]]
+        elif t == "turnup":
+            c = whist_direct.card_of(e["card"])
+            hands[dealer].append(c)  # the dealer's thirteenth
+            trump = c // 13
+        elif t == "play":
+            plays.append(whist_direct.card_of(e["card"]))
+        elif t == "hand_end":
+            honours = whist_direct.honours_of(hands, trump)
+            called = whist_direct.call(honours, score, short)
+            if any(called):  # the hand is not played
+                assert not plays
+                won = [0, 0, 0, 0]
+            else:
+                won = whist_direct.play_hand(None, hands, trump, dealer, script=iter(plays))
+            winners.append(whist_direct.score_hand(won, honours, called, score, games, dealer, short))
+            out.append((score[:], games[:], won, honours, called))
+    return out, winners, [games[0], games[1], games[0], games[1]]
+
+
+@pytest.mark.parametrize("options", [(), ("short",)])
+def test_whist_random_deals_and_cards_played_alike(options):
+    # the interpreter's deals and its random agent's cards: hand by hand the tricks, the
+    # honours, the honours called at eight, the points and the games, the hand's winner, and
+    # the rubber's standings
+    seen = set()
+    for seed in range(60):
+        st, ends = interpreter_rubber(seed, options)
+        out, winners, standings = direct_rubber(st, bool(options))
+        assert out == ends
+        assert winners == [r["winner"] for r in st.hand_results]
+        assert standings == st.returns()
+        for (score, games, _, honours, called), before in zip(out, [([0, 0], [0, 0]), *out]):
+            if games != before[1]:
+                seen.add("game")
+            if any(honours[s] + honours[s + 2] >= 3 for s in (0, 1)):
+                seen.add("honours held")
+            if any(called):
+                seen.add("honours called")
+    assert {"game", "honours held"} <= seen
+    assert ("honours called" in seen) == (not options)
+
+
+def whist_hand(events, k):
+    """The ``k``-th hand's (dealer, hands with the turn-up in the dealer's, turn-up) from a log."""
+    starts = [i for i, e in enumerate(events) if e["type"] == "hand_start"]
+    part = events[starts[k] : starts[k + 1] if k + 1 < len(starts) else len(events)]
+    dealer = part[0]["dealer"]
+    hands = [[whist_direct.card_of(c) for c in h] for h in next(e for e in part if e["type"] == "deal")["hands"]]
+    turnup = whist_direct.card_of(next(e for e in part if e["type"] == "turnup")["card"])
+    hands[dealer].append(turnup)
+    return dealer, hands, turnup
+
+
+@pytest.mark.parametrize("options", [(), ("short",)])
+def test_whist_the_hand_written_random_cards_replayed_by_the_interpreter(options):
+    # the hand-written game's own random cards (the path that is timed), on each of the
+    # interpreter's deals, played again in the rule file's rubber: each is legal there, and
+    # the hands, the points, the games and the standings come out alike
+    g = load_game("whist/hoyle", options) if options else load_game("whist/hoyle")
+    for seed in range(30):
+        ends: list = []
+        st = State(
+            g,
+            4,
+            f"whist/{seed}",
+            on_hand=lambda s, end: ends.append((s.won[:], s.pvars["score"][:2], s.pvars["games"][:2])) if end else None,
+        )
+        rnd = random.Random(seed).random
+        score, games = [0, 0], [0, 0]
+        mine: list = []
+        while True:
+            # the hands dealt since the last played: a hand called at eight is scored, not
+            # played; the hand at a decision is played by the hand-written game's random players
+            for k in range(len(mine), st.hand_no):
+                dealer, hands, turnup = whist_hand(st.events, k)
+                trump = turnup // 13
+                honours = whist_direct.honours_of(hands, trump)
+                called = whist_direct.call(honours, score, bool(options))
+                if any(called):
+                    won = [0, 0, 0, 0]
+                else:
+                    assert k == st.hand_no - 1 and not st.is_terminal()
+                    trace: list = []
+                    won = whist_direct.play_hand(rnd, hands, trump, dealer, trace=trace)
+                    for c in trace:
+                        assert st.hand_no == k + 1
+                        st.apply(whist_direct.card_name(c))
+                whist_direct.score_hand(won, honours, called, score, games, dealer, bool(options))
+                mine.append((won, score[:], games[:]))
+            if st.is_terminal() and len(mine) == st.hand_no:
+                break
+        assert mine == ends
+        assert st.returns() == [games[0], games[1], games[0], games[1]]
+
+
+def test_whist_a_card_that_does_not_follow_suit_is_refused():
+    st, _ = interpreter_rubber(0)
+    hand = next(e for e in st.events if e["type"] == "deal")["hands"]
+    dealer = next(e for e in st.events if e["type"] == "hand_start")["dealer"]
+    leader, second = (dealer + 1) % 4, (dealer + 2) % 4
+    lead = hand[leader][0]
+    # the second player answers with a card of another suit while he holds the suit led
+    follows = [c for c in hand[second] if c[-1] == lead[-1]]
+    other = next(c for c in hand[second] if c[-1] != lead[-1])
+    assert follows
+    hands = [[whist_direct.card_of(c) for c in h] for h in hand]
+    with pytest.raises(ValueError, match="does not follow suit"):
+        whist_direct.play_hand(None, hands, 0, dealer, script=iter(map(whist_direct.card_of, [lead, other])))
+
+
+def test_whist_random_rubbers_end_at_two_games():
+    for g in range(50):
+        log: list = []
+        standings, hands, plays = whist_direct.play_game(random.Random(g), log=log)
+        assert sorted(standings) == [0, 0, 2, 2] or sorted(standings) == [1, 1, 2, 2]
+        assert len(log) == hands and max(log[-1][2]) == 2 and plays % 52 == 0 and plays <= 52 * hands
