@@ -341,7 +341,10 @@ def _take(it, k: int):
     return out
 
 
-def _dask_results(job: Job, parts, count: int, workers: int, scheduler: str | None) -> Iterator:
+def _dask_client(workers: int, scheduler: str | None):
+    """A Dask client on the cluster at ``scheduler``, or on a local cluster of ``workers``
+    processes started here; the cluster (None when it is not ours to close); and Dask's
+    ``as_completed``."""
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -366,6 +369,11 @@ def _dask_results(job: Job, parts, count: int, workers: int, scheduler: str | No
             if cluster is not None:
                 cluster.close()
             raise BackendError(f"cannot start a local Dask cluster: {e}") from None
+    return client, cluster, as_completed
+
+
+def _dask_results(job: Job, parts, count: int, workers: int, scheduler: str | None) -> Iterator:
+    client, cluster, as_completed = _dask_client(workers, scheduler)
     try:
         if scheduler:  # as many chunks in flight as the cluster has threads
             workers = sum(client.nthreads().values()) or workers
@@ -481,30 +489,7 @@ def _ignore_interrupts() -> None:
 
 
 def _dask_tasks(fn, tasks: Iterable, workers: int, scheduler: str | None) -> Iterator:
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise RuleError("the dask backend needs Dask: pip install 'academie[dask]'", code="backend") from None
-    cluster = None
-    if scheduler:
-        client = _connect(Client, scheduler)
-    else:
-        try:
-            import logging
-
-            with _interrupts_held():
-                cluster = LocalCluster(
-                    n_workers=workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    silence_logs=logging.CRITICAL,
-                )
-                client = Client(cluster)
-        except Exception as e:
-            if cluster is not None:
-                cluster.close()
-            raise BackendError(f"cannot start a local Dask cluster: {e}") from None
+    client, cluster, as_completed = _dask_client(workers, scheduler)
     try:
         if scheduler:  # as many tasks in flight as the cluster has threads
             workers = sum(client.nthreads().values()) or workers
