@@ -496,7 +496,7 @@ class ShortLoop(StateParts):
                                 else:
                                     self.plays = played
                                     self.mover = mover
-                                    moves = legal(st, seat)[0]
+                                    moves = legal(st, seat, 1)[0]  # tier 0 (the suit led) gave none
                         if moves is not None:
                             nm = len(moves)
                             c = moves[int(uniform[seat]() * nm)] if nm > 1 else moves[0]

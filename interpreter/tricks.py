@@ -19,15 +19,18 @@ from .fastpath import card_table, key_plan, reads_card_only
 class Tricks(StateParts):
     """``State``'s general trick loop."""
 
-    def _legal(self, st: Step, seat: int) -> tuple[list, bool]:
+    def _legal(self, st: Step, seat: int, first: int = 0) -> tuple[list, bool]:
         """The legal cards of ``seat``, in canonical order, and whether his
-        hand meets the first tier of the follow rule (False: he cannot follow)."""
+        hand meets the first tier of the follow rule (False: he cannot follow).
+        ``first``: the follow rule's tiers before it are known to give him no
+        card (a card is led): they are not tested again."""
         hand = self.hand[seat]
         if self.led is None:
             if st.lead_test is not None:
                 return (st.lead_test.filter(self, seat, hand) or list(hand)), True
             return list(hand), True
-        for i, tier in enumerate(st.must):
+        must = st.must if not first else st.must[first:]
+        for i, tier in enumerate(must, first):
             ok = tier.filter(self, seat, hand)
             if ok:
                 if st.free is not None:
@@ -180,7 +183,7 @@ class Tricks(StateParts):
                         else:
                             follows = False
                             if renounce is None:
-                                moves = hand[:] if one_tier else legal(st, seat)[0]
+                                moves = hand[:] if one_tier else legal(st, seat, 1)[0]  # tier 0 gave none
                         c = None
                     else:
                         moves, follows = legal(st, seat)
