@@ -17,7 +17,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Generator, Iterable, Iterator
 
 from ..dsl.errors import RuleError
 from ..dsl.loader import Limits
@@ -461,7 +461,7 @@ def run_tasks(
     *,
     backend: str = "local",
     scheduler: str | None = None,
-) -> Iterator:
+) -> Generator[Any, None, None]:
     """``fn(task)`` for each of ``tasks``, on ``workers`` processes of this
     machine (``backend="local"``; 1 runs them here, in order) or on a Dask
     cluster (``backend="dask"``, at ``scheduler`` or a local one). The results
