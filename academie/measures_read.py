@@ -159,7 +159,7 @@ class Reader:
         self.first_dealer: int | None = None
         self.hands = self.done = self.eldest = self.dealer_won = self.decided = 0
         self.totals = [0] * len(HAND_COUNTERS)
-        self.leaders: list[frozenset] = []
+        self.ends: list[tuple] = []
         g, n = self.game, self.n
         if any(getattr(a, "needs_api", False) for a in agents):  # players that search: asked between moves
             st = play(
@@ -173,9 +173,9 @@ class Reader:
         fd = self.first_dealer or 0
         curve = None
         if self.hands > 1 and not st.unfinished:  # the final standings in place of the last hand's leaders
-            pts = self.leaders
+            ends = self.ends
             final = frozenset(winners)
-            curve = pts[:-1] + [final] if pts else [final]
+            curve = [_leaders(e) for e in ends[:-1]] + [final] if ends else [final]
         self.design._fold(
             st.plays,
             self.hands,
@@ -221,9 +221,22 @@ class Reader:
             self.eldest += w == (dealer + 1) % self.n
             self.dealer_won += w == dealer
         if self.score is not None:
-            sc = list(map(self.score, repeat(st, self.n), self.seats, self.nones))
-            best = max(sc)
-            self.leaders.append(frozenset([s for s, v in enumerate(sc) if v == best]))
+            # every seat's score at the hand's end, read when the game is over (the last hand's never):
+            # the state read them at the hand's start and end, and keeps the start and the change
+            start, change = st._scores_at_hand, st.hand_results[-1]["scores"]
+            if start is None or change is None:  # not both read by the state: read here
+                start, change = None, list(map(self.score, repeat(st, self.n), self.seats, self.nones))
+            self.ends.append((start, change))
+
+
+def _leaders(end: tuple) -> frozenset:
+    """The seats with the highest score at a hand's end, from what ``Reader.on_hand`` kept: the
+    scores at its start and their change (whole numbers: their sum is the score at its end), or
+    the scores at its end."""
+    start, change = end
+    sc = change if start is None else [a + d for a, d in zip(start, change)]
+    best = max(sc)
+    return frozenset([s for s, v in enumerate(sc) if v == best])
 
 
 def _hand_start(st, c) -> tuple:
