@@ -156,12 +156,14 @@ class Reader:
         self.plays_hist, self.tricks_hist = design.histograms["plays"], design.histograms["tricks"]
         self.start: tuple = ()
 
-    def play(self, seed, agents: list, max_plays: int) -> State:
+    def play(self, seed, agents: list, max_plays: int, built_in: bool = False) -> State:
+        """Play one game and fold it into the design; ``built_in``: the agents are all built in
+        (none searches, none is asked between moves: not looked at again)."""
         self.first_dealer: int | None = None
         self.hands = 0
         self.ends: list[tuple] = []  # the finished hands, as ``on_hand`` keeps them
         g, n = self.game, self.n
-        if any(getattr(a, "needs_api", False) for a in agents):  # players that search: asked between moves
+        if not built_in and any(getattr(a, "needs_api", False) for a in agents):  # players that search
             st = play(
                 State(g, n, seed, max_plays=max_plays, keep_events=False, on_hand=self.on_hand, check="hand"), agents
             )
