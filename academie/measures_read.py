@@ -8,7 +8,7 @@ event sink, kept as the reference they are tested against."""
 from __future__ import annotations
 
 from itertools import repeat
-from operator import itemgetter
+from operator import add, itemgetter, sub
 
 from .dsl.model import GameDef
 from .interpreter.agents import make_agents, play
@@ -177,11 +177,11 @@ class Reader:
         plays_hist, tricks_hist = self.plays_hist, self.tricks_hist
         for (dealer, p0, c0), p1, c1, w, _ in ends:
             plays = p1 - p0
-            totals[0] += plays
+            counts = list(map(sub, c1, c0))
             plays_hist[plays] += 1
-            tricks_hist[c1[0] - c0[0]] += 1
-            for k in range(6):
-                totals[k + 1] += c1[k] - c0[k]
+            tricks_hist[counts[0]] += 1
+            counts.insert(0, plays)
+            totals = list(map(add, totals, counts)) if len(ends) > 1 else counts
             if w is not None:
                 decided += 1
                 eldest += w == (dealer + 1) % n
