@@ -181,8 +181,13 @@ class Design:
         self.hand_shares["dealer"].add(dealer, decided)
         if unfinished:
             return
-        for s, v in enumerate(returns):
-            self.scores[s].add(v)
+        for sums, v in zip(self.scores, returns):
+            if type(v) is int:  # Sums.add(v), inline
+                sums.n += 1
+                sums._i += v
+                sums._ii += v * v
+            else:
+                sums.add(v)
         tie = len(winners)
         w = self._unit // tie  # a tie of k: 1/k to each, in units of 1/unit
         for s in winners:

@@ -159,8 +159,6 @@ class Reader:
     def play(self, seed, agents: list, max_plays: int, built_in: bool = False) -> State:
         """Play one game and fold it into the design; ``built_in``: the agents are all built in
         (none searches, none is asked between moves: not looked at again)."""
-        self.first_dealer: int | None = None
-        self.hands = 0
         self.ends: list[tuple] = []  # the finished hands, as ``on_hand`` keeps them
         g, n = self.game, self.n
         if not built_in and any(getattr(a, "needs_api", False) for a in agents):  # players that search
@@ -187,14 +185,16 @@ class Reader:
                 eldest += w == (dealer + 1) % n
                 dealer_won += w == dealer
         winners = [r["seat"] for r in st.standings if r["rank"] == 1]
-        fd = self.first_dealer or 0
+        # the first hand's dealer (of a finished game: the first of its hands, all finished)
+        fd = ends[0][0][0] if ends else 0
+        hands = len(st.hand_results)  # one a hand's end, the one the play limit stopped too
         curve = None
-        if self.hands > 1 and not st.unfinished:  # the final standings in place of the last hand's leaders
+        if hands > 1 and not st.unfinished:  # the final standings in place of the last hand's leaders
             final = frozenset(winners)
             curve = [_leaders(e[4]) for e in ends[:-1]] + [final] if self.score is not None else [final]
         self.design._fold(
             st.plays,
-            self.hands,
+            hands,
             totals,
             len(ends),
             eldest,
@@ -214,11 +214,8 @@ class Reader:
         when the game is over: its start, the plays and counts at its end, its winner, and every
         seat's score (the scores the state read at its start and their change; else read here)."""
         if not end:
-            if self.first_dealer is None:
-                self.first_dealer = st.dealer
             self.start = (st.dealer, st.plays, _counts(st.counts))
             return
-        self.hands += 1
         if st.unfinished:
             return
         scores = None
