@@ -115,6 +115,7 @@ class Design:
             self.per_game.setdefault(k, Sums())
         for k in HAND_COUNTERS:
             self.per_hand.setdefault(k, Ratio())
+        self._per_hand = [self.per_hand[k] for k in HAND_COUNTERS]  # in the order of a game's totals
         for k in ("eldest", "dealer"):
             self.hand_shares.setdefault(k, Ratio())
         for k in ("plays", "tricks"):
@@ -168,15 +169,25 @@ class Design:
         self.unfinished += bool(unfinished)
         self.per_game["plays"].add(plays)
         self.per_game["hands"].add(hands)
-        per_hand = self.per_hand
-        for k, total in zip(HAND_COUNTERS, totals):
-            per_hand[k].add(total, nd)
+        hh = nd * nd
+        for r, x in zip(self._per_hand, totals):  # Ratio.add(x, nd) of each counter, inline
+            r.g += 1
+            r.x += x
+            r.h += nd
+            r.xx += x * x
+            r.hh += hh
+            r.xh += x * nd
         self.hand_shares["eldest"].add(eldest, decided)
         self.hand_shares["dealer"].add(dealer, decided)
         if unfinished:
             return
-        for s, v in enumerate(returns):
-            self.scores[s].add(v)
+        for sums, v in zip(self.scores, returns):
+            if type(v) is int:  # Sums.add(v), inline
+                sums.n += 1
+                sums._i += v
+                sums._ii += v * v
+            else:
+                sums.add(v)
         tie = len(winners)
         w = self._unit // tie  # a tie of k: 1/k to each, in units of 1/unit
         for s in winners:
@@ -187,7 +198,10 @@ class Design:
         if self.agents:
             for name, seats in self._groups:
                 # the kind's share of the game: (its seats among the winners) / k, over its seats
-                self.agent_share.setdefault(name, Sums()).add_ratio(sum(s in seats for s in winners), tie * len(seats))
+                share = self.agent_share.get(name)
+                if share is None:
+                    share = self.agent_share[name] = Sums()
+                share.add_ratio(sum(s in seats for s in winners), tie * len(seats))
         if curve is None:  # one hand: no course of the game (lead change, drama, decisiveness)
             return
         lc = _lead_change(curve)

@@ -8,6 +8,7 @@ event sink, kept as the reference they are tested against."""
 from __future__ import annotations
 
 from itertools import repeat
+from operator import add, itemgetter, sub
 
 from .dsl.model import GameDef
 from .interpreter.agents import make_agents, play
@@ -155,13 +156,12 @@ class Reader:
         self.plays_hist, self.tricks_hist = design.histograms["plays"], design.histograms["tricks"]
         self.start: tuple = ()
 
-    def play(self, seed, agents: list, max_plays: int) -> State:
-        self.first_dealer: int | None = None
-        self.hands = self.done = self.eldest = self.dealer_won = self.decided = 0
-        self.totals = [0] * len(HAND_COUNTERS)
-        self.leaders: list[frozenset] = []
+    def play(self, seed, agents: list, max_plays: int, built_in: bool = False) -> State:
+        """Play one game and fold it into the design; ``built_in``: the agents are all built in
+        (none searches, none is asked between moves: not looked at again)."""
+        self.ends: list[tuple] = []  # the finished hands, as ``on_hand`` keeps them
         g, n = self.game, self.n
-        if any(getattr(a, "needs_api", False) for a in agents):  # players that search: asked between moves
+        if not built_in and any(getattr(a, "needs_api", False) for a in agents):  # players that search
             st = play(
                 State(g, n, seed, max_plays=max_plays, keep_events=False, on_hand=self.on_hand, check="hand"), agents
             )
@@ -169,21 +169,37 @@ class Reader:
             st = State(
                 g, n, seed, max_plays=max_plays, keep_events=False, on_hand=self.on_hand, check="hand", agents=agents
             )
+        ends = self.ends
+        totals = [0] * len(HAND_COUNTERS)
+        eldest = dealer_won = decided = 0
+        plays_hist, tricks_hist = self.plays_hist, self.tricks_hist
+        for (dealer, p0, c0), p1, c1, w, _ in ends:
+            plays = p1 - p0
+            counts = list(map(sub, c1, c0))
+            plays_hist[plays] += 1
+            tricks_hist[counts[0]] += 1
+            counts.insert(0, plays)
+            totals = list(map(add, totals, counts)) if len(ends) > 1 else counts
+            if w is not None:
+                decided += 1
+                eldest += w == (dealer + 1) % n
+                dealer_won += w == dealer
         winners = [r["seat"] for r in st.standings if r["rank"] == 1]
-        fd = self.first_dealer or 0
+        # the first hand's dealer (of a finished game: the first of its hands, all finished)
+        fd = ends[0][0][0] if ends else 0
+        hands = len(st.hand_results)  # one a hand's end, the one the play limit stopped too
         curve = None
-        if self.hands > 1 and not st.unfinished:  # the final standings in place of the last hand's leaders
-            pts = self.leaders
+        if hands > 1 and not st.unfinished:  # the final standings in place of the last hand's leaders
             final = frozenset(winners)
-            curve = pts[:-1] + [final] if pts else [final]
+            curve = [_leaders(e[4]) for e in ends[:-1]] + [final] if self.score is not None else [final]
         self.design._fold(
             st.plays,
-            self.hands,
-            self.totals,
-            self.done,
-            self.eldest,
-            self.dealer_won,
-            self.decided,
+            hands,
+            totals,
+            len(ends),
+            eldest,
+            dealer_won,
+            decided,
             st.unfinished,
             st.returns(),
             winners,
@@ -193,37 +209,36 @@ class Reader:
         return st
 
     def on_hand(self, st: State, end: bool) -> None:
-        c = st.counts
+        """At a hand's start, the dealer and the counts it is reckoned from; at its end, unless the
+        play limit stopped it (counted as a hand, not measured), what it is measured by, reckoned
+        when the game is over: its start, the plays and counts at its end, its winner, and every
+        seat's score (the scores the state read at its start and their change; else read here)."""
         if not end:
-            if self.first_dealer is None:
-                self.first_dealer = st.dealer
-            self.start = _hand_start(st, c)
+            self.start = (st.dealer, st.plays, _counts(st.counts))
             return
-        self.hands += 1
-        if st.unfinished:  # the hand the play limit stopped: counted as a hand, not measured
+        if st.unfinished:
             return
-        dealer, p0, t0, k0, b0, d0, l0, x0 = self.start
-        plays, tricks = st.plays - p0, c["tricks"] - t0
-        tot = self.totals
-        tot[0] += plays
-        tot[1] += tricks
-        tot[2] += c["takes"] - k0
-        tot[3] += c["borrows"] - b0
-        tot[4] += c["draws"] - d0
-        tot[5] += c["lead_changes"] - l0
-        tot[6] += c["declarations"] - x0
-        self.done += 1
-        self.plays_hist[plays] += 1
-        self.tricks_hist[tricks] += 1
-        w = st.winner
-        if w is not None:
-            self.decided += 1
-            self.eldest += w == (dealer + 1) % self.n
-            self.dealer_won += w == dealer
+        scores = None
         if self.score is not None:
-            sc = list(map(self.score, repeat(st, self.n), self.seats, self.nones))
-            best = max(sc)
-            self.leaders.append(frozenset([s for s, v in enumerate(sc) if v == best]))
+            start, change = st._scores_at_hand, st.hand_results[-1]["scores"]
+            if start is None or change is None:  # not both read by the state: read here
+                start, change = None, list(map(self.score, repeat(st, self.n), self.seats, self.nones))
+            scores = (start, change)
+        self.ends.append((self.start, st.plays, _counts(st.counts), st.winner, scores))
+
+
+# the counters of ``State.counts`` a hand is measured by, after its plays (HAND_COUNTERS' order)
+_counts = itemgetter(*HAND_COUNTERS[1:])
+
+
+def _leaders(end: tuple) -> frozenset:
+    """The seats with the highest score at a hand's end, from what ``Reader.on_hand`` kept: the
+    scores at its start and their change (whole numbers: their sum is the score at its end), or
+    the scores at its end."""
+    start, change = end
+    sc = change if start is None else [a + d for a, d in zip(start, change)]
+    best = max(sc)
+    return frozenset([s for s, v in enumerate(sc) if v == best])
 
 
 def _hand_start(st, c) -> tuple:

@@ -32,7 +32,7 @@ class DesignCollector:
         r = self.reader
         if r is None or r.game is not game:
             r = self.reader = Reader(self.design, game)
-        return r.play(seed, self.maker(seed), self.job.max_plays)
+        return r.play(seed, self.maker(seed), self.job.max_plays, self.maker.built_in)
 
     def merge(self, other: "DesignCollector") -> None:
         self.design.merge(other.design)
@@ -71,7 +71,7 @@ def run_design(game: GameDef, players: int, start: int, stop: int, seed, agents,
     maker, reader = agent_maker(list(agents), players), Reader(d, game)
     for i in range(start, stop):
         s = game_seed(seed, i)
-        reader.play(s, maker(s), max_plays)
+        reader.play(s, maker(s), max_plays, maker.built_in)
     return d
 
 

@@ -15,7 +15,7 @@ of its turns. The machine is shared: compare the figures of one run (the
 ratios), not the runs. Printed: the seconds of each and the ratio with /
 without. Both play the same games (the same seeds): the script checks that
 their tallies agree. With ``--base REV``, a third turn in each round: the
-measures of ``academie/measures.py`` as it is at git revision ``REV``, loaded
+measures of ``academie/measures*.py`` as they are at git revision ``REV``, loaded
 beside this checkout's (the interpreter is this checkout's), and its ratio to
 without, and the script checks that both give the same measures.
 """
@@ -23,14 +23,14 @@ without, and the script checks that both give the same measures.
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import json
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+import academie
 import numpy  # noqa: F401  (imported before the timings: the measures' report reads it)
 
 from academie.dsl.loader import corpus_ids, resolve
@@ -43,18 +43,22 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def base_measures(rev: str):
-    """``academie/measures.py`` as it is at git revision ``rev``, loaded beside this one."""
-    text = subprocess.run(
-        ["git", "show", f"{rev}:academie/measures.py"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / "measures_base.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("academie._measures_base", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    """The measures of git revision ``rev`` (``academie/measures.py`` and, since they were split,
+    its ``academie/measures_*.py``), loaded beside this checkout's as ``academie._base_measures*``."""
+    names = subprocess.run(
+        ["git", "ls-tree", "--name-only", rev, "academie/"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    tmp = Path(tempfile.mkdtemp())
+    for name in names:
+        stem = Path(name).name
+        if not (stem == "measures.py" or (stem.startswith("measures_") and stem.endswith(".py"))):
+            continue
+        text = subprocess.run(
+            ["git", "show", f"{rev}:{name}"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
+        (tmp / ("_base_" + stem)).write_text(text.replace("from .measures", "from ._base_measures"))
+    academie.__path__.append(str(tmp))
+    return importlib.import_module("academie._base_measures")
 
 
 def games_to_time(options: bool) -> list[tuple[str, tuple]]:
