@@ -220,7 +220,7 @@ class Reader:
             return
         scores = None
         if self.score is not None:
-            start, change = st._scores_at_hand, st.hand_results[-1]["scores"]
+            start, change = st.scores_at_hand, st.hand_results[-1]["scores"]
             if start is None or change is None:  # not both read by the state: read here
                 start, change = None, list(map(self.score, repeat(st, self.n), self.seats, self.nones))
             scores = (start, change)

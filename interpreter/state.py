@@ -243,6 +243,13 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         return self._counts
 
     @property
+    def scores_at_hand(self) -> tuple | None:
+        """Each seat's standings score as the state read it at the start of the hand in play (or
+        just ended), or None when it read none (the hand's result, ``hand_results[-1]["scores"]``,
+        holds the change): for a report that reads the scores at every hand's end."""
+        return self._scores_at_hand
+
+    @property
     def _hand_plays(self) -> int:
         """Plays made in the hand in progress (or the last one)."""
         return self.plays - self._plays_at_hand
