@@ -124,6 +124,12 @@ class Step:
     stops: Expr | None = None  # sequence: cards played for any card, that end the run
     unheld: str = "error"  # sequence: a card required that the player cannot obtain: error | pass
     effects: list[Effect] = field(default_factory=list)
+    # the moves a step kind offers besides cards, declarations, numbers and suits: named moves
+    # (a finite set known at load, so that each has a stable action id), and whether the step
+    # offers numbers (0 … the game's number_bound) or suits as moves
+    move_names: tuple[str, ...] = ()
+    offers_numbers: bool = False
+    offers_suits: bool = False
 
 
 @dataclass

@@ -58,9 +58,14 @@ class Game:
             cards.update(dict.fromkeys(gamedef.pack(n)))
         decls = [d for d in gamedef.declarations if d != PASS]
         kinds = {st.kind for st in gamedef.steps}
-        others = [PASS, *decls] if decls or "choose_cards" in kinds else []
-        numbers = range(gamedef.number_bound + 1) if "choose_number" in kinds else range(0)
-        suits = list(gamedef.suits) if "choose_suit" in kinds else []  # a suit named: its letter
+        named = [
+            m for m in dict.fromkeys(m for st in gamedef.steps for m in st.move_names) if m != PASS and m not in decls
+        ]
+        others = [PASS, *decls, *named] if decls or named or "choose_cards" in kinds else []
+        with_numbers = "choose_number" in kinds or any(st.offers_numbers for st in gamedef.steps)
+        numbers = range(gamedef.number_bound + 1) if with_numbers else range(0)
+        with_suits = "choose_suit" in kinds or any(st.offers_suits for st in gamedef.steps)
+        suits = list(gamedef.suits) if with_suits else []  # a suit named: its letter
         head: list[Move] = [*sorted(cards, key=lambda c: c.canon), *others]
         self._moves: list[Move] | _Actions
         self._ids: dict[Any, int] | _ActionIds
