@@ -288,6 +288,20 @@ document = {
     "properties": {
         "title": {"type": "string"},
         "summary": {"type": "string"},
+        "family": {
+            "enum": [
+                "trick",
+                "stops",
+                "vying",
+                "banking",
+                "adding",
+                "fishing",
+                "draw-and-meld",
+                "patience",
+                "shedding",
+            ],
+            "description": "the family of play the game belongs to (how `academie list` and the site group games)",
+        },
         "source": {"type": "string", "description": "default source id for cites written as a bare quote"},
         "extends": {"type": "string"},
         "imports": {
