@@ -24,7 +24,9 @@ REWORKED = {
     "cadogan-napoleon",
     "chambers-cassino",
     "dictionnaire-academie-1740-brelan",
+    "hoyle-improved-cribbage",
     "hoyle-improved-faro",
+    "hoyle-improved-vingt-un",
     "nuttall-poker",
 }
 ENFLE = corpus_root() / "enfle" / "academie.yaml"
