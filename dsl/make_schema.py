@@ -478,6 +478,34 @@ document = {
             "type": "object",
             "additionalProperties": deletable(el({"max": {"type": "integer", "minimum": 1}})),
         },
+        "combinations": {
+            "type": "object",
+            "description": "named patterns of cards found in a zone by best(), count_of() … (docs/language.md)",
+            "additionalProperties": deletable(
+                el(
+                    {
+                        "kind": {"enum": ["set", "pairs", "run", "flush", "sum", "high", "ranking"]},
+                        "size": {"type": "integer", "minimum": 1},
+                        "min": {"type": "integer", "minimum": 1},
+                        "max": {"type": "integer", "minimum": 1},
+                        "sizes": intlist,
+                        "suited": {"type": "boolean"},
+                        "order": {"type": "string"},
+                        "low": {"type": "array", "items": {"$ref": "#/$defs/rank"}},
+                        "ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1},
+                        "values": {
+                            "type": "object",
+                            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 99},
+                        },
+                        "total": {"type": "integer", "minimum": 1, "maximum": 1000},
+                        "of": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                        "cards": {"type": "integer", "minimum": 1, "maximum": 13},
+                        "kickers": {"type": "boolean"},
+                    },
+                    ["kind"],
+                )
+            ),
+        },
         "dealer": el(
             {
                 "draw": {
