@@ -6,6 +6,11 @@ after a change (a test checks that schema.json is up to date).
 
 import json
 
+try:  # run as a script (python dsl/make_schema.py) or imported as academie.dsl.make_schema
+    from .schema_combinations import combination
+except ImportError:
+    from schema_combinations import combination  # type: ignore[no-redef]
+
 expr = {"$ref": "#/$defs/expr"}
 
 
@@ -478,34 +483,7 @@ document = {
             "type": "object",
             "additionalProperties": deletable(el({"max": {"type": "integer", "minimum": 1}})),
         },
-        "combinations": {
-            "type": "object",
-            "description": "named patterns of cards found in a zone by best(), count_of() … (docs/language.md)",
-            "additionalProperties": deletable(
-                el(
-                    {
-                        "kind": {"enum": ["set", "pairs", "run", "flush", "sum", "high", "ranking"]},
-                        "size": {"type": "integer", "minimum": 1},
-                        "min": {"type": "integer", "minimum": 1},
-                        "max": {"type": "integer", "minimum": 1},
-                        "sizes": intlist,
-                        "suited": {"type": "boolean"},
-                        "order": {"type": "string"},
-                        "low": {"type": "array", "items": {"$ref": "#/$defs/rank"}},
-                        "ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1},
-                        "values": {
-                            "type": "object",
-                            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 99},
-                        },
-                        "total": {"type": "integer", "minimum": 1, "maximum": 1000},
-                        "of": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-                        "cards": {"type": "integer", "minimum": 1, "maximum": 13},
-                        "kickers": {"type": "boolean"},
-                    },
-                    ["kind"],
-                )
-            ),
-        },
+        "combinations": {"type": "object", "additionalProperties": deletable(el(combination, ["kind"]))},
         "dealer": el(
             {
                 "draw": {
