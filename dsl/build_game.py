@@ -95,6 +95,14 @@ class GameBuilder(StepBuilder):
             combinations=combs,
         )
         self.seat_zones, self.shared, self.pools = seat_zones, shared, pools
+        taken = self.scope.zones | self.scope.seat_zones | self.scope.vars | self.scope.seat_vars | self.scope.pools
+        taken |= self.scope.currencies | set(orders) | set(decls) | set(SUITS) | set(RANKS)
+        for name in combs:
+            if name in taken or name in ("seat", "card", "true", "false", "none", "value"):
+                self.err(
+                    ("combinations", name),
+                    f"'{name}' already names something else in this file: give the combination another name",
+                )
         self.team_var_names = frozenset(k for k, v in vars_.items() if v.get("per_team"))
 
         players = d.get("players")

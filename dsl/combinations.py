@@ -55,6 +55,11 @@ class Combination:
     cards: int = 5  # a ranking: the cards of a hand compared
     kickers: bool = True  # a ranking: the other cards break ties
     cache: dict = field(default_factory=dict, repr=False)
+    memo: dict = field(default_factory=dict, repr=False)  # a suit's ranks (as bits) -> what they hold of it
+    rank_at: dict[int, str] = field(default_factory=dict, repr=False)  # strength -> rank
+
+    def __post_init__(self):
+        self.rank_at = {t: r for r, t in self.strength.items()}
 
     def value(self, rank: str) -> int:
         if self.values is not None:
@@ -152,66 +157,125 @@ def _find_pairs(c: Combination, cards) -> Found:
     return f
 
 
-def _find_run(c: Combination, cards) -> Found:
-    s = c.strength
-    groups: dict[Any, dict[int, int]] = {}  # suit (or None) -> strength -> cards held of it
-    ranks_at: dict[int, str] = {}
-    for r, g in _by_rank(c, cards).items():
-        for x in g:
-            held = groups.setdefault(x.suit if c.suited else None, {})
-            held[s[r]] = held.get(s[r], 0) + 1
+_BIT = {r: 1 << i for i, r in enumerate(RANKS)}
+_MASKS: dict = {}  # a zone's cards -> the ranks held in each suit, as bits
+
+
+def _suit_masks(cards: tuple) -> dict[str, int] | None:
+    """The ranks ``cards`` hold in each suit, as bits in the notation order (kept per the
+    cards: one grouping for every combination asked of a hand); None when a card is held
+    twice (two packs) or there is none."""
+    got = _MASKS.get(cards)
+    if got is None:
+        m: dict[str, int] = {}
+        for x in cards:
+            b, su = _BIT[x.rank], x.suit
+            old = m.get(su, 0)
+            if old & b:
+                m = {}
+                break
+            m[su] = old | b
+        if len(_MASKS) >= _CACHE_LIMIT:
+            _MASKS.clear()
+        got = _MASKS[cards] = m
+    return got or None
+
+
+def _held_in(c: Combination, mask: int) -> dict[int, int]:
+    """The strengths of the ranks of ``mask`` that count, each held once (a low rank at 0 too)."""
+    held: dict[int, int] = {}
+    for r, t in c.strength.items():
+        if mask & _BIT[r] and (c.ranks is None or r in c.ranks):
+            held[t] = 1
             if r in c.low:
-                held[0] = held.get(0, 0) + 1
-        ranks_at[s[r]] = r
+                held[0] = 1
+    return held
+
+
+def _runs(c: Combination, held: dict[int, int]) -> tuple[int, int, int, int, int]:
+    """The runs of one group of ranks (strength -> cards held of it): how many (each way of
+    making one counted), their cards in all, and the best one's size, top and value."""
+    s = c.strength
+    count = cards = size = top = value = 0
+    for start in sorted(held):
+        if start - 1 in held:
+            continue  # not the bottom of a run
+        stop, mult = start, 1
+        while stop in held:
+            mult *= held[stop]
+            stop += 1
+        if start == 0 and any(s[r] < stop for r in c.low if r in s):
+            mult //= held[0]  # a rank counted low and again in its place: the run starts above it
+            start = 1
+        n = stop - start
+        if not _in(c, n):
+            continue
+        count += mult
+        cards += n * mult
+        if (n, stop - 1) > (size, top):
+            size, top = n, stop - 1
+            value = sum(c.value(c.rank_at[t]) for t in range(max(start, 1), stop))
+            if start == 0:
+                value += c.value(next(r for r in c.low if r in s))
+    return count, cards, size, top, value
+
+
+def _find_run(c: Combination, cards) -> Found:
+    masks = _suit_masks(cards) if c.suited else None
+    if masks is not None:  # one card of each rank and suit: each suit's runs kept per its ranks
+        parts = []
+        memo = c.memo
+        for mask in masks.values():
+            got = memo.get(mask)
+            if got is None:
+                got = memo[mask] = _runs(c, _held_in(c, mask))
+            parts.append(got)
+    else:
+        s = c.strength
+        groups: dict[Any, dict[int, int]] = {}  # suit (or None) -> strength -> cards held of it
+        for r, g in _by_rank(c, cards).items():
+            for x in g:
+                held = groups.setdefault(x.suit if c.suited else None, {})
+                held[s[r]] = held.get(s[r], 0) + 1
+                if r in c.low:
+                    held[0] = held.get(0, 0) + 1
+        parts = [_runs(c, held) for held in groups.values()]
     f = Found()
-    best: tuple[int, int] | None = None
-    for held in groups.values():
-        for start in sorted(held):
-            if start - 1 in held:
-                continue  # not the bottom of a run
-            stop, mult = start, 1
-            while stop in held:
-                mult *= held[stop]
-                stop += 1
-            low_twice = start == 0 and any(s[r] < stop for r in c.low if r in s)
-            if low_twice:  # a rank counted low and again in its place: the run starts above it
-                mult //= held[0]
-                start = 1
-            n = stop - start
-            if not _in(c, n):
-                continue
-            f.count += mult
-            f.cards += n * mult
-            if best is None or (n, stop - 1) > best:
-                best = (n, stop - 1)
-                f.value = sum(c.value(ranks_at[t]) for t in range(max(start, 1), stop)) + (
-                    c.value(next(r for r in c.low if r in s)) if start == 0 else 0
-                )
-    if best is not None:
-        f.size, f.top = best
+    for count, n, size, top, value in parts:
+        f.count += count
+        f.cards += n
+        if count and (size, top) > (f.size, f.top):
+            f.size, f.top, f.value = size, top, value
+    if f.count:
         f.key = f.size * RADIX + f.top
     return f
 
 
 def _find_flush(c: Combination, cards) -> Found:
-    suits: dict[str, list[str]] = {}
-    for r, g in _by_rank(c, cards).items():
-        for x in g:
-            suits.setdefault(x.suit, []).append(r)
+    masks = _suit_masks(cards)
+    if masks is not None:  # each suit's cards, value and top kept per its ranks
+        memo = c.memo
+        parts = []
+        for mask in masks.values():
+            got = memo.get(mask)
+            if got is None:
+                rs = [r for r in c.strength if mask & _BIT[r] and (c.ranks is None or r in c.ranks)]
+                got = memo[mask] = (len(rs), sum(c.value(r) for r in rs), max((c.strength[r] for r in rs), default=0))
+            parts.append(got)
+    else:
+        suits: dict[str, list[str]] = {}
+        for r, g in _by_rank(c, cards).items():
+            for x in g:
+                suits.setdefault(x.suit, []).append(r)
+        parts = [(len(rs), sum(c.value(r) for r in rs), max(c.strength[r] for r in rs)) for rs in suits.values()]
     f = Found()
-    best: tuple[int, int] | None = None
-    s = c.strength
-    for rs in suits.values():
-        n = len(rs)
+    for n, v, top in parts:
         if _in(c, n):
             f.count += 1
             f.cards += n
-            v = sum(c.value(r) for r in rs)
-            if best is None or (n, v) > best:
-                best = (n, v)
-                f.top = max(s[r] for r in rs)
-    if best is not None:
-        f.size, f.value = best
+            if (n, v) > (f.size, f.value):
+                f.size, f.value, f.top = n, v, top
+    if f.count:
         f.key = f.size * VALUE_RADIX + min(f.value, VALUE_RADIX - 1)
     return f
 

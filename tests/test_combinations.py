@@ -107,11 +107,11 @@ def test_the_ranking_decides_a_showdown(game):
 def test_runs_of_one_suit_sets_and_the_point(game):
     # Piquet's reckoning: point (cards of a suit, then pips), sequence (length, then top), sets
     got = played(game, "KS QS JS 9S 8S", "QH JH 10H 9H 2C", "AC AD AH AS 10D")
-    assert got["point"][0] == 500 + 10 + 10 + 10 + 9 + 8
-    assert got["point"][1] == 400 + 10 + 10 + 10 + 9
+    assert got["point_held"][0] == 500 + 10 + 10 + 10 + 9 + 8
+    assert got["point_held"][1] == 400 + 10 + 10 + 10 + 9
     assert got["seq"][:2] == [10 * 3 + 12, 10 * 4 + 11]  # K Q J (the king 12th); Q J 10 9
     assert got["seqs"][:2] == [100 * 1 + 10 * 3, 100 * 1 + 10 * 4]  # one sequence each, no quint
-    assert got["trio"] == [0, 0, 10 * 4 + 13]  # four aces; 10D alone is no set
+    assert got["set_held"] == [0, 0, 10 * 4 + 13]  # four aces; 10D alone is no set
 
 
 def test_two_runs_and_a_quint(game):
@@ -156,3 +156,14 @@ def test_a_ranking_names_combinations_of_the_file(tmp_path):
     with pytest.raises(RuleError) as e:
         load_game(str(p))
     assert "'five' is no combination of this file" in str(e.value)
+
+
+def test_a_combination_is_not_named_like_a_counter(tmp_path):
+    text = CONCEPT.read_text().replace("  pairs: {kind: pairs", "  fifteens: {kind: pairs").replace(
+        "count_of(hand(seat), pairs)", "count_of(hand(seat), fifteens)"
+    )
+    p = tmp_path / "bad.yaml"
+    p.write_text(text)
+    with pytest.raises(RuleError) as e:
+        load_game(str(p))
+    assert "'fifteens' already names something else" in str(e.value)

@@ -10,6 +10,8 @@ for the same cards), never card by card."""
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..combinations import find
 from ..errors import Diagnostic, RuleError
 from .building import Building as Compiler
@@ -32,10 +34,11 @@ def f_combination(field: str):
         name = cp.symbol(args[1], "a combination", table)
         comb = table[name]
         where = cp.where(node)
+        get = attrgetter(field)
 
         def value(st, s, c):
             try:
-                return getattr(find(comb, z(st, s, c)), field)
+                return get(find(comb, z(st, s, c)))
             except ValueError as e:
                 raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
 
