@@ -159,8 +159,10 @@ def test_a_ranking_names_combinations_of_the_file(tmp_path):
 
 
 def test_a_combination_is_not_named_like_a_counter(tmp_path):
-    text = CONCEPT.read_text().replace("  pairs: {kind: pairs", "  fifteens: {kind: pairs").replace(
-        "count_of(hand(seat), pairs)", "count_of(hand(seat), fifteens)"
+    text = (
+        CONCEPT.read_text()
+        .replace("  pairs: {kind: pairs", "  fifteens: {kind: pairs")
+        .replace("count_of(hand(seat), pairs)", "count_of(hand(seat), fifteens)")
     )
     p = tmp_path / "bad.yaml"
     p.write_text(text)
