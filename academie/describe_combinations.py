@@ -58,7 +58,7 @@ def combination_text(name: str, d: dict) -> str:
             " then the higher top card. Made again with another card of a rank, it counts again."
         )
     if kind == "flush":
-        tie = "the greater worth" if values else "the higher cards"
+        tie = "the greater worth" if values else "the greater sum of the cards' places in the order"
         return head + f"{_cards(d)} of one suit{ranks}; more cards are the better, then {tie}.{worth}"
     if kind == "sum":
         return head + f"any cards{ranks} whose worth adds up to {d.get('total')}; each way of making it counts.{worth}"
