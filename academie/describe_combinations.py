@@ -72,4 +72,10 @@ def combination_text(name: str, d: dict) -> str:
             f"are compared card by card: the cards of the combination (the larger set first), {kick}; "
             "equal cards of other suits tie."
         )
+    if kind == "melds":
+        laid = " and ".join(_say(str(x)) for x in d.get("of") or [])
+        return (
+            f"The {_say(name)} of a hand are the {laid} laid out of it, no card used twice, so that the cards "
+            f"laid out are worth the most.{worth}"
+        )
     return head + f"a combination of kind {kind}."

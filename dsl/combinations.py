@@ -12,7 +12,9 @@ size is worked out once).
 Every kind gives the combinations it finds (how many, how many cards in all) and the
 best of them with a key: a number, greater for a better combination. For a set, a run,
 pairs, a highest card: ``size * 16 + top`` (more cards first, then the higher top rank);
-for a flush and a sum: ``size * 4096 + value`` (more cards first, then the greater value).
+for a flush, a sum and melds: ``size * 4096 + value`` (more cards first, then the greater value).
+Melds are the sets and runs ``of`` a layout of the zone's cards, no card used twice, worth the
+most (every layout weighed, a bounded search).
 For a ranking: the rank of its first category the cards hold, then the ranks of the
 cards (those of the combination, larger group first and higher first, then the others
 highest first), one hexadecimal digit each.
@@ -27,12 +29,13 @@ from typing import Any, Callable
 
 from .cards import RANKS
 
-KINDS = ("set", "pairs", "run", "flush", "sum", "high", "ranking")
+KINDS = ("set", "pairs", "run", "flush", "sum", "high", "ranking", "melds")
 RADIX = 16  # a rank's digit in a key (strengths are 1 … 13, 0 for a rank counted low)
 VALUE_RADIX = 4096  # a value's place in a flush's or a sum's key
 MAX_VALUE = 99  # the value of one card (values:)
 MAX_TOTAL = 1000  # a sum's total
 MAX_SUBSETS = 5000  # hands of a ranking's size looked at in a larger zone
+MAX_SPLITS = 100_000  # ways of laying out melds tried for one zone
 _CACHE_LIMIT = 1 << 12
 
 
@@ -392,6 +395,73 @@ def _find_ranking(c: Combination, cards) -> Found:
     return Found(1, size, key, size, (key >> (4 * (c.cards - 1))) % RADIX, 0)
 
 
+def _candidates(c: Combination, part: Combination, hand: tuple) -> list[tuple[int, ...]]:
+    """Every combination ``part`` (a set or a run) that ``hand`` could lay out, as the places
+    of its cards in the hand: each choice of a set's cards, each stretch of a run."""
+    s = part.strength
+    out: list[tuple[int, ...]] = []
+    groups: dict[Any, list[int]] = {}
+    for i, x in enumerate(hand):
+        if x.rank in s and (part.ranks is None or x.rank in part.ranks):
+            groups.setdefault(x.rank if part.kind == "set" else (x.suit if part.suited else None), []).append(i)
+    most = part.most
+    for idx in groups.values():
+        if part.kind == "set":
+            for k in range(part.least, min(len(idx), most or len(idx)) + 1):
+                out.extend(subsets(idx, k))
+            continue
+        at: dict[int, int] = {}  # a run: one card for each place in the order (the first held)
+        for i in idx:
+            at.setdefault(s[hand[i].rank], i)
+            if hand[i].rank in part.low:
+                at.setdefault(0, i)
+        for lo in sorted(at):
+            hi = lo
+            while hi + 1 in at and (most is None or hi + 2 - lo <= most):
+                hi += 1
+                if hi + 1 - lo >= part.least:
+                    cards = tuple(at[t] for t in range(lo, hi + 1))
+                    if len(set(cards)) == len(cards):  # a card counted low is not used twice
+                        out.append(cards)
+            if part.least <= 1:
+                out.append((at[lo],))
+    return out
+
+
+def _find_melds(c: Combination, cards) -> Found:
+    """The combinations ``of`` laid out of the zone's cards, no card used twice, so that the
+    cards laid out are worth the most (then the most cards, then the fewest combinations)."""
+    hand = tuple(cards)
+    cands = sorted({m for part in c.of for m in _candidates(c, part, hand)})
+    worth = [sum(c.value(hand[i].rank) for i in m) for m in cands]
+    masks = [sum(1 << i for i in m) for m in cands]
+    tried = 0
+    memo: dict[tuple[int, int], tuple[int, int, int]] = {}
+
+    def best(start: int, used: int) -> tuple[int, int, int]:
+        """(worth, cards, minus the combinations) of the best layout from candidate ``start`` on."""
+        nonlocal tried
+        k = (start, used)
+        got = memo.get(k)
+        if got is not None:
+            return got
+        tried += 1
+        if tried > MAX_SPLITS:
+            raise ValueError(f"the melds '{c.name}' would try more than {MAX_SPLITS} ways of laying out the zone")
+        got = (0, 0, 0)
+        for j in range(start, len(cands)):
+            if not masks[j] & used:
+                w, n, m = best(j + 1, used | masks[j])
+                got = max(got, (w + worth[j], n + len(cands[j]), m - 1))
+        memo[k] = got
+        return got
+
+    w, n, m = best(0, 0)
+    if not n:
+        return NONE
+    return Found(-m, n, n * VALUE_RADIX + min(w, VALUE_RADIX - 1), n, 0, w)
+
+
 _FIND: dict[str, Callable[[Combination, Any], Found]] = {
     "set": _find_set,
     "pairs": _find_pairs,
@@ -400,6 +470,7 @@ _FIND: dict[str, Callable[[Combination, Any], Found]] = {
     "sum": _find_sum,
     "high": _find_high,
     "ranking": _find_ranking,
+    "melds": _find_melds,
 }
 
 
@@ -489,12 +560,14 @@ def build(
         )
     for name, d in specs.items():  # a ranking's categories: combinations named before or after it
         c = out.get(name)
-        if c is None or c.kind != "ranking":
+        if c is None or c.kind not in ("ranking", "melds"):
             continue
         parts = []
         for i, p in enumerate(d.get("of", []) or []):
             q = out.get(str(p))
-            if q is None or q.kind == "ranking":
+            if c.kind == "melds" and q is not None and q.kind not in ("set", "run"):
+                err((name, "of", i), f"'{p}' is no set or run: melds are laid out of sets and runs")
+            elif q is None or q.kind in ("ranking", "melds"):
                 err((name, "of", i), f"'{p}' is no combination of this file (a ranking ranks sets, runs, flushes …)")
             else:
                 parts.append(q)

@@ -6,7 +6,7 @@ num = {"type": "integer", "minimum": 1}
 ranklist = {"type": "array", "items": {"$ref": "#/$defs/rank"}}
 combination = {  # docs/language.md, section 3: combinations
     **{k: num for k in ("size", "min", "max")},
-    **{"kind": {"enum": ["set", "pairs", "run", "flush", "sum", "high", "ranking"]}, "sizes": intlist},
+    **{"kind": {"enum": ["set", "pairs", "run", "flush", "sum", "high", "ranking", "melds"]}, "sizes": intlist},
     **{"suited": {"type": "boolean"}, "kickers": {"type": "boolean"}, "order": {"type": "string"}, "low": ranklist},
     **{"ranks": ranklist, "of": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
     "values": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 99}},

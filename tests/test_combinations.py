@@ -170,3 +170,29 @@ def test_a_combination_is_not_named_like_a_counter(tmp_path):
     with pytest.raises(RuleError) as e:
         load_game(str(p))
     assert "'fifteens' already names something else" in str(e.value)
+
+
+def melds(game, hand: str):
+    return find(game.scope.combinations["melds"], [card(x) for x in hand.split()])
+
+
+def test_melds_are_laid_out_no_card_twice_the_most_pips_first(game):
+    # the four of spades ends a run A 2 3 4 or makes three fours with 4H 4D: A 2 3 and three
+    # fours and 7 8 9 of clubs lay out 42 pips in nine cards; the king of hearts is left
+    got = melds(game, "AS 2S 3S 4S 4H 4D 7C 8C 9C KH")
+    assert (got.count, got.cards, got.value) == (3, 9, 1 + 2 + 3 + 4 * 3 + 7 + 8 + 9)
+    # four of a rank laid out as one set; nothing else melds
+    got = melds(game, "5S 5H 5D 5C 9C KH")
+    assert (got.count, got.cards, got.value) == (1, 4, 20)
+    # a run of five is one combination of five cards, not a run of three and two left
+    got = melds(game, "5S 6S 7S 8S 9S")
+    assert (got.count, got.cards, got.value) == (1, 5, 35)
+    assert melds(game, "AS 3S 5H 7D 9C").count == 0
+
+
+def test_melds_of_a_large_zone_are_refused_rather_than_searched_forever(game):
+    from academie.dsl.combinations import MAX_SPLITS
+
+    pack = [f"{r}{s}" for s in "SHDC" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+    with pytest.raises(ValueError, match=str(MAX_SPLITS)):
+        melds(game, " ".join(pack))
