@@ -27,6 +27,7 @@ from .describe_words import (  # noqa: F401  (re-exported: the words of describe
     cond,
     expr,
 )
+from .describe_combinations import combination_text
 from .dsl.loader import Doc
 from .dsl.model import GameDef, compile_doc
 from .statements import (  # noqa: F401  (re-exported: what a statement is, and its citations)
@@ -69,6 +70,7 @@ class Describer(StepWords):
         self.players()
         self.pack()
         self.orders()
+        self.combinations()
         self.direction()
         self.teams()
         self.zones()
@@ -157,6 +159,11 @@ class Describer(StepWords):
             elif ranks and ranks[0] == "A":
                 text += " The ace is the highest card."
             self.add("orders", ("orders", name), text, ranks, ("orders", name))
+
+    def combinations(self):
+        for name, c in (self.d.get("combinations") or {}).items():
+            if isinstance(c, dict):
+                self.add("orders", ("combinations", name), combination_text(name, c), strip(c), ("combinations", name))
 
     def direction(self):
         d = self.d.get("direction")

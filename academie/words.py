@@ -263,6 +263,9 @@ class _Words:
         if f == "index" and a:
             who = self.value(a[0])
             return "the player's place at the table" if who == "the player" else f"the place at the table of {who}"
+        if f in _COMBINATION_WORDS and len(a) == 2:
+            name = _tok(a[1].children[0]).replace("_", " ") if a[1].data == "name" else self.value(a[1])
+            return _COMBINATION_WORDS[f].format(name=name, zone=self.value(a[0]))
         if f == "run" and len(a) >= 2:
             order = f" in the {self.value(a[2])[4:]} order" if len(a) == 3 else ""
             return f"the number of cards in the run of its suit in {self.value(a[0])} going down from {self.value(a[1])}{order}"
@@ -442,7 +445,17 @@ class _Words:
         return None
 
 
+_COMBINATION_WORDS = {
+    "best": "the worth of the best {name} in {zone}",
+    "count_of": "the number of {name} combinations in {zone}",
+    "cards_of": "the number of cards in the {name} combinations of {zone}",
+    "size_of": "the number of cards of the best {name} in {zone}",
+    "top_of": "the rank of the top card of the best {name} in {zone}",
+    "value_of": "the value of the best {name} in {zone}",
+}
+
 _FUNCS = {
+    *_COMBINATION_WORDS,
     "count",
     "any",
     "all",

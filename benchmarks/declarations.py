@@ -6,8 +6,9 @@ from another way), the best of two rounds; the values of the three are checked e
     python benchmarks/declarations.py rules/piquet/hoyle.yaml
     python benchmarks/declarations.py rules/hoc/encyclopedie.yaml
 
-The declarations are the rule file's ``set: {NAME: "max_cards(hand(seat), …)"}`` (or
-``sum_cards``, ``count``) effects; the hands are 12 cards of the game's ``play`` order.
+The declarations are the rule file's ``set: {NAME: "…"}`` effects that read the seat's hand
+and no counter (``max_cards(hand(seat), …)``, ``size_of(hand(seat), point)`` …); the hands are
+12 cards of the game's ``play`` order.
 """
 
 from __future__ import annotations
@@ -54,7 +55,11 @@ def _compile(path: str, text: str, mode: str):
 
 
 def main(path: str, hands: int = 3000) -> None:
-    exprs = re.findall(r'set: \{(\w+): "((?:max_cards|sum_cards|count)\(hand\(seat\).*?)"\}', open(path).read())
+    exprs = [
+        (name, text)
+        for name, text in re.findall(r'set: \{(\w+): "([^"]*hand\(seat\)[^"]*)"\}', open(path).read())
+        if not set(re.findall(r"(\w+)\(seat", text)) - {"hand"}  # reads the hand alone
+    ]
     g = load_game(path)
     order = g.orders.get("play") or next(iter(g.orders.values()))
     deck = sorted(order, key=lambda c: c.canon)

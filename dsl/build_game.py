@@ -12,6 +12,7 @@ from typing import Any
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_SEAT_OR_NONE, WANT_TRUTH, value_at
 from .build_steps import StepBuilder
 from .cards import RANKS, SUITS, card as _card
+from .combinations import build as build_combinations
 from .compiler import Scope
 from .corpus import source_ids
 from .document import Doc
@@ -75,6 +76,12 @@ class GameBuilder(StepBuilder):
                 self.err(("orders", name, "ranks"), f"order '{name}' lists {', '.join(sorted(dup))} twice")
             strength = {r: len(ranks) - i for i, r in enumerate(ranks)}  # highest first
             orders[name] = {_card(r + s): strength[r] for s in SUITS for r in ranks}
+        combs = build_combinations(
+            d.get("combinations", {}) or {},
+            orders,
+            lambda path, msg: self.err(("combinations", *path), msg),
+            self.limits.cards,
+        )
         self.scope = Scope(
             zones=set(shared) | {"pack"},  # the cards not yet dealt: a zone an effect may take from or to
             seat_zones=set(seat_zones),
@@ -85,8 +92,17 @@ class GameBuilder(StepBuilder):
             orders=orders,
             declarations=set(decls),
             suit_vars={k for k, v in vars_.items() if v.get("holds") == "suit"},
+            combinations=combs,
         )
         self.seat_zones, self.shared, self.pools = seat_zones, shared, pools
+        taken = self.scope.zones | self.scope.seat_zones | self.scope.vars | self.scope.seat_vars | self.scope.pools
+        taken |= self.scope.currencies | set(orders) | set(decls) | set(SUITS) | set(RANKS)
+        for name in combs:
+            if name in taken or name in ("seat", "card", "true", "false", "none", "value"):
+                self.err(
+                    ("combinations", name),
+                    f"'{name}' already names something else in this file: give the combination another name",
+                )
         self.team_var_names = frozenset(k for k, v in vars_.items() if v.get("per_team"))
 
         players = d.get("players")

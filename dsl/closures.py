@@ -167,7 +167,7 @@ class Compiler(Arithmetic):
             return (lambda st, s, c: name), "suit"
         if name in RANKS:
             return (lambda st, s, c: name), "rank"
-        if name in sc.currencies or name in sc.orders or name in sc.declarations:
+        if name in sc.currencies or name in sc.orders or name in sc.declarations or name in sc.combinations:
             return (lambda st, s, c: name), "symbol:" + name
         self.fail(node, f"unknown name '{name}'" + suggest(name, self._known()))
 
@@ -187,6 +187,7 @@ class Compiler(Arithmetic):
             | sc.currencies
             | set(sc.orders)
             | sc.declarations
+            | set(sc.combinations)
             | set(FUNCTIONS)
         )
 

@@ -51,6 +51,7 @@ class Scope:
     orders: dict[str, dict] = field(default_factory=dict)  # name -> {Card: strength}
     declarations: set[str] = field(default_factory=set)
     suit_vars: set[str] = field(default_factory=set)  # counters that hold a suit (holds: suit), not a number
+    combinations: dict[str, Any] = field(default_factory=dict)  # name -> combinations.Combination
     # the values kept by parts of expressions evaluated once per card (``Tabling``), by the part's text
     tables: dict = field(default_factory=dict, compare=False, repr=False)
 

@@ -6,6 +6,11 @@ after a change (a test checks that schema.json is up to date).
 
 import json
 
+try:  # run as a script (python dsl/make_schema.py) or imported as academie.dsl.make_schema
+    from .schema_combinations import combination
+except ImportError:
+    from schema_combinations import combination  # type: ignore[no-redef]
+
 expr = {"$ref": "#/$defs/expr"}
 
 
@@ -478,6 +483,7 @@ document = {
             "type": "object",
             "additionalProperties": deletable(el({"max": {"type": "integer", "minimum": 1}})),
         },
+        "combinations": {"type": "object", "additionalProperties": deletable(el(combination, ["kind"]))},
         "dealer": el(
             {
                 "draw": {

@@ -25,7 +25,22 @@ from .errors import Pos, RuleError
 # functions that bind ``seat`` to every seat in turn inside their argument
 _SEAT_BINDERS = frozenset({"top_seat", "count_seats", "sum_seats", "max_seats", "min_seats", "team_sum"})
 # functions that look at the cards of the zone given first
-_ZONE_FOLDS = frozenset({"count", "any", "all", "sum_cards", "max_cards", "run"})
+_ZONE_FOLDS = frozenset(
+    {
+        "count",
+        "any",
+        "all",
+        "sum_cards",
+        "max_cards",
+        "run",
+        "best",
+        "count_of",
+        "cards_of",
+        "size_of",
+        "top_of",
+        "value_of",
+    }
+)
 _TEAM_FUNCTIONS = frozenset({"team", "teams", "team_sum"})
 # functions that give their argument again in another kind: they read what it reads, branches included
 _CONVERSIONS = frozenset({"index"})

@@ -1,6 +1,6 @@
 """The built-in functions of the expression language, one module per family:
 ``cards`` (zones and their cards, orders), ``seats`` (seats and sides),
-``numbers`` (counters and money), ``declarations``.
+``numbers`` (counters and money), ``declarations``, ``combinations``.
 
 ``FUNCTIONS``: name -> (least arguments, most arguments or None for any number,
 builder). A builder is called by the compiler as ``build(cp, node, args)`` and
@@ -9,7 +9,7 @@ named here (and documented in docs/language.md)."""
 
 from __future__ import annotations
 
-from . import cards, declarations, numbers, seats
+from . import cards, combinations, declarations, numbers, seats
 
 FUNCTIONS = {
     "count": (1, 3, cards.f_count),
@@ -36,4 +36,5 @@ FUNCTIONS = {
     "declarer": (1, 1, declarations.f_declarer),
     "holder": (1, 1, cards.f_holder),
     "index": (1, 1, seats.f_index),
+    **{name: (2, 2, combinations.f_combination(field)) for name, field in combinations.FIELDS.items()},
 }

@@ -136,7 +136,17 @@ CARD_ONLY_CALLS = frozenset({"rank"})
 
 def literal_names(scope: Scope) -> set[str]:
     """The names whose value is known when the file is loaded (no state read)."""
-    return {"true", "false", "none", *SUITS, *RANKS, *scope.currencies, *scope.orders, *scope.declarations}
+    return {
+        "true",
+        "false",
+        "none",
+        *SUITS,
+        *RANKS,
+        *scope.currencies,
+        *scope.orders,
+        *scope.declarations,
+        *scope.combinations,
+    }
 
 
 UNSEEN = object()
@@ -145,7 +155,9 @@ CONTEXT_LIMIT = 256  # tables kept per whole-hand filter (one per set of values 
 
 # -- the parts of an argument evaluated once per card of a zone: their values kept -----------
 BINDERS = frozenset({"count", "any", "all", "sum_cards", "max_cards"})  # a zone, then a card test or number
-_PURE_CALLS = frozenset({"rank", "run", "min", "max", "abs"})  # a function of their arguments alone
+_PURE_CALLS = frozenset(
+    {"rank", "run", "min", "max", "abs", "best", "count_of", "cards_of", "size_of", "top_of", "value_of"}
+)  # a function of their arguments alone
 _ZONE_TABLE_LIMIT = 1 << 12  # values kept per part keyed by a zone's cards (new at every hand), then started again
 _TABLE_LIMIT = 1 << 16  # values kept per part keyed by cards and values, then started again
 

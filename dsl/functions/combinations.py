@@ -1,0 +1,47 @@
+"""Built-in functions of combinations (``combinations:``, ``dsl/combinations.py``): what a
+zone holds of a named combination. ``best(ZONE, C)`` the key of its best one (0 when it
+holds none: a number, greater for a better one, to compare; for a ranking, a hand's rank
+then its tie-breaks), ``count_of`` how many it holds, ``cards_of`` their cards in all,
+``size_of`` the cards of the best, ``top_of`` the rank of its top card in the
+combination's order, ``value_of`` the value of its cards.
+
+Each is worked out by grouping the zone's cards by rank and suit once per call (and kept
+for the same cards), never card by card."""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+from ..combinations import find
+from ..errors import Diagnostic, RuleError
+from .building import Building as Compiler
+
+FIELDS = {
+    "best": "key",
+    "count_of": "count",
+    "cards_of": "cards",
+    "size_of": "size",
+    "top_of": "top",
+    "value_of": "value",
+}
+
+
+def f_combination(field: str):
+    def build(cp: Compiler, node, args):
+        z, k = cp.c(args[0])
+        cp.need(args[0], k, "zone")
+        table = cp.scope.combinations
+        name = cp.symbol(args[1], "a combination", table)
+        comb = table[name]
+        where = cp.where(node)
+        get = attrgetter(field)
+
+        def value(st, s, c):
+            try:
+                return get(find(comb, z(st, s, c)))
+            except ValueError as e:
+                raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
+
+        return value, "num"
+
+    return build
