@@ -8,11 +8,15 @@ build_pieces.py); the interpreter never looks at the YAML again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .cards import Card, card as _card
 from .compiler import Expr, Scope
 from .document import Doc
 from .errors import Pos, RuleError
+
+if TYPE_CHECKING:
+    from .build_capture import CaptureSpec
 
 BUILTIN_SEAT_ZONES = ("hand",)
 MAX_NUMBER = 10**18 - 1  # the greatest max of a choose_number step (its action ids are worked out, not listed)
@@ -28,6 +32,7 @@ STEP_KINDS = (
     "choose_cards",
     "tricks",
     "sequence",
+    "capture",
     "effects",
 )
 
@@ -130,6 +135,8 @@ class Step:
     move_names: tuple[str, ...] = ()
     offers_numbers: bool = False
     offers_suits: bool = False
+    # capture: the fishing play (dsl/build_capture.py)
+    capture: CaptureSpec | None = None
 
 
 @dataclass
