@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 # the named moves of a capture step (each a stable action id): leave the card on the table,
 # make a build of the cards chosen, take the cards chosen
-CAPTURE_MOVES = ("trail", "build", "take")
+CAPTURE_MOVES = ("trail", "build", "take")  # in the order a decision offers them
 
 
 @dataclass
@@ -28,6 +28,7 @@ class CaptureSpec:
     several: bool = True  # several sets taken at once by one card
     builds: bool = False  # a card may be played to make a build (or raise one)
     must_take: bool = False  # a card that can take may not be trailed
+    rank_first: bool = False  # a card of the played card's rank on the table is taken before any sum
     refill_from: str | None = None  # the zone new hands are dealt from when all hands are empty
     refill: int = 0  # the cards each seat is dealt then
     turn_up: int = 0  # the cards turned face up from refill_from to the layout when the step begins
@@ -60,6 +61,7 @@ def capture_spec(b: StepBuilder, base: tuple, s: dict) -> CaptureSpec | None:
         several=bool(s.get("several", True)),
         builds=bool(s.get("builds", False)),
         must_take=bool(s.get("must_take", False)),
+        rank_first=bool(s.get("rank_first", False)),
         refill_from=frm,
         refill=int(refill.get("hand", 0)),
         turn_up=int(refill.get("turn_up", 0)),

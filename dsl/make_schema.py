@@ -261,6 +261,10 @@ kinds["capture"] = el(
             "description": "a card may be played onto table cards to make (or raise) a build its player owns",
         },
         "must_take": {"type": "boolean", "description": "a card that can take may not be trailed (default false)"},
+        "rank_first": {
+            "type": "boolean",
+            "description": "a table card of the played card's rank is taken before any set adding up to its value",
+        },
         "refill": el(
             {
                 "from": {"type": "string", "description": "the zone new hands are dealt from"},

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..dsl.cards import Card
 from ..dsl.model import Step
-from .base import Decision, StateParts
+from .base import Decision, StateParts, canon_key
 
 # a table of this many units or more is too large to search for every taking (bounded work)
 _MAX_UNITS = 24
@@ -73,6 +73,10 @@ class Capture(StateParts):
 
             grow(0, 0, 0, 0)
             groups.extend(sums)
+        if cs.rank_first:  # a card of its rank on the table is taken before any sum
+            ranked = [1 << i for i, u in enumerate(units) if not u[3] and u[0].rank == p.rank]
+            if ranked:
+                groups = ranked
         takes: set[int] = set()
         if cs.several:
             reach = {0}
@@ -145,7 +149,7 @@ class Capture(StateParts):
                     seat = (seat + 1) % n
                     continue
                 self.mover = seat
-                options = list(hands[seat])
+                options = sorted(hands[seat], key=canon_key)
                 if self._auto is not None:
                     c = self._ask(seat, options)
                 else:
@@ -173,12 +177,13 @@ class Capture(StateParts):
                 m = sel | b
                 if any(m & t == m for t in takes) or any(m & t == m for t in builds):
                     moves.append(u[0])
-            if sel and sel in takes:
-                moves.append("take")
-            if sel and sel in builds:
-                moves.append("build")
+            moves.sort(key=canon_key)  # cards first, in the canonical order, then the named moves
             if not sel and not (cs.must_take and takes):
                 moves.append("trail")
+            if sel and sel in builds:
+                moves.append("build")
+            if sel and sel in takes:
+                moves.append("take")
             if len(moves) == 1:
                 m_ = moves[0]
             elif self._auto is not None:
