@@ -395,9 +395,16 @@ class StepWords:
             f"{_cap(_seat(s.get('leader', 'dealer + 1')))} plays first, then each in turn: a player plays a card "
             f"of his hand to the {layout} and takes with it the cards of its rank there, or cards whose values "
             f"(each card {cond(s.get('value'))}) add up to its own"
+            + (
+                f" (or, for the card played, to its other value: {cond(s['also'])})"
+                if s.get("also") is not None
+                else ""
+            )
             + (", several such sets at once" if s.get("several", True) else ", one set at a time")
             + f"; the cards he takes go to his {s.get('won_to')}."
         )
+        if s.get("rank_first"):
+            text += " A card of its rank on the table must be taken before any set adding up to it."
         if s.get("builds"):
             text += (
                 " Or he puts it on table cards to make a build of the number they make together, which he must"
@@ -412,7 +419,12 @@ class StepWords:
             "play",
             base + ("value",),
             _cap(when) + text,
-            strip({k: s.get(k) for k in ("leader", "layout", "value", "several", "builds", "must_take")}),
+            strip(
+                {
+                    k: s.get(k)
+                    for k in ("leader", "layout", "value", "also", "several", "builds", "must_take", "rank_first")
+                }
+            ),
             base,
         )
         r = s.get("refill")

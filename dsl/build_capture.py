@@ -24,6 +24,7 @@ class CaptureSpec:
     layout: str  # the shared zone the cards are played to and taken from
     won_to: str  # the per-seat zone the cards taken go to
     value: Expr  # a card's value in sums (card bound); 0: the card is taken only by its rank
+    also: Expr | None = None  # another value a card played may take by (card bound; 0: none)
     leader: Expr | None = None  # the first to play (default: the dealer's next)
     several: bool = True  # several sets taken at once by one card
     builds: bool = False  # a card may be played to make a build (or raise one)
@@ -57,6 +58,7 @@ def capture_spec(b: StepBuilder, base: tuple, s: dict) -> CaptureSpec | None:
         layout=layout,
         won_to=won_to,
         value=value,
+        also=b.expr(base + ("also",), "card", want=WANT_NUMBER),
         leader=b.expr(base + ("leader",), want=WANT_SEAT),
         several=bool(s.get("several", True)),
         builds=bool(s.get("builds", False)),

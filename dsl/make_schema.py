@@ -255,6 +255,10 @@ kinds["capture"] = el(
             **expr,
             "description": "a card's value in sums, a number of card; 0: taken only by a card of its rank",
         },
+        "also": {
+            **expr,
+            "description": "another value a card played may take by, a number of card (0: none)",
+        },
         "several": {"type": "boolean", "description": "one card may take several sets at once (default true)"},
         "builds": {
             "type": "boolean",

@@ -50,44 +50,50 @@ class Capture(StateParts):
         assert cs is not None
         fn = cs.value.fn
         v = fn(self, seat, p)
-        groups: list[int] = []
+        # the values the card played may take by: its value, and another one (``also``) if any
+        targets = [v]
+        if cs.also is not None:
+            a = cs.also.fn(self, seat, p)
+            if a > 0 and a != v:
+                targets.append(a)
         loose = [(i, u[2]) for i, u in enumerate(units) if not u[3] and u[2] > 0]
-        for i, u in enumerate(units):
-            if u[3]:
-                if v > 0 and u[2] == v:
-                    groups.append(1 << i)
-            elif u[0].rank == p.rank or (v > 0 and u[2] == v):
-                groups.append(1 << i)
-        if v > 0:  # sets of two or more loose cards adding up to v
-            sums: list[int] = []
-
-            def grow(k: int, total: int, mask: int, size: int) -> None:
-                if total == v:
-                    if size >= 2:
-                        sums.append(mask)
-                    return
-                for j in range(k, len(loose)):
-                    i, w = loose[j]
-                    if total + w <= v:
-                        grow(j + 1, total + w, mask | (1 << i), size + 1)
-
-            grow(0, 0, 0, 0)
-            groups.extend(sums)
-        if cs.rank_first:  # a card of its rank on the table is taken before any sum
-            ranked = [1 << i for i, u in enumerate(units) if not u[3] and u[0].rank == p.rank]
-            if ranked:
-                groups = ranked
+        ranked = [1 << i for i, u in enumerate(units) if not u[3] and u[0].rank == p.rank]
         takes: set[int] = set()
-        if cs.several:
-            reach = {0}
-            for g in groups:
-                reach |= {m | g for m in reach if not m & g}
-            takes = reach - {0}
-        else:
-            takes = set(groups)
+        for t in targets:
+            groups: list[int] = list(ranked)
+            for i, u in enumerate(units):
+                if t > 0 and u[2] == t and (u[3] or u[0].rank != p.rank):
+                    groups.append(1 << i)
+            if t > 0:  # sets of two or more loose cards adding up to t
+                sums: list[int] = []
+
+                def grow(k: int, total: int, mask: int, size: int) -> None:
+                    if total == t:
+                        if size >= 2:
+                            sums.append(mask)
+                        return
+                    for j in range(k, len(loose)):
+                        i, w = loose[j]
+                        if total + w <= t:
+                            grow(j + 1, total + w, mask | (1 << i), size + 1)
+
+                grow(0, 0, 0, 0)
+                groups.extend(sums)
+            if cs.rank_first and ranked:  # a card of its rank on the table is taken before any sum
+                groups = list(ranked)
+            if cs.several:
+                reach = {0}
+                for g in groups:
+                    reach |= {m | g for m in reach if not m & g}
+                takes |= reach - {0}
+            else:
+                takes.update(groups)
         builds: dict[int, int] = {}
         if cs.builds and v > 0:
             held = {fn(self, seat, c) for c in self.hand[seat]}
+            if cs.also is not None:
+                held |= {cs.also.fn(self, seat, c) for c in self.hand[seat]}
+            held.discard(0)
             top = max(held, default=0)
             items = [(i, u[2], u[3]) for i, u in enumerate(units) if u[2] > 0]
 

@@ -260,3 +260,48 @@ def test_cassino_the_counts_after_the_hands_are_played():
             want[s] += sum(c.startswith("A") for c in won[s])
         assert st.pvars["counted"] == want
         assert st.pvars["score"] == want
+
+
+def turn(st, card, *cards, end=None):
+    """One turn: the card played, the table cards chosen, then ``end`` (take, build, trail) if asked."""
+    seat = st.current_player()
+    st.apply(card)
+    for c in cards:
+        assert c in names(st.legal_moves()), (c, names(st.legal_moves()))
+        st.apply(c)
+    if end is not None and st.decision_kind() == "capture" and st.current_player() == seat:
+        assert end in st.legal_moves()
+        st.apply(end)
+
+
+def test_cassino_modern_an_ace_as_fourteen_takes_three_aces_four_deuces_and_a_tray():
+    # "an ace may possibly take three other aces, four deuces. and a tray, making fourteen spots"
+    deal = cassino_deal([["AC", "2D", "3S", "KS"], ["AD", "2C", "QH", "JH"]], ["AS", "AH", "2S", "2H"])
+    st = State(cassino("modern"), 2, 0, dealer=0, deal=deal, hands=1)  # seat 1 leads
+    for seat, card in [(1, "AD"), (0, "2D"), (1, "2C"), (0, "3S")]:
+        assert st.current_player() == seat
+        turn(st, card, end="trail")
+    turn(st, "QH", end="trail")
+    fourteen = ["AS", "AH", "AD", "2S", "2H", "2D", "2C", "3S"]
+    turn(st, "AC", *fourteen[:-1], end="take")
+    cap = events(st, "capture")[-1]
+    assert (cap["seat"], cap["card"], sorted(cap["cards"])) == (0, "AC", sorted(fourteen))
+    # in the game first described the ace counts one: it cannot take them
+    st = State(cassino(), 2, 0, dealer=0, deal=deal, hands=1)
+    for card in ["AD", "2D", "2C", "3S", "QH"]:
+        turn(st, card, end="trail")
+    st.apply("AC")
+    assert "2S" not in names(st.legal_moves())
+
+
+def test_cassino_modern_an_ace_takes_big_and_little_cassino_and_two_aces_six_points():
+    # "or the flee may take the big and little C. and two aces, which would make six points in the
+    # game" (10 + 2 + 1 + 1 = 14: the card that takes them is an ace counted fourteen)
+    deal = cassino_deal([["AC", "KS", "QS", "JS"], ["KH", "QH", "JH", "KD"]], ["10D", "2S", "AS", "AH"])
+    st = State(cassino("modern"), 2, 0, dealer=1, deal=deal, hands=1)
+    turn(st, "AC", "10D", "2S", "AS", end="take")
+    cap = events(st, "capture")[-1]
+    assert sorted(cap["cards"]) == sorted(["10D", "2S", "AS", "AH"])
+    taken = [cap["card"], *cap["cards"]]
+    points = 2 * ("10D" in taken) + ("2S" in taken) + sum(c.startswith("A") for c in taken)
+    assert points == 6
