@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .cards import RANKS, SUITS
 from .compiler import Expr
 from .gamedef import Effect
 
@@ -35,6 +36,7 @@ class CaptureSpec:
     turn_up: int = 0  # the cards turned face up from refill_from to the layout when the step begins
     rest: str = "last"  # the cards left on the layout at the end: last (to the last to take) | stay
     on_capture: list[Effect] = field(default_factory=list)  # after each taking, seat = the taker
+    pure: bool = False  # value and also read only the card (so a table per card holds them)
 
 
 def capture_spec(b: StepBuilder, base: tuple, s: dict) -> CaptureSpec | None:
@@ -54,11 +56,16 @@ def capture_spec(b: StepBuilder, base: tuple, s: dict) -> CaptureSpec | None:
         b.err(base + ("refill", "from"), f"'{frm}' is not a shared zone (zones: {', '.join(b.shared)})")
     if value is None:
         return None
+    also = b.expr(base + ("also",), "card", want=WANT_NUMBER)
+    card_only = {"card", "rank", "suit", "colour", "true", "false", "none"} | set(SUITS) | set(RANKS)
+    card_only |= set(b.scope.orders)
+    pure = value.names <= card_only and (also is None or also.names <= card_only)
     return CaptureSpec(
         layout=layout,
         won_to=won_to,
         value=value,
-        also=b.expr(base + ("also",), "card", want=WANT_NUMBER),
+        also=also,
+        pure=pure,
         leader=b.expr(base + ("leader",), want=WANT_SEAT),
         several=bool(s.get("several", True)),
         builds=bool(s.get("builds", False)),

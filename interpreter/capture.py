@@ -31,7 +31,25 @@ class Capture(StateParts):
 
     builds: list = []  # [cards, value, owner] of each build on the layout (a new list per step)
 
-    def _units(self, table: list[Card], seat: int, value) -> list[tuple[Card, tuple, int, bool]]:
+    def _card_value(self, expr, seat: int, pure: bool):
+        """A function card -> the number ``expr`` gives for it (a table per card when the
+        expression reads only the card)."""
+        fn = expr.fn
+        if not pure:
+            return lambda c: fn(self, seat, c)
+        table = self._compiled.card_values.get(id(expr))
+        if table is None:
+            table = self._compiled.card_values[id(expr)] = {}
+
+        def get(c: Card) -> int:
+            v = table.get(c)
+            if v is None:
+                v = table[c] = fn(self, seat, c)
+            return v
+
+        return get
+
+    def _units(self, table: list[Card], value) -> list[tuple[Card, tuple, int, bool]]:
         """The layout as units: (the card that names it, its cards, its value, whether a build)."""
         inb: set[Card] = set()
         out = []
@@ -40,7 +58,7 @@ class Capture(StateParts):
             out.append((cards[0], tuple(cards), v, True))
         for c in table:
             if c not in inb:
-                out.append((c, (c,), value(self, seat, c), False))
+                out.append((c, (c,), value(c), False))
         return out[:_MAX_UNITS]
 
     def _capture_options(self, st: Step, seat: int, p: Card, units: list) -> tuple[set, dict]:
@@ -48,12 +66,13 @@ class Capture(StateParts):
         the build's value)."""
         cs = st.capture
         assert cs is not None
-        fn = cs.value.fn
-        v = fn(self, seat, p)
+        fn = self._card_value(cs.value, seat, cs.pure)
+        v = fn(p)
         # the values the card played may take by: its value, and another one (``also``) if any
         targets = [v]
         if cs.also is not None:
-            a = cs.also.fn(self, seat, p)
+            also = self._card_value(cs.also, seat, cs.pure)
+            a = also(p)
             if a > 0 and a != v:
                 targets.append(a)
         loose = [(i, u[2]) for i, u in enumerate(units) if not u[3] and u[2] > 0]
@@ -90,9 +109,10 @@ class Capture(StateParts):
                 takes.update(groups)
         builds: dict[int, int] = {}
         if cs.builds and v > 0:
-            held = {fn(self, seat, c) for c in self.hand[seat]}
+            held = {fn(c) for c in self.hand[seat]}
             if cs.also is not None:
-                held |= {cs.also.fn(self, seat, c) for c in self.hand[seat]}
+                also = self._card_value(cs.also, seat, cs.pure)
+                held |= {also(c) for c in self.hand[seat]}
             held.discard(0)
             top = max(held, default=0)
             items = [(i, u[2], u[3]) for i, u in enumerate(units) if u[2] > 0]
@@ -116,7 +136,6 @@ class Capture(StateParts):
         table = self.zones[cs.layout]
         won = self.pzones[cs.won_to]
         hands, trick = self.hand, self.zones["trick"]
-        value = cs.value.fn
         logging = self._logging
         seat: int
         last_taker: int | None
@@ -156,7 +175,9 @@ class Capture(StateParts):
                     continue
                 self.mover = seat
                 options = sorted(hands[seat], key=canon_key)
-                if self._auto is not None:
+                if len(options) == 1:  # his last card: played without asking
+                    c = options[0]
+                elif self._auto is not None:
                     c = self._ask(seat, options)
                 else:
                     self._frame = (seat, last_taker, 0, ())
@@ -169,7 +190,7 @@ class Capture(StateParts):
                     self.emit({"type": "play", "seat": seat, "card": c.name})
                 phase, chosen = 1, []
             p = trick[-1]
-            units = self._units(table, seat, value)
+            units = self._units(table, self._card_value(cs.value, seat, cs.pure))
             takes, builds = self._capture_options(st, seat, p, units)
             index = {u[0]: i for i, u in enumerate(units)}
             sel = 0

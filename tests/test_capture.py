@@ -111,8 +111,7 @@ def test_a_build_is_owned_taken_whole_and_only_by_a_card_of_its_value():
     # seat 1's six cannot take the six inside the build: it is left on the table, unasked
     st.apply("6S")
     assert events(st, "trail")[-1] == {"type": "trail", "seat": 1, "card": "6S"}
-    # seat 0 takes his build whole with the ten
-    st.apply("10H")
+    # seat 0 takes his build whole with the ten (his last card: played without asking)
     assert names(st.legal_moves()) == ["6H", "trail"]  # the build is named by its first card
     st.apply("6H")
     cap = events(st, "capture")[-1]
