@@ -13,7 +13,7 @@ from .compiler import Expr
 from .gamedef import Effect
 
 if TYPE_CHECKING:
-    from .build_steps import StepBuilder
+    from .build_pieces import PieceBuilder
 
 # the named moves of a capture step (each a stable action id): leave the card on the table,
 # make a build of the cards chosen, take the cards chosen
@@ -39,7 +39,7 @@ class CaptureSpec:
     pure: bool = False  # value and also read only the card (so a table per card holds them)
 
 
-def capture_spec(b: StepBuilder, base: tuple, s: dict) -> CaptureSpec | None:
+def capture_spec(b: PieceBuilder, base: tuple, s: dict) -> CaptureSpec | None:
     """The capture step at ``base`` (its mapping ``s``), its zones checked; None after an error."""
     from .build_pieces import WANT_NUMBER, WANT_SEAT
 

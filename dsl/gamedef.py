@@ -8,15 +8,12 @@ build_pieces.py); the interpreter never looks at the YAML again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .cards import Card, card as _card
 from .compiler import Expr, Scope
 from .document import Doc
 from .errors import Pos, RuleError
-
-if TYPE_CHECKING:
-    from .build_capture import CaptureSpec
 
 BUILTIN_SEAT_ZONES = ("hand",)
 MAX_NUMBER = 10**18 - 1  # the greatest max of a choose_number step (its action ids are worked out, not listed)
@@ -136,7 +133,7 @@ class Step:
     offers_numbers: bool = False
     offers_suits: bool = False
     # capture: the fishing play (dsl/build_capture.py)
-    capture: CaptureSpec | None = None
+    capture: Any = None  # a CaptureSpec (dsl/build_capture.py, which imports this module)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..dsl.build_capture import CaptureSpec
 from ..dsl.cards import Card
 from ..dsl.model import Step
 from .base import Decision, StateParts, canon_key
@@ -64,8 +65,7 @@ class Capture(StateParts):
     def _capture_options(self, st: Step, seat: int, p: Card, units: list) -> tuple[set, dict]:
         """The legal takings of card ``p`` (masks over ``units``) and the legal builds (mask ->
         the build's value)."""
-        cs = st.capture
-        assert cs is not None
+        cs: CaptureSpec = st.capture
         fn = self._card_value(cs.value, seat, cs.pure)
         v = fn(p)
         # the values the card played may take by: its value, and another one (``also``) if any
@@ -130,8 +130,7 @@ class Capture(StateParts):
 
     def _step_capture(self, st: Step, frame: tuple | None = None):
         """Capture play, turn by turn, until every hand is empty and no hand is dealt again."""
-        cs = st.capture
-        assert cs is not None
+        cs: CaptureSpec = st.capture
         n = self.n
         table = self.zones[cs.layout]
         won = self.pzones[cs.won_to]
