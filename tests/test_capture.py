@@ -144,15 +144,22 @@ def test_every_move_offered_completes_a_legal_turn_and_copies_play_alike():
     for seed in range(20):
         st = State(g, 2, seed, hands=1)
         rng = random.Random(seed)
+        twins = []
         while not st.is_terminal():
             moves = st.legal_moves()
             assert moves
-            if rng.random() < 0.2:
+            if rng.random() < 0.1:  # a copy paused here, in the middle of a turn or not
                 twin = st.copy()
                 assert twin.legal_moves() == moves
+                twins.append((twin, len(st.events)))
             m = rng.choice(moves)
             st.apply(m)
+            for twin, _ in twins:
+                twin.apply(m)
         assert sum(len(w) for w in st.pzones["won"]) + len(st.zones["table"]) == 22
+        for twin, _ in twins:  # the same moves give the copy the same game
+            assert twin.events == st.events
+            assert twin.pvars == st.pvars
 
 
 # -- Cassino, Chambers's worked examples ----------------------------------------------------
