@@ -25,6 +25,10 @@ from .base import Decision, StateParts, canon_key
 
 # a table of this many units or more is too large to search for every taking (bounded work)
 _MAX_UNITS = 24
+# the takings of one card worked out at most (unions of sets; a table of many small cards)
+_MAX_TAKINGS = 20_000
+# the steps of the search for sets adding up to a value, and for builds, at one decision
+_MAX_STEPS = 200_000
 
 
 class Capture(StateParts):
@@ -78,6 +82,7 @@ class Capture(StateParts):
         loose = [(i, u[2]) for i, u in enumerate(units) if not u[3] and u[2] > 0]
         ranked = [1 << i for i, u in enumerate(units) if not u[3] and u[0].rank == p.rank]
         takes: set[int] = set()
+        budget = [_MAX_STEPS]  # the steps of the searches below, all told
         for t in targets:
             groups: list[int] = list(ranked)
             for i, u in enumerate(units):
@@ -87,6 +92,9 @@ class Capture(StateParts):
                 sums: list[int] = []
 
                 def grow(k: int, total: int, mask: int, size: int) -> None:
+                    budget[0] -= 1
+                    if budget[0] < 0:  # bounded work (a rule file giving every card a small value)
+                        return
                     if total == t:
                         if size >= 2:
                             sums.append(mask)
@@ -104,6 +112,8 @@ class Capture(StateParts):
                 reach = {0}
                 for g in groups:
                     reach |= {m | g for m in reach if not m & g}
+                    if len(reach) > _MAX_TAKINGS:  # bounded work on a crowded table
+                        break
                 takes |= reach - {0}
             else:
                 takes.update(groups)
@@ -118,6 +128,9 @@ class Capture(StateParts):
             items = [(i, u[2], u[3]) for i, u in enumerate(units) if u[2] > 0]
 
             def grow_b(k: int, total: int, mask: int, nb: int) -> None:
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return
                 if mask and total in held:
                     builds[mask] = total
                 for j in range(k, len(items)):
