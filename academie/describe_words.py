@@ -97,7 +97,7 @@ class StepWords:
         names = list(hand)
         kinds = [(hand[n] or {}).get("kind") for n in names]
         first_deal = next((i for i, k in enumerate(kinds) if k == "deal"), None)
-        first_play = next((i for i, k in enumerate(kinds) if k in ("tricks", "sequence")), None)
+        first_play = next((i for i, k in enumerate(kinds) if k in ("tricks", "sequence", "capture")), None)
         for i, name in enumerate(names):
             s = hand[name] or {}
             kind = s.get("kind")
@@ -388,6 +388,73 @@ class StepWords:
                 base + ("stops",),
             )
         self.passes_and_ends(s, base)
+
+    def step_capture(self, name, s, base, phase, when):
+        layout = s.get("layout", "table")
+        text = (
+            f"{_cap(_seat(s.get('leader', 'dealer + 1')))} plays first, then each in turn: a player plays a card "
+            f"of his hand to the {layout} and takes with it the cards of its rank there, or cards whose values "
+            f"(each card {cond(s.get('value'))}) add up to its own"
+            + (
+                f" (or, for the card played, to its other value: {cond(s['also'])})"
+                if s.get("also") is not None
+                else ""
+            )
+            + (", several such sets at once" if s.get("several", True) else ", one set at a time")
+            + f"; the cards he takes go to his {s.get('won_to')}."
+        )
+        if s.get("rank_first"):
+            text += " A card of its rank on the table must be taken before any set adding up to it."
+        if s.get("builds"):
+            text += (
+                " Or he puts it on table cards to make a build of the number they make together, which he must"
+                " hold another card of: the build is his, taken only whole and only by a card of its number, by"
+                " anyone, and any player holding the card of a higher number may raise it."
+            )
+        text += " A card that takes nothing" + (" and builds nothing" if s.get("builds") else "")
+        text += " is left on the table."
+        if s.get("must_take"):
+            text += " A card that can take must take."
+        self.add(
+            "play",
+            base + ("value",),
+            _cap(when) + text,
+            strip(
+                {
+                    k: s.get(k)
+                    for k in ("leader", "layout", "value", "also", "several", "builds", "must_take", "rank_first")
+                }
+            ),
+            base,
+        )
+        r = s.get("refill")
+        if r:
+            t = ""
+            if r.get("turn_up"):
+                t += (
+                    f"Before the play, {r['turn_up']} cards of the {r.get('from')} are turned face up on the {layout}. "
+                )
+            t += (
+                f"When every hand is played, {r.get('hand')} more are dealt to each player, one at a time, from the "
+                f"{r.get('from')}, until it is exhausted."
+            )
+            self.add("play", base + ("refill",), t, strip(r), base + ("refill",))
+        if s.get("rest", "last") == "last":
+            self.add(
+                "play",
+                base + ("rest",),
+                f"At the end of the play the cards left on the {layout} go to the last player who took cards.",
+                "last",
+                base,
+            )
+        for i, e in enumerate(s.get("on_capture") or []):
+            self.add(
+                "play",
+                base + ("on_capture", i),
+                f"After each taking, {self.effect(e)}.",
+                strip(e),
+                base + ("on_capture", i),
+            )
 
     def passes_and_ends(self, s, base):
         """The effects after each card played (``on_play``), a lead that passes over a player with

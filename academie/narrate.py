@@ -269,6 +269,29 @@ def _play(ev: dict, w: _Words, _: bool | None) -> _Got:
     return parts
 
 
+def _capture(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" takes "), *w.cards(ev["cards"]), _t(" with "), w.card(ev["card"])]
+
+
+def _build(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [
+        w.seat(ev["seat"]),
+        _t(" puts "),
+        w.card(ev["card"]),
+        _t(" on "),
+        *w.cards(ev["cards"]),
+        _t(f" and builds {ev['value']}"),
+    ]
+
+
+def _trail(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" leaves "), w.card(ev["card"]), _t(" on the table")]
+
+
+def _rest(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" takes the cards left: "), *w.cards(ev["cards"])]
+
+
 def _run(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["seat"]), _t(" begins a run in "), w.suit(ev["suit"])]
 
@@ -459,6 +482,10 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "declare": _declare,
     "play": _play,
     "run": _run,
+    "capture": _capture,
+    "build": _build,
+    "trail": _trail,
+    "rest": _rest,
     "renounce": _renounce,
     "take": _take,
     "number": _number,

@@ -4,6 +4,7 @@ game's declarations."""
 
 from __future__ import annotations
 
+from .build_capture import CAPTURE_MOVES, capture_spec
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -107,6 +108,10 @@ class StepBuilder(PieceBuilder):
             st.unheld = s.get("unheld", "error")
             st.on_play = self.effects(base + ("on_play",))
             st.end = self.end_rules(base + ("end",))
+        elif kind == "capture":
+            st.capture = capture_spec(self, base, s)
+            if st.capture is not None:
+                st.move_names = CAPTURE_MOVES
         elif kind == "effects":
             st.effects = self.effects(base + ("do",), seat_bound=False)
         return st

@@ -8,6 +8,7 @@ build_pieces.py); the interpreter never looks at the YAML again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import Card, card as _card
 from .compiler import Expr, Scope
@@ -28,6 +29,7 @@ STEP_KINDS = (
     "choose_cards",
     "tricks",
     "sequence",
+    "capture",
     "effects",
 )
 
@@ -130,6 +132,8 @@ class Step:
     move_names: tuple[str, ...] = ()
     offers_numbers: bool = False
     offers_suits: bool = False
+    # capture: the fishing play (dsl/build_capture.py)
+    capture: Any = None  # a CaptureSpec (dsl/build_capture.py, which imports this module)
 
 
 @dataclass

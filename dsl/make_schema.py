@@ -4,12 +4,16 @@ The schema is written here in Python for brevity; run `python dsl/make_schema.py
 after a change (a test checks that schema.json is up to date).
 """
 
+import importlib
 import json
 
-try:  # run as a script (python dsl/make_schema.py) or imported as academie.dsl.make_schema
-    from .schema_combinations import combination
-except ImportError:
-    from schema_combinations import combination  # type: ignore[no-redef]
+
+def _part(name):  # a module of dsl/: a package member, or (run as a script) a file beside this one
+    return importlib.import_module(f"{__package__}.{name}" if __package__ else name)
+
+
+combination = _part("schema_combinations").combination
+capture_kind = _part("schema_capture").capture_kind
 
 expr = {"$ref": "#/$defs/expr"}
 
@@ -69,28 +73,7 @@ kinds["pay"] = el(
     ["from", "to", "amount", "unit"],
 )
 kinds["shuffle"] = el({**step_common, "cut_by": expr, "min_cut": {"type": "integer", "minimum": 0}})
-source_statement = {
-    "type": "object",
-    "description": "one statement of the source about the deal: for so many players, so many cards each and so many left over",
-    "properties": {
-        "players": {"type": "integer", "minimum": 1},
-        "hand": {"type": "integer", "minimum": 0},
-        "rest": {"type": "integer", "minimum": 0},
-        "pack": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "the pack as the source counts it (default: the rule file's pack for that many players)",
-        },
-        "cite": {"$ref": "#/$defs/cite"},
-        "note": {"type": "string"},
-    },
-    "required": ["players", "hand", "cite"],
-    "additionalProperties": False,
-}
-source_says = {
-    "description": "what the source states about this deal, kept even where it is impossible; validate checks its arithmetic against the pack (an editorial element on the step says what the rules do instead)",
-    "oneOf": [source_statement, {"type": "array", "minItems": 1, "items": source_statement}],
-}
+source_says = _part("schema_deal").source_says
 kinds["deal"] = el(
     {
         **step_common,
@@ -247,6 +230,7 @@ kinds["sequence"] = el(
     },
     ["obtain"],
 )
+kinds["capture"] = capture_kind(el, expr, step_common)
 step = {
     "type": "object",
     "required": ["kind"],

@@ -16,6 +16,8 @@ step, payment or list of effects they belong to (all kept alive by the game):
 - ``card_tests``: id(card test) -> {card: bool}, for tests that read only the card;
 - ``key_plans``: id(tricks step) -> its winner keys split into tabulated and evaluated
   (``fastpath.KeyPlan``);
+- ``card_values``: id(number expression) -> {card: number}, for numbers of a card that read
+  only the card (a capture step's ``value`` and ``also``);
 - ``sequences``: (id(sequence step), players) -> each suit's cards in the step's order
   and each card's place in its suit;
 - ``hand_vars``: the counters set again at every hand, (name, per seat, initial value
@@ -53,6 +55,7 @@ class Compiled:
         "card_tests",
         "key_plans",
         "sequences",
+        "card_values",
         "hand_vars",
         "layouts",
         "tracked",
@@ -68,6 +71,7 @@ class Compiled:
         self.card_tests: dict[int, dict] = {}
         self.key_plans: dict[int, Any] = {}
         self.sequences: dict[tuple[int, int], tuple] = {}
+        self.card_values: dict[int, dict] = {}
         self.hand_vars: list[tuple[str, bool, Any]] | None = None
         self.layouts: dict[int, tuple] = {}
         self.tracked: dict[int, Callable[[Any, Any], int | None]] = {}

@@ -51,6 +51,7 @@ from .base import (
 )
 from .checks import InputChecks
 from .choices import Choices
+from .capture import Capture
 from .compiled import for_game
 from .effects import Effects
 from .procedure import Procedure, Snapshot
@@ -63,7 +64,7 @@ from .visibility import Visibility
 __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError", "State", "move_name"]
 
 
-class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, InputChecks, Visibility):
+class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Capture, Effects, InputChecks, Visibility):
     """One game of ``game`` for ``players`` players.
 
     ``deck``: a stacked pack (top card first) used, unshuffled and uncut, for
@@ -327,6 +328,8 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         new.standings = self.standings[:]
         new.hand_results = self.hand_results[:]  # each result a dict never changed once made
         new._touched = set(self._touched)
+        if self.builds:  # the builds on a capture step's layout
+            new.builds = [[b[0][:], b[1], b[2]] for b in self.builds]
         # the generator's state, read once and kept while nobody draws from it (``rng``):
         # copies of a state, or of its copies, between two draws share the reading
         if type(self._rng) is not random.Random:  # a generator of the caller's: its own copy

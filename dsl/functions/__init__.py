@@ -21,6 +21,8 @@ FUNCTIONS = {
     "run": (2, 3, cards.f_run),
     "balance": (2, 2, numbers.f_balance),
     "tricks_won": (1, 1, numbers.f_tricks_won),
+    "builds": (1, 1, numbers.f_builds),
+    "build_value": (1, 1, numbers.f_build_value),
     "team": (1, 1, seats.f_team),
     "team_sum": (1, 1, seats.f_team_sum),
     "teams": (0, 0, seats.f_teams),

@@ -36,3 +36,29 @@ def f_abs(cp, node, args):
     f, k = cp.c(args[0])
     cp.need(args[0], k, "num")
     return (lambda st, s, c: abs(f(st, s, c))), "num"
+
+
+def f_builds(cp, node, args):
+    """``builds(SEAT)``: the builds a seat owns on a capture step's layout (0 outside one)."""
+    f, k = cp.seat_arg(args[0])
+
+    def builds(st, s, c):
+        x = f(st, s, c)
+        return sum(1 for b in st.builds if b[2] == x)
+
+    return builds, "num"
+
+
+def f_build_value(cp, node, args):
+    """``build_value(CARD)``: the value of the build the card lies in (0: the card is in none)."""
+    f, k = cp.c(args[0])
+    cp.need(args[0], k, "card")
+
+    def build_value(st, s, c):
+        x = f(st, s, c)
+        for b in st.builds:
+            if x in b[0]:
+                return b[1]
+        return 0
+
+    return build_value, "num"
