@@ -5,6 +5,7 @@ the site's index and the rule books group or state the games by family."""
 import json
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +143,21 @@ def test_the_site_index_groups_the_games_by_family():
     assert trick < page.index("WHIST/HOYLE") < stops < page.index("HOC/ENCYCLOPEDIE") < none
     assert none < page.index("ZZ/NONE")
     assert '<a href="#family-trick">trick</a> (1)' in page
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_language_doc_gives_each_family_its_meaning():
+    doc = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    for name, meaning in FAMILIES.items():
+        assert f"| `{name}` | {meaning} |" in doc, name
+
+
+def test_the_readme_puts_each_game_it_names_under_its_family():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([a-z-]+) \| (.*) \|$", readme, re.M)
+    named = {cid: fam for fam, games in rows if fam in FAMILIES for cid in re.findall(r"`([a-z-]+/[a-z-]+)`", games)}
+    assert set(named) >= TRICK | STOPS
+    for cid, fam in named.items():
+        assert resolve(cid).data.get("family") == fam, cid
