@@ -17,6 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from .describe import Statement, cites_of, editorial_of, describe
+from .dsl.families import FAMILIES
 from .dsl.loader import Doc, resolve
 from .dsl.model import compile_doc
 from .validate import source_meta
@@ -110,6 +111,8 @@ def context(doc: Doc, statements: list[Statement] | None = None) -> dict:
         "id": doc.id,
         "title": d.get("title", doc.id),
         "summary": " ".join(str(d.get("summary", "")).split()),
+        "family": d.get("family"),
+        "family_meaning": FAMILIES.get(d.get("family") or "", ""),
         "options": list(doc.options),
         "available": sorted(d.get("options") or {}),
         "option_text": {k: (v or {}).get("description", "") for k, v in (d.get("options") or {}).items()},

@@ -1,7 +1,8 @@
 """``academie site OUTDIR``: a static site of the whole corpus, opened from
 the file system (every link relative, every page self-contained, no script).
 
-* ``index.html``: the games and variants, the sources, the comparisons;
+* ``index.html``: the games and variants grouped by family of play (trick, stops, vying, …, in
+  the order of ``dsl/families.py``), the sources, the comparisons;
 * ``rules-ID.html``: a rule file rendered as rules, each statement footnoted,
   each footnote linking to the source's page;
 * ``source-ID.html``: a source text, the passages the rule files cite
@@ -35,6 +36,7 @@ from markupsafe import Markup
 from .compare_rules import load_side, rules_diff
 from .compare_html import body as compare_body
 from .coverage import corpus_quotes, coverage
+from .dsl.families import FAMILIES, family_heading, family_rank
 from .dsl.loader import corpus_ids, corpus_root, resolve, source_ids
 from .dsl.model import compile_doc
 from .interpreter.agents import make_agents
@@ -98,6 +100,7 @@ def _build(out: Path) -> list[str]:
     reports = {r["source"]: r for r in coverage(sids)}
     pages = []
     games = []
+    families: dict[str, str | None] = {}  # rule file -> its family of play
     for cid in ids:
         doc = resolve(cid)
         ctx = context(doc)
@@ -105,6 +108,7 @@ def _build(out: Path) -> list[str]:
         _write(out, name, ctx["title"], str(rules_html(ctx, links)) + _debts_html(doc.sources(), reports, links))
         pages.append(name)
         games.append((cid, ctx["title"], doc.data.get("players") or {}, doc.sources(), name))
+        families[cid] = doc.data.get("family")
     # comparisons: every pair of the variants of each game (its rule files, each with each option)
     by_game: dict[str, list[str]] = {}
     for cid in ids:
@@ -149,7 +153,7 @@ def _build(out: Path) -> list[str]:
         out,
         "index.html",
         "academie: the corpus",
-        _index(games, sids, comparisons, reports, sorted(files_by_game), replays),
+        _index(games, sids, comparisons, reports, sorted(files_by_game), replays, families),
     )
     pages.append("index.html")
     return pages
@@ -251,26 +255,30 @@ def _bibliography(sids, links) -> str:
     return "\n".join(rows)
 
 
-def _index(games, sids, comparisons, reports, game_names=(), replays=()) -> str:
+def _index(games, sids, comparisons, reports, game_names=(), replays=(), families=None) -> str:
     e = html.escape
+    families = families or {}
     rows = [
         "<h1>academie: the corpus</h1>",
         "<p>Historical card-game rules as cited, executable data. Each game below is written back as rules, "
         "every statement footnoted with its source passage.</p>",
         "<h2>Games and variants</h2>",
-        "<table class='cards'><tr><th>rule file</th><th>title</th><th>players</th><th>sources (date)</th></tr>",
     ]
-    for cid, title, players, srcs, name in games:
-        rows.append(
-            f'<tr><td data-label="rule file"><a href="{name}">{e(cid)}</a></td><td data-label="title">{e(title)}</td>'
-            f"<td data-label='players'>{players.get('min')}–{players.get('max')}</td><td data-label='sources'>"
-            + ", ".join(
-                f'<a href="{page_name("source", s)}">{e(s)}</a>' + (f" ({e(_date(s))})" if _date(s) else "")
-                for s in srcs
-            )
-            + "</td></tr>"
+    groups: dict = {}
+    for g in sorted(games, key=lambda g: family_rank(families.get(g[0]))):  # stable: by id within a family
+        groups.setdefault(families.get(g[0]), []).append(g)
+    rows.append(
+        "<p>By family of play: "
+        + ", ".join(
+            f'<a href="#family-{e(f or "none")}">{e(f or "no family")}</a> ({len(g)})' for f, g in groups.items()
         )
-    rows.append("</table>")
+        + ".</p>"
+    )
+    for family, group in groups.items():
+        rows.append(f'<h3 id="family-{e(family or "none")}">{e(family_heading(family).capitalize())}</h3>')
+        if family in FAMILIES:
+            rows.append(f"<p class='small'>{e(FAMILIES[family].capitalize())}.</p>")
+        rows.append(_games_table(group))
     if replays:
         rows.append("<h2>A hand of each game, step by step</h2><ul>")
         rows += [f'<li><a href="{n}">{e(cid)}</a></li>' for cid, n in replays]
@@ -297,6 +305,24 @@ def _index(games, sids, comparisons, reports, game_names=(), replays=()) -> str:
             f'<td data-label="title">{e(source_title(sid))}</td>'
             f'<td data-label="date">{e(_date(sid))}</td><td data-label="sentences cited">{share}</td>'
             f'<td data-label="accounted for">{accounted}</td></tr>'
+        )
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def _games_table(games) -> str:
+    """A table of rule files: each linked to its rules, with its title, players and sources (dated)."""
+    e = html.escape
+    rows = ["<table class='cards'><tr><th>rule file</th><th>title</th><th>players</th><th>sources (date)</th></tr>"]
+    for cid, title, players, srcs, name in games:
+        rows.append(
+            f'<tr><td data-label="rule file"><a href="{name}">{e(cid)}</a></td><td data-label="title">{e(title)}</td>'
+            f"<td data-label='players'>{players.get('min')}–{players.get('max')}</td><td data-label='sources'>"
+            + ", ".join(
+                f'<a href="{page_name("source", s)}">{e(s)}</a>' + (f" ({e(_date(s))})" if _date(s) else "")
+                for s in srcs
+            )
+            + "</td></tr>"
         )
     rows.append("</table>")
     return "\n".join(rows)

@@ -214,6 +214,7 @@ class GameBuilder(StepBuilder):
         gd = GameDef(
             id=self.doc.id,
             title=d.get("title", self.doc.id),
+            family=d.get("family"),
             doc=self.doc,
             min_players=pmin,
             max_players=pmax,

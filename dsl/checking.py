@@ -117,6 +117,14 @@ def _message(err) -> str:
         return f"{where}: {err.message}"
     if err.validator == "type":
         return f"{where}: {err.instance!r:.60} is not of type {err.validator_value}"
+    if err.validator == "enum" and tuple(err.absolute_path) == ("family",):
+        from .suggest import suggest
+
+        return (
+            f"family: {err.instance!r:.60} is not a family of play; the families are "
+            + ", ".join(map(str, err.validator_value))
+            + (suggest(err.instance, map(str, err.validator_value)) if isinstance(err.instance, str) else "")
+        )
     return f"{where}: {err.message}"
 
 
@@ -137,6 +145,8 @@ _NOT_IN_OPTION_SET = {
     "changes under set:",
     "options": "the options are chosen before any is laid over the game: declare this one beside the "
     "others, under options:",
+    "family": "a game is of one family of play whatever its options (it is listed under it): write family: "
+    "at the top of the file",
     "source": "a bare quote's source is the one named at the top of the file that writes it: "
     "cite {source: ID, quote: …} instead",
 }
@@ -144,7 +154,7 @@ _NOT_IN_OPTION_SET = {
 
 def check_option_sets(data: dict, positions: dict) -> None:
     """Refuse, at its key, what an option's ``set`` holds but cannot apply
-    (``extends``, ``imports``, ``options``, ``source``): it would be ignored in silence."""
+    (``extends``, ``imports``, ``options``, ``source``, ``family``): it would be ignored in silence."""
     diags = []
     for name, opt in (data.get("options") or {}).items():
         for key in (opt or {}).get("set") or {}:

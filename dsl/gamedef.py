@@ -140,6 +140,7 @@ class Step:
 class GameDef:
     id: str
     title: str
+    family: str | None  # the family of play (``family:``, dsl/families.py), inherited through extends
     doc: Doc
     min_players: int
     max_players: int

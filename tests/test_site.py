@@ -84,6 +84,21 @@ def test_pages(site):
         assert f'href="{page_name("rules", cid)}"' in index
 
 
+def test_the_index_groups_the_games_by_family(site):
+    """The index heads the games of each family of play, in the fixed order, each game under its own."""
+    from academie.dsl.families import FAMILIES
+    from academie.dsl.loader import resolve
+
+    index = (site / "index.html").read_text()
+    heads = {m.group(1): m.start() for m in re.finditer(r'<h3 id="family-([a-z-]+)"', index)}
+    assert list(heads)[:2] == ["trick", "stops"]
+    assert list(heads) == sorted(heads, key=list(FAMILIES).index)
+    for cid in corpus_ids():
+        at = index.index(f'href="{page_name("rules", cid)}"')
+        under = max((h for h in heads.values() if h < at), default=-1)
+        assert under == heads[resolve(cid).data["family"]], cid
+
+
 def test_every_link_resolves(site):
     assert check_links(site) == []
 

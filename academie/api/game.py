@@ -50,6 +50,8 @@ class Game:
         self.ref = ref
         self.id: str = gamedef.id
         self.title: str = gamedef.title
+        # the family of play its rule file names (``trick``, ``vying``, … dsl/families.py), or None
+        self.family: str | None = gamedef.family
         self.options: tuple[str, ...] = tuple(gamedef.options)
         self._ref_options = options
         self.players: tuple[int, int] = (gamedef.min_players, gamedef.max_players)

@@ -119,7 +119,7 @@ def main():
 
     \b
     Start with:
-      academie list                          the games of the corpus
+      academie list                          the games of the corpus, by family
       academie play enfle/academie -p 5      a game of L'Enflé, random players
       academie simulate enfle/academie -n 1000
     """
