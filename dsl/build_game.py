@@ -33,7 +33,20 @@ class GameBuilder(StepBuilder):
         seat_zones = list(BUILTIN_SEAT_ZONES) + [
             z for z, v in zones.items() if v.get("per_seat") and not v.get("money")
         ]
-        shared = list(BUILTIN_ZONES) + [z for z, v in zones.items() if not v.get("per_seat") and not v.get("money")]
+        # a family of piles (``piles: N``): the shared zones NAME1 … NAMEN, read together as NAME
+        families = {
+            z: tuple(f"{z}{i}" for i in range(1, int(v["piles"]) + 1))
+            for z, v in zones.items()
+            if isinstance(v.get("piles"), int) and not v.get("per_seat") and not v.get("money")
+        }
+        shared = list(BUILTIN_ZONES)
+        for z, v in zones.items():
+            if not v.get("per_seat") and not v.get("money"):
+                shared.extend(families.get(z, (z,)))
+        for z, names in families.items():
+            for x in names:
+                if x in zones:
+                    self.err(("zones", z), f"'{x}' is a pile of the family '{z}' and a zone of its own")
         pools = [z for z, v in zones.items() if v.get("money")]
         for z in zones:
             if z in BUILTIN_SEAT_ZONES + BUILTIN_ZONES:
@@ -77,6 +90,7 @@ class GameBuilder(StepBuilder):
             orders[name] = {_card(r + s): strength[r] for s in SUITS for r in ranks}
         self.scope = Scope(
             zones=set(shared) | {"pack"},  # the cards not yet dealt: a zone an effect may take from or to
+            families=families,
             seat_zones=set(seat_zones),
             vars={k for k, v in vars_.items() if not v.get("per_seat")},
             seat_vars={k for k, v in vars_.items() if v.get("per_seat") or v.get("per_team")},
@@ -87,6 +101,7 @@ class GameBuilder(StepBuilder):
             suit_vars={k for k, v in vars_.items() if v.get("holds") == "suit"},
         )
         self.seat_zones, self.shared, self.pools = seat_zones, shared, pools
+        self.families = families
         self.team_var_names = frozenset(k for k, v in vars_.items() if v.get("per_team"))
 
         players = d.get("players")

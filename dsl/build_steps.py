@@ -86,6 +86,10 @@ class StepBuilder(PieceBuilder):
             st.on_trick = self.effects(base + ("on_trick",))
             st.on_play = self.effects(base + ("on_play",))
             st.end = self.end_rules(base + ("end",))
+        elif kind == "patience":
+            from .build_patience import build_patience
+
+            st.patience = build_patience(self, st, base, s)
         elif kind == "sequence":
             st.leader = self.expr(base + ("leader",), want=WANT_SEAT)
             oname = s.get("order", "sequence")

@@ -8,6 +8,7 @@ build_pieces.py); the interpreter never looks at the YAML again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import Card, card as _card
 from .compiler import Expr, Scope
@@ -29,6 +30,7 @@ STEP_KINDS = (
     "tricks",
     "sequence",
     "effects",
+    "patience",
 )
 
 
@@ -128,6 +130,8 @@ class Step:
     # (a finite set known at load, so that each has a stable action id), and whether the step
     # offers numbers (0 … the game's number_bound) or suits as moves
     move_names: tuple[str, ...] = ()
+    # patience: the piles, layout, kinds of move, stock and goal (dsl/build_patience.py)
+    patience: Any = None
     offers_numbers: bool = False
     offers_suits: bool = False
 
