@@ -210,9 +210,7 @@ class Patience(StateParts):
             del pile[-k:]
             zones[dst].extend(moved)
             if logging:
-                self.emit(
-                    {"type": "move", "seat": seat, "cards": [c.name for c in moved], "from": src, "to": dst}
-                )
+                self.emit({"type": "move", "seat": seat, "cards": [c.name for c in moved], "from": src, "to": dst})
             was = down.get(src, 0)
             if spec.turn_up and was and was == len(pile):
                 down[src] = was - 1

@@ -10,7 +10,6 @@ from pathlib import Path
 import academie
 from academie.dsl.cards import parse_card
 from academie.dsl.model import load_game
-from academie.interpreter.agents import FirstAgent
 from academie.interpreter.state import State
 
 CONCEPTS = Path(__file__).parent / "concepts"
