@@ -57,6 +57,7 @@ class Compiled:
         "layouts",
         "tracked",
         "reads",
+        "patience_fits",
     )
 
     def __init__(self) -> None:
@@ -72,6 +73,7 @@ class Compiled:
         self.layouts: dict[int, tuple] = {}
         self.tracked: dict[int, Callable[[Any, Any], int | None]] = {}
         self.reads: dict[int, tuple] = {}
+        self.patience_fits: dict[int, dict] = {}  # id(a build rule) -> {(card, onto): whether it fits}
 
     def layout(self, game: GameDef, players: int) -> tuple[tuple, tuple[int, ...], dict[str, int]]:
         """For ``players`` players: the holders of money (the seats, then the money zones),

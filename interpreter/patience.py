@@ -18,10 +18,14 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from ..dsl.build_patience import DRAW, GIVE_UP, PatienceSpec
-from ..dsl.cards import Card
+from ..dsl.cards import RANKS, SUITS, Card
 from ..dsl.errors import RuleError
 from ..dsl.model import Step
 from .base import Decision, StateParts
+
+
+# the names a build rule may read and still be a function of the two cards alone
+_PURE = frozenset({"card", "onto", "rank", "suit", "colour", "true", "false", "none"}) | frozenset(SUITS) | frozenset(RANKS)
 
 
 class Patience(StateParts):
@@ -30,32 +34,69 @@ class Patience(StateParts):
     onto: Card | None = None  # the card a moving card is tested on (``onto`` in the build rules)
 
     def _pat_fits(self, test: Any, card: Card, onto: Card | None) -> bool:
+        """Whether ``test`` (a build rule) admits ``card`` on ``onto`` (none: an empty pile)."""
         self.onto = onto
         try:
-            return bool(test(self, 0, card))
+            return bool(test.fn(self, 0, card))
         finally:
             self.onto = None
 
+    def _pat_tables(self, spec: PatienceSpec) -> None:
+        """For each build rule that reads the two cards alone (its answer never changes): the cards
+        each card may lie on (``build``, ``run``), or the cards an empty pile takes (``empty``),
+        worked out once per rule file."""
+        tables = self._compiled.patience_fits
+        pure = _PURE | set(self.g.orders)
+        pack = sorted(set(self.pack_cards), key=lambda c: c.canon)
+        for mv in spec.moves:
+            for e, empty in ((mv.build, False), (mv.run, False), (mv.empty, True)):
+                if e is None or id(e) in tables:
+                    continue
+                if not e.names <= pure:
+                    tables[id(e)] = None
+                elif empty:
+                    tables[id(e)] = frozenset(c for c in pack if self._pat_fits(e, c, None))
+                else:
+                    tables[id(e)] = {c: tuple(o for o in pack if self._pat_fits(e, c, o)) for c in pack}
+
     def _pat_key(self, spec: PatienceSpec, down: dict[str, int], passes: int) -> tuple:
-        """The position: every pile's cards and face-down count, the stock's size, the passes."""
+        """The position: every pile's cards and face-down count, the passes through the stock."""
         zones = self.zones
         return (
             tuple((tuple(zones[z]), down.get(z, 0)) for names in spec.piles.values() for z in names),
             passes,
         )
 
-    def _pat_moves(self, spec: PatienceSpec, down: dict[str, int], passes: int, seen: set) -> dict:
-        """{card: [the piles it may go to, in the order of the step's moves]}: the moves that lead to
-        a position not seen before, each as its lowest card moved (with the pile it leaves and how
-        many cards go)."""
+    def _pat_sig(self, spec: PatienceSpec, down: dict[str, int], passes: int) -> tuple:
+        """What every move that is not a rearrangement changes: the face-down cards, the cards on
+        the goal piles, the stock's and the waste's sizes, the passes (two positions that differ
+        here differ, so that a move changing it needs no look at the positions seen)."""
         zones = self.zones
+        goal = sum(len(zones[z]) for z in spec.piles[spec.goal]) if spec.goal else 0
+        stock = len(zones[spec.stock]) if spec.stock else 0
+        waste = len(zones[spec.waste]) if spec.waste else 0
+        return (sum(down.values()), goal, stock, waste, passes)
+
+    def _pat_moves(self, spec: PatienceSpec, down: dict[str, int], passes: int, seen: set) -> dict:
+        """{card: [(the pile it may go to, the pile it leaves, how many cards go), …]}: the moves
+        that lead to a position not seen before, each as its lowest card moved."""
+        zones = self.zones
+        tables = self._compiled.patience_fits
+        goal = frozenset(spec.piles[spec.goal]) if spec.goal else frozenset()
+        sig = self._pat_sig(spec, down, passes)
         out: dict[Card, list[tuple[str, str, int]]] = {}
         for mv in spec.moves:
             most = mv.most.fn(self, 0, None) if mv.most is not None else None
+            dsts = spec.piles[mv.to]
+            full: dict[Card, list[str]] = {}
+            for d in dsts:
+                if zones[d]:
+                    full.setdefault(zones[d][-1], []).append(d)
+            empties = [d for d in dsts if not zones[d]]
+            btab = tables.get(id(mv.build)) if mv.build is not None else None
+            etab = tables.get(id(mv.empty)) if mv.empty is not None else None
             for src in spec.piles[mv.src]:
                 pile = zones[src]
-                if not pile:
-                    continue
                 up = len(pile) - down.get(src, 0)
                 if up <= 0:
                     continue
@@ -64,47 +105,65 @@ class Patience(StateParts):
                 elif mv.cards == "face_up":
                     sizes = [up]
                 else:  # a run: the top card and the cards under it while each follows the one below
-                    test = (mv.run or mv.build).fn  # type: ignore[union-attr]
+                    test = mv.run or mv.build
+                    rtab = tables.get(id(test))
                     sizes = [1]
                     for k in range(2, up + 1):
-                        if not self._pat_fits(test, pile[-k + 1], pile[-k]):
+                        c, o = pile[-k + 1], pile[-k]
+                        if not (o in rtab.get(c, ()) if rtab is not None else self._pat_fits(test, c, o)):
                             break
                         sizes.append(k)
                 if most is not None:
                     sizes = [k for k in sizes if k <= most]
                 for k in sizes:
                     card = pile[-k]
-                    for dst in spec.piles[mv.to]:
-                        if dst == src:
-                            continue
-                        target = zones[dst]
-                        if target:
-                            ok = mv.build is not None and self._pat_fits(mv.build.fn, card, target[-1])
+                    cands: list[str] = []
+                    if mv.build is not None:
+                        if btab is not None:
+                            for o in btab.get(card, ()):
+                                cands.extend(full.get(o, ()))
                         else:
-                            ok = mv.empty is not None and self._pat_fits(mv.empty.fn, card, None)
-                        if not ok:
+                            cands.extend(d for o, ds in full.items() if self._pat_fits(mv.build, card, o) for d in ds)
+                    if empties and mv.empty is not None:
+                        if card in etab if etab is not None else self._pat_fits(mv.empty, card, None):
+                            cands.extend(empties)
+                    if not cands:
+                        continue
+                    got = out.setdefault(card, [])
+                    for dst in sorted(cands, key=dsts.index):
+                        if dst == src or any(d == dst for d, _, _ in got):
                             continue
-                        got = out.setdefault(card, [])
-                        if any(d == dst for d, _, _ in got):
-                            continue
-                        # the position it would lead to
-                        moved = pile[-k:]
-                        del pile[-k:]
-                        target.extend(moved)
                         was = down.get(src, 0)
-                        if spec.turn_up and was and was == len(pile):
-                            down[src] = was - 1
-                        key = self._pat_key(spec, down, passes)
-                        down[src] = was
-                        del target[-k:]
-                        pile.extend(moved)
-                        if key not in seen:
-                            got.append((dst, src, k))
+                        turns = spec.turn_up and was and was == len(pile) - k
+                        into = (dst in goal) - (src in goal)
+                        stock = (dst == spec.stock) - (src == spec.stock)
+                        waste = (dst == spec.waste) - (src == spec.waste)
+                        after = (sig[0] - bool(turns), sig[1] + k * into, sig[2] + k * stock, sig[3] + k * waste, sig[4])
+                        if after in seen:  # the same counts as a position seen: look at the position
+                            moved = pile[-k:]
+                            del pile[-k:]
+                            zones[dst].extend(moved)
+                            if turns:
+                                down[src] = was - 1
+                            key = self._pat_key(spec, down, passes)
+                            down[src] = was
+                            del zones[dst][-k:]
+                            pile.extend(moved)
+                            if key in seen:
+                                continue
+                        got.append((dst, src, k))
         return {c: m for c, m in out.items() if m}
+
+    def _pat_seen(self, spec: PatienceSpec, down: dict[str, int], passes: int, seen: set) -> None:
+        """The position now, and its counts, among those seen."""
+        seen.add(self._pat_key(spec, down, passes))
+        seen.add(self._pat_sig(spec, down, passes))
 
     def _step_patience(self, st: Step, frame: tuple | None = None) -> Generator[Decision, Any, None]:
         """The layout, then the player's moves until the goal is reached or no move is left."""
         spec: PatienceSpec = st.patience
+        if id(spec.moves[0].build) not in self._compiled.patience_fits:
+            self._pat_tables(spec)
         zones, logging = self.zones, self._logging
         if frame is None:
             down: dict[str, int] = {}
@@ -136,7 +195,8 @@ class Patience(StateParts):
                 if logging:
                     self.emit({"type": "layout", "to": lay.to, "cards": {z: len(zones[z]) for z in piles}})
             passes = 0
-            seen = {self._pat_key(spec, down, 0)}
+            seen: set = set()
+            self._pat_seen(spec, down, 0, seen)
             pending: Card | None = None
         else:
             down, passes, seen, pending = frame
@@ -187,7 +247,7 @@ class Patience(StateParts):
                     if logging:
                         for c in drawn:
                             self.emit({"type": "draw", "seat": seat, "from": spec.stock, "card": c.name})
-                    seen.add(self._pat_key(spec, down, passes))
+                    self._pat_seen(spec, down, passes, seen)
                     continue
                 card = choice
             else:
@@ -216,7 +276,7 @@ class Patience(StateParts):
                 down[src] = was - 1
                 if logging:
                     self.emit({"type": "show", "card": pile[-1].name, "zone": src})
-            seen.add(self._pat_key(spec, down, passes))
+            self._pat_seen(spec, down, passes, seen)
         self.winner = seat if won else None
         self._end_rule = ("hand", st.name, "goal" if won else "moves")
         if logging:
