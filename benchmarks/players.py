@@ -434,9 +434,7 @@ def summary(games: list[dict]) -> list[dict]:
                 "win_ci": [round(lo_w, 3), round(hi_w, 3)],
                 # one player: the share of deals the opponent won, playing each on its own
                 "chance": round(
-                    statistics.fmean(r["opponent_win"] for r in rs)
-                    if all("opponent_win" in r for r in rs)
-                    else 1 / n,
+                    statistics.fmean(r["opponent_win"] for r in rs) if all("opponent_win" in r for r in rs) else 1 / n,
                     3,
                 ),
                 "margin": round(m, 2),

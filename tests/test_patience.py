@@ -10,6 +10,7 @@ from pathlib import Path
 import academie
 from academie.dsl.cards import parse_card
 from academie.dsl.model import load_game
+from academie.interpreter.agents import FirstAgent
 from academie.interpreter.state import State
 
 CONCEPTS = Path(__file__).parent / "concepts"
@@ -103,3 +104,118 @@ def test_random_play_always_ends():
             st.apply(rng.choice(st.legal_moves()))
             n += 1
             assert n < 1000
+
+
+# -- Lady Cadogan's Klondike (rules/klondike/cadogan.yaml) -------------------------------------------
+def klondike():
+    return load_game("klondike/cadogan")
+
+
+def stacked(first: list[str]) -> list:
+    """A pack with ``first`` on top, the other cards after them in notation order."""
+    top = cards(*first)
+    rest = sorted(set(klondike().pack(1)) - set(top), key=lambda c: c.canon)
+    return top + rest
+
+
+def test_klondike_layout_seven_face_up_and_twenty_eight_in_all():
+    # "and so on until there are seven cards face up and twenty-eight in the layout"
+    st = State(klondike(), 1, 0, hands=1)
+    piles = [st.zones[f"tableau{i}"] for i in range(1, 8)]
+    assert [len(p) for p in piles] == [1, 2, 3, 4, 5, 6, 7] and sum(map(len, piles)) == 28
+    shown = [e["card"] for e in st.events if e["type"] == "show"]
+    assert shown == [p[-1].name for p in piles]  # the last card of each column, and no other
+    assert len(st.zones["stock"]) == 24
+
+
+def test_klondike_layout_is_laid_in_rows():
+    # the first card face up, six face down to its right; below the first face-down card one face up …
+    deck = stacked([])
+    st = State(klondike(), 1, 0, deck=deck, hands=1)
+    names_ = [c.name for c in deck]
+    assert [c.name for c in st.zones["tableau1"]] == [names_[0]]
+    assert [c.name for c in st.zones["tableau2"]] == [names_[1], names_[7]]
+    assert [c.name for c in st.zones["tableau7"]] == [names_[i] for i in (6, 12, 17, 21, 24, 26, 27)]
+
+
+def test_klondike_the_face_up_cards_of_a_column_move_together_and_a_space_takes_a_king_only():
+    # row 1: 9S | 10H (down) … ; row 2: on column 2 the 10H face up ... set so that column 2 shows 10H
+    # columns: 1: 9S; 2: x, 10H; 3: x, x, JS; the rest anything
+    order = [
+        "9S",
+        "2C",
+        "3C",
+        "4C",
+        "5C",
+        "6C",
+        "7C",  # row 1 (9S up, the others down)
+        "10H",
+        "8C",
+        "9C",
+        "10C",
+        "JC",
+        "QC",  # row 2 (10H up on column 2)
+        "JS",
+        "KC",
+        "AH",
+        "2H",
+        "3H",  # row 3 (JS up on column 3)
+        "4H",
+        "5H",
+        "6H",
+        "7H",  # row 4 (4H up on column 4)
+        "8H",
+        "9H",
+        "JH",  # row 5 (8H up on column 5)
+        "QH",
+        "KH",  # row 6 (QH up on column 6)
+        "KS",  # row 7 (KS up on column 7)
+    ]
+    st = State(klondike(), 1, 0, deck=stacked(order), hands=1)
+    top = {i: st.zones[f"tableau{i}"][-1].name for i in range(1, 8)}
+    assert top == {1: "9S", 2: "10H", 3: "JS", 4: "4H", 5: "8H", 6: "QH", 7: "KS"}
+    st.apply("9S")  # onto 10H (black on red): column 1 is empty
+    assert [c.name for c in st.zones["tableau2"]][-2:] == ["10H", "9S"]
+    legal = names(st.legal_moves())
+    assert "9S" not in legal  # 9S may not leave 10H alone: the face-up cards of a column move together
+    assert "10H" in legal  # 10H and 9S together onto JS
+    assert "4H" not in legal  # the space takes a king only
+    st2 = st.copy()
+    st2.apply("QH")  # onto KS, the one place it may go: not the space
+    assert [c.name for c in st2.zones["tableau7"]][-2:] == ["KS", "QH"] and st2.zones["tableau1"] == []
+    st.apply("10H")
+    assert [c.name for c in st.zones["tableau3"]][-3:] == ["JS", "10H", "9S"]
+    assert [e for e in st.events if e["type"] == "show"][-1]["zone"] == "tableau2"  # the card under turned up
+
+
+def test_klondike_settlement_52_counters_paid_5_for_each_card_founded():
+    # "The player pays 52 counters for the pack and he is paid 5 counters for every card he gets down"
+    st = State(klondike(), 1, 3, hands=1)
+    agent = FirstAgent()
+    while not st.is_terminal():
+        st.apply(agent.choose(st, 0, st.legal_moves()))
+    founded = sum(len(st.zones[f"foundation{i}"]) for i in range(1, 5))
+    assert st.vars["founded"] == founded and st.vars["counters"] == 5 * founded - 52
+    assert st.standings[0]["score"] == 5 * founded - 52
+    assert st.vars["won"] == (founded == 52)
+
+
+def test_klondike_observations_never_name_a_face_down_card_nor_the_stock():
+    game = academie.load_game("klondike/cadogan")
+    for seed in range(5):
+        st = game.new_state(players=1, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            e = st.engine
+            seen_up = {e.zones[z][-1].name for z in e.zones if z.startswith("tableau") and e.zones[z]}
+            hidden = {c.name for c in e.zones["stock"]}
+            for z in (f"tableau{i}" for i in range(1, 8)):
+                pile = e.zones[z]
+                shown = set(st.observation(0)["zones"][z]["cards"])
+                hidden |= {c.name for c in pile if c.name not in shown}
+            text = st.information_state_string(0)
+            obs = st.observation(0)
+            named = {c for z in obs["zones"].values() for c in z["cards"]}
+            assert not (named & hidden) and seen_up <= named
+            assert not any(f'"{c}"' in text for c in {c.name for c in e.zones["stock"]})
+            st.apply_action(rng.choice(st.legal_actions()))
