@@ -73,7 +73,8 @@ class Compiled:
         self.layouts: dict[int, tuple] = {}
         self.tracked: dict[int, Callable[[Any, Any], int | None]] = {}
         self.reads: dict[int, tuple] = {}
-        self.patience_fits: dict[int, dict] = {}  # id(a build rule) -> {(card, onto): whether it fits}
+        # id(a build rule) -> the cards each card may lie on, or those an empty pile takes (None: read in play)
+        self.patience_fits: dict[int, Any] = {}
 
     def layout(self, game: GameDef, players: int) -> tuple[tuple, tuple[int, ...], dict[str, int]]:
         """For ``players`` players: the holders of money (the seats, then the money zones),
