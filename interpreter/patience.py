@@ -25,7 +25,9 @@ from .base import Decision, StateParts
 
 
 # the names a build rule may read and still be a function of the two cards alone
-_PURE = frozenset({"card", "onto", "rank", "suit", "colour", "true", "false", "none"}) | frozenset(SUITS) | frozenset(RANKS)
+_PURE = (
+    frozenset({"card", "onto", "rank", "suit", "colour", "true", "false", "none"}) | frozenset(SUITS) | frozenset(RANKS)
+)
 
 
 class Patience(StateParts):
@@ -138,7 +140,13 @@ class Patience(StateParts):
                         into = (dst in goal) - (src in goal)
                         stock = (dst == spec.stock) - (src == spec.stock)
                         waste = (dst == spec.waste) - (src == spec.waste)
-                        after = (sig[0] - bool(turns), sig[1] + k * into, sig[2] + k * stock, sig[3] + k * waste, sig[4])
+                        after = (
+                            sig[0] - bool(turns),
+                            sig[1] + k * into,
+                            sig[2] + k * stock,
+                            sig[3] + k * waste,
+                            sig[4],
+                        )
                         if after in seen:  # the same counts as a position seen: look at the position
                             moved = pile[-k:]
                             del pile[-k:]
