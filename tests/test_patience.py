@@ -219,3 +219,26 @@ def test_klondike_observations_never_name_a_face_down_card_nor_the_stock():
             assert not (named & hidden) and seen_up <= named
             assert not any(f'"{c}"' in text for c in {c.name for c in e.zones["stock"]})
             st.apply_action(rng.choice(st.legal_actions()))
+
+
+# -- free cells: the construct writes FreeCell (tests/concepts/freecell.yaml) -------------------------
+# columns: 1: AH 2H 4S; 2: 3S 4H AS; 3: 3H 2S (a run: 2S black on 3H red)
+FREECELL = cards("AH", "3S", "3H", "2H", "4H", "2S", "4S", "AS")
+
+
+def test_a_run_moves_as_far_as_the_free_cells_allow():
+    st = State(load_game(str(CONCEPTS / "freecell.yaml")), 1, 0, deck=FREECELL, hands=1)
+    z = st.zones
+    assert [names(z[f"tableau{i}"]) for i in (1, 2, 3)] == [["AH", "2H", "4S"], ["3S", "4H", "AS"], ["3H", "2S"]]
+    assert "3H" in names(st.legal_moves())  # 3H and 2S onto 4S: two free cells, three cards at most
+    st.apply("AS")  # to a foundation or a cell: which
+    assert names(st.legal_moves()) == ["foundation1", "foundation2", "cell1", "cell2"]
+    st.apply("cell1")
+    st.apply("4H")  # to the other cell, the one place it may go
+    assert names(z["cell2"]) == ["4H"]  # the cells are full: one card at a time
+    assert "3H" not in names(st.legal_moves())
+    st.apply("AS")  # from its cell to a foundation: a cell free again
+    st.apply("foundation1")
+    assert "3H" in names(st.legal_moves())
+    st.apply("3H")
+    assert names(z["tableau1"]) == ["AH", "2H", "4S", "3H", "2S"] and z["tableau3"] == []
