@@ -41,7 +41,8 @@ class PatienceMove:
     card), ``face_up`` (every face-up card of the pile, together), ``run`` (the top card and any cards
     under it that follow one another by ``run``, the card below being ``onto``); ``build``: whether
     the lowest card moved (``card``) may go on the destination's top card (``onto``); ``empty``:
-    whether it may go to an empty pile (none: never); ``most``: how many cards a move may carry."""
+    whether it may go to an empty pile (none: never); ``most``, ``least``: how many cards a move may
+    carry (a complete suit of thirteen: ``least: 13``)."""
 
     src: str
     to: str
@@ -50,6 +51,7 @@ class PatienceMove:
     empty: Expr | None
     run: Expr | None
     most: Expr | None
+    least: Expr | None
     pos: Pos
 
 
@@ -58,9 +60,10 @@ class PatienceSpec:
     piles: dict[str, tuple[str, ...]]  # a family or zone named by the step -> its zones
     layout: list[PatienceLayout] = field(default_factory=list)
     moves: list[PatienceMove] = field(default_factory=list)
-    stock: str | None = None  # the pile turned ``draw`` cards at a time onto ``waste``
+    stock: str | None = None  # the pile turned ``draw`` cards at a time onto ``waste`` (a family: one on each pile)
     waste: str | None = None
     draw: int = 1
+    draw_when: Expr | None = None  # the stock may be drawn only when this holds
     redeals: int = 0  # the times the waste may be turned over to make the stock again
     goal: str | None = None  # won when every card of the pack is on these piles
     give_up: bool = False  # the player may give up (a named move): the patience is lost
@@ -107,6 +110,7 @@ def build_patience(b: StepBuilder, st: Step, base: tuple, s: dict) -> PatienceSp
                 empty=b.expr(p + ("empty",), "card", want=WANT_TRUTH),
                 run=b.expr(p + ("run",), "card", want=WANT_TRUTH),
                 most=b.expr(p + ("most",), want=WANT_NUMBER),
+                least=b.expr(p + ("least",), want=WANT_NUMBER),
                 pos=b.doc.key_pos(p),
             )
         )
@@ -119,6 +123,7 @@ def build_patience(b: StepBuilder, st: Step, base: tuple, s: dict) -> PatienceSp
         spec.waste = zone(p + ("to",), d["to"])
         spec.draw = int(d.get("count", 1))
         spec.redeals = int(d.get("redeals", 0))
+        spec.draw_when = b.expr(p + ("when",), want=WANT_TRUTH)
         if spec.redeals > MAX_REDEALS:
             b.err(p + ("redeals",), f"at most {MAX_REDEALS} redeals", code="limit")
     goal = s.get("goal")

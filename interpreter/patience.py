@@ -76,7 +76,7 @@ class Patience(StateParts):
         zones = self.zones
         goal = sum(len(zones[z]) for z in spec.piles[spec.goal]) if spec.goal else 0
         stock = len(zones[spec.stock]) if spec.stock else 0
-        waste = len(zones[spec.waste]) if spec.waste else 0
+        waste = sum(len(zones[z]) for z in spec.piles[spec.waste]) if spec.waste else 0
         return (sum(down.values()), goal, stock, waste, passes)
 
     def _pat_moves(self, spec: PatienceSpec, down: dict[str, int], passes: int, seen: set) -> dict:
@@ -89,6 +89,7 @@ class Patience(StateParts):
         out: dict[Card, list[tuple[str, str, int]]] = {}
         for mv in spec.moves:
             most = mv.most.fn(self, 0, None) if mv.most is not None else None
+            least = mv.least.fn(self, 0, None) if mv.least is not None else None
             dsts = spec.piles[mv.to]
             full: dict[Card, list[str]] = {}
             for d in dsts:
@@ -117,6 +118,8 @@ class Patience(StateParts):
                         sizes.append(k)
                 if most is not None:
                     sizes = [k for k in sizes if k <= most]
+                if least is not None:
+                    sizes = [k for k in sizes if k >= least]
                 for k in sizes:
                     card = pile[-k]
                     cands: list[str] = []
@@ -139,7 +142,9 @@ class Patience(StateParts):
                         turns = spec.turn_up and was and was == len(pile) - k
                         into = (dst in goal) - (src in goal)
                         stock = (dst == spec.stock) - (src == spec.stock)
-                        waste = (dst == spec.waste) - (src == spec.waste)
+                        waste = (dst in spec.piles.get(spec.waste or "", ())) - (
+                            src in spec.piles.get(spec.waste or "", ())
+                        )
                         after = (
                             sig[0] - bool(turns),
                             sig[1] + k * into,
@@ -214,7 +219,9 @@ class Patience(StateParts):
         goal = [zones[z] for z in spec.piles[spec.goal]] if spec.goal else []
         total = len(self.pack_cards)
         stock = zones[spec.stock] if spec.stock else None
-        waste = zones[spec.waste] if spec.waste else None
+        wastes = [zones[z] for z in spec.piles[spec.waste]] if spec.waste else []
+        waste = wastes[0] if len(wastes) == 1 else None  # one waste pile; several: a card dealt to each
+        draw_when = spec.draw_when.fn if spec.draw_when is not None else None
         won = False
         while True:
             if goal and sum(map(len, goal)) == total:
@@ -222,6 +229,8 @@ class Patience(StateParts):
                 break
             moves = self._pat_moves(spec, down, passes, seen)
             can_draw = stock is not None and (bool(stock) or (bool(waste) and passes < spec.redeals))
+            if can_draw and draw_when is not None:
+                can_draw = bool(draw_when(self, seat, None))
             if pending is None:
                 options: list = sorted(moves, key=lambda c: c.canon)
                 if can_draw:
@@ -241,7 +250,16 @@ class Patience(StateParts):
                         self.emit({"type": "give_up", "seat": seat})
                     break
                 if choice == DRAW:
-                    assert stock is not None and waste is not None
+                    assert stock is not None
+                    if waste is None:  # a card of the stock face up on each pile, in turn
+                        drawn = stock[: len(wastes)]
+                        del stock[: len(drawn)]
+                        for c, pile, z in zip(drawn, wastes, spec.piles[spec.waste]):
+                            pile.append(c)
+                            if logging:
+                                self.emit({"type": "draw", "seat": seat, "from": spec.stock, "card": c.name, "to": z})
+                        self._pat_seen(spec, down, passes, seen)
+                        continue
                     if not stock:
                         passes += 1
                         stock.extend(reversed(waste))

@@ -242,3 +242,34 @@ def test_a_run_moves_as_far_as_the_free_cells_allow():
     assert "3H" in names(st.legal_moves())
     st.apply("3H")
     assert names(z["tableau1"]) == ["AH", "2H", "4S", "3H", "2S"] and z["tableau3"] == []
+
+
+# -- a row dealt from the stock, complete suits taken off: Spider (tests/concepts/spider.yaml) --------
+# columns: 1: AH (down) 3S; 2: 2H (down) 4H; 3: 4S; the stock AS 3H 2S
+SPIDER = cards("AH", "2H", "4S", "3S", "4H", "AS", "3H", "2S")
+
+
+def test_a_row_is_dealt_onto_every_column_and_a_complete_suit_is_taken_off_whole():
+    st = State(load_game(str(CONCEPTS / "spider.yaml")), 1, 0, deck=SPIDER, hands=1)
+    z = st.zones
+    st.apply("3S")  # onto either four, whatever the suit
+    assert names(st.legal_moves()) == ["tableau2", "tableau3"]
+    st.apply("tableau3")
+    assert names(z["tableau1"]) == ["AH"]  # turned up
+    st.apply("draw")  # a card onto each column
+    assert [names(z[f"tableau{i}"]) for i in (1, 2, 3)] == [["AH", "AS"], ["2H", "4H", "3H"], ["4S", "3S", "2S"]]
+    assert "draw" not in names(st.legal_moves())  # the stock is out
+    st.apply("AS")
+    assert "4S" in names(st.legal_moves())  # four of one suit, king to ace: off together
+    st.apply("4S")
+    st.apply("foundation1")
+    assert names(z["foundation1"]) == ["4S", "3S", "2S", "AS"] and z["tableau3"] == []
+
+
+def test_no_row_is_dealt_while_a_column_is_empty():
+    # columns: 1: AH (down) 4H; 2: 2H (down) 2S; 3: 3S; the stock AS 3H 4S
+    deck = cards("AH", "2H", "3S", "4H", "2S", "AS", "3H", "4S")
+    st = State(load_game(str(CONCEPTS / "spider.yaml")), 1, 0, deck=deck, hands=1)
+    assert "draw" in names(st.legal_moves())
+    st.apply("3S")  # onto 4H: the third column is empty
+    assert st.zones["tableau3"] == [] and "draw" not in names(st.legal_moves())
