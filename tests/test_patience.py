@@ -273,3 +273,15 @@ def test_no_row_is_dealt_while_a_column_is_empty():
     assert "draw" in names(st.legal_moves())
     st.apply("3S")  # onto 4H: the third column is empty
     assert st.zones["tableau3"] == [] and "draw" not in names(st.legal_moves())
+
+
+def test_a_simulation_counts_a_patience_won_only_when_the_rules_say_so(run):
+    import json
+
+    code, out, err = run("simulate", "klondike/cadogan", "-n", 10, "-s", 0, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    # random play does not win Cadogan's Klondike in ten deals; alone, the player is always "first"
+    assert report["players"] == 1 and report["wins_by_seat"] == [0.0]
+    code, out, err = run("simulate", str(CONCEPTS / "patience.yaml"), "-n", 20, "-s", 0, "--json")
+    assert 0 < json.loads(out)["wins_by_seat"][0] < 20
