@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .build_pieces import WANT_NUMBER, WANT_TRUTH
+from .build_pieces import WANT_NUMBER, WANT_TRUTH, PieceBuilder
 from .compiler import Expr
 from .errors import Pos
 
 if TYPE_CHECKING:
-    from .build_steps import StepBuilder
     from .gamedef import Step
 
 # the named moves of a patience step besides the piles a card may go to
@@ -70,7 +69,7 @@ class PatienceSpec:
     turn_up: bool = True  # a face-down card uncovered is turned face up
 
 
-def build_patience(b: StepBuilder, st: Step, base: tuple, s: dict) -> PatienceSpec:
+def build_patience(b: PieceBuilder, st: Step, base: tuple, s: dict) -> PatienceSpec:
     """The step's parts, each zone checked against the file's zones and families."""
     families = b.families
     piles: dict[str, tuple[str, ...]] = {}

@@ -6,6 +6,11 @@ after a change (a test checks that schema.json is up to date).
 
 import json
 
+try:  # run as a script (python dsl/make_schema.py) or imported from the package
+    from .schema_patience import PILES, patience_kind
+except ImportError:
+    from schema_patience import PILES, patience_kind  # type: ignore[no-redef]
+
 expr = {"$ref": "#/$defs/expr"}
 
 
@@ -242,61 +247,7 @@ kinds["sequence"] = el(
     },
     ["obtain"],
 )
-kinds["patience"] = el(
-    {
-        **step_common,
-        "layout": {
-            "type": "array",
-            "items": el(
-                {
-                    "to": {"type": "string"},
-                    "from": {"type": "string"},
-                    "cards": {
-                        "oneOf": [
-                            {"type": "integer", "minimum": 0, "maximum": 104},
-                            {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 104}},
-                        ],
-                        "description": "cards laid on each pile (one number for all, or one per pile)",
-                    },
-                    "face_up": {"type": "integer", "minimum": 0, "maximum": 104},
-                    "by": {"enum": ["row", "pile"]},
-                },
-                ["to", "cards"],
-            ),
-        },
-        "moves": {
-            "type": "array",
-            "items": el(
-                {
-                    "from": {"type": "string"},
-                    "to": {"type": "string"},
-                    "cards": {"enum": ["top", "face_up", "run"]},
-                    "build": {**expr, "description": "whether card may be laid on onto (the top card there)"},
-                    "empty": {**expr, "description": "whether card may be laid on an empty pile (else never)"},
-                    "run": {**expr, "description": "cards: run: whether card follows onto, the card under it"},
-                    "most": {**expr, "description": "the most cards one move may carry"},
-                    "least": {**expr, "description": "the fewest cards one move may carry"},
-                },
-                ["from", "to"],
-            ),
-            "minItems": 1,
-        },
-        "draw": el(
-            {
-                "from": {"type": "string"},
-                "to": {"type": "string"},
-                "count": {"type": "integer", "minimum": 1, "maximum": 52},
-                "redeals": {"type": "integer", "minimum": 0},
-                "when": {**expr, "description": "the stock may be drawn only when this holds"},
-            },
-            ["from", "to"],
-        ),
-        "goal": {"type": "string", "description": "won when every card is on these piles"},
-        "give_up": {"type": "boolean"},
-        "turn_up": {"type": "boolean"},
-    },
-    ["moves"],
-)
+kinds["patience"] = patience_kind(el, expr, step_common)
 step = {
     "type": "object",
     "required": ["kind"],
@@ -388,18 +339,7 @@ document = {
         "zones": {
             "type": "object",
             "additionalProperties": deletable(
-                el(
-                    {
-                        "per_seat": {"type": "boolean"},
-                        "money": {"type": "boolean"},
-                        "piles": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": 52,
-                            "description": "a family of piles: the shared zones NAME1 … NAMEN, read together as NAME",
-                        },
-                    }
-                )
+                el({"per_seat": {"type": "boolean"}, "money": {"type": "boolean"}, "piles": PILES})
             ),
         },
         "money": {
