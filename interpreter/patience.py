@@ -250,7 +250,7 @@ class Patience(StateParts):
                         self.emit({"type": "give_up", "seat": seat})
                     break
                 if choice == DRAW:
-                    assert stock is not None
+                    assert stock is not None and spec.waste is not None
                     if waste is None:  # a card of the stock face up on each pile, in turn
                         drawn = stock[: len(wastes)]
                         del stock[: len(drawn)]
