@@ -174,7 +174,7 @@ class StepWords:
             or isinstance(s.get("batches"), dict)
             or isinstance(s.get("rest_count"), dict)
         ):
-            table = "; ".join(f"with {n} players, {self._deal_words(s, n)}" for n in counts)
+            table = "; ".join(f"with {n} player{'s' if n != 1 else ''}, {self._deal_words(s, n)}" for n in counts)
             text = f"The dealer deals, beginning with {first} and going round the table: {table}."
         else:
             text = f"The dealer deals {self._deal_words(s, counts[0] if counts else 0)}, beginning with {first}."
