@@ -7,51 +7,11 @@ after a change (a test checks that schema.json is up to date).
 import json
 
 try:  # run as a script (python dsl/make_schema.py) or imported from the package
+    from .schema_helpers import by_players, deletable, el, expr
     from .schema_patience import PILES, patience_kind
 except ImportError:
+    from schema_helpers import by_players, deletable, el, expr  # type: ignore[no-redef]
     from schema_patience import PILES, patience_kind  # type: ignore[no-redef]
-
-expr = {"$ref": "#/$defs/expr"}
-
-
-def el(props, required=(), extra=None):
-    p = {
-        "cite": {"$ref": "#/$defs/cite"},
-        "editorial": {"$ref": "#/$defs/editorial"},
-        "note": {"type": "string", "description": "free text for readers; not a rule"},
-    }
-    p.update(props)
-    d = {
-        "type": "object",
-        "properties": p,
-        "additionalProperties": False,
-        "anyOf": [{"required": ["cite"]}, {"required": ["editorial"]}],
-    }
-    if required:
-        d["required"] = list(required)
-    if extra:
-        d.update(extra)
-    return d
-
-
-def deletable(item):
-    """A named entry a variant may delete by writing null."""
-    return {"oneOf": [item, {"type": "null"}]}
-
-
-def by_players(item):
-    return {
-        "oneOf": [
-            item,
-            {
-                "type": "object",
-                "patternProperties": {"^[0-9]+$": item},
-                "additionalProperties": False,
-                "minProperties": 1,
-            },
-        ]
-    }
-
 
 intlist = {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1}
 step_common = {"kind": {"type": "string"}, "before": {"type": "string"}, "after": {"type": "string"}, "when": expr}
