@@ -110,7 +110,13 @@ class Describer(StepWords):
         if not isinstance(p, dict):
             return
         lo, hi = p.get("min"), p.get("max")
-        text = f"The game is for {lo} players." if lo == hi else f"The game is for {lo} to {hi} players."
+        text = (
+            "The game is for one player alone."
+            if lo == hi == 1
+            else f"The game is for {lo} players."
+            if lo == hi
+            else f"The game is for {lo} to {hi} players."
+        )
         self.add("players", ("players",), text, {"min": lo, "max": hi}, ("players",))
 
     def player_counts(self) -> list[int]:

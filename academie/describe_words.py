@@ -97,7 +97,7 @@ class StepWords:
         names = list(hand)
         kinds = [(hand[n] or {}).get("kind") for n in names]
         first_deal = next((i for i, k in enumerate(kinds) if k == "deal"), None)
-        first_play = next((i for i, k in enumerate(kinds) if k in ("tricks", "sequence", "capture")), None)
+        first_play = next((i for i, k in enumerate(kinds) if k in ("tricks", "sequence", "capture", "patience")), None)
         for i, name in enumerate(names):
             s = hand[name] or {}
             kind = s.get("kind")
@@ -174,7 +174,7 @@ class StepWords:
             or isinstance(s.get("batches"), dict)
             or isinstance(s.get("rest_count"), dict)
         ):
-            table = "; ".join(f"with {n} players, {self._deal_words(s, n)}" for n in counts)
+            table = "; ".join(f"with {n} player{'s' if n != 1 else ''}, {self._deal_words(s, n)}" for n in counts)
             text = f"The dealer deals, beginning with {first} and going round the table: {table}."
         else:
             text = f"The dealer deals {self._deal_words(s, counts[0] if counts else 0)}, beginning with {first}."
@@ -455,6 +455,69 @@ class StepWords:
                 strip(e),
                 base + ("on_capture", i),
             )
+
+    def step_patience(self, name, s, base, phase, when):
+        """A patience: the layout, each kind of move, the stock, the end (``kind: patience``)."""
+        for i, lay in enumerate(s.get("layout") or []):
+            counts = lay.get("cards")
+            many = ", ".join(map(str, counts)) if isinstance(counts, list) else str(counts)
+            up = lay.get("face_up", 1)
+            text = (
+                f"{_cap(when)}The player lays out the piles of the {lay['to']} from the {lay.get('from', 'pack')}: "
+                f"{many} cards on each in turn, "
+                + ("a row at a time" if lay.get("by", "row") == "row" else "a pile at a time")
+                + f"; the last {up} of each face up, the others face down."
+            )
+            self.add("play", base + ("layout", i), text, strip(lay), base + ("layout", i))
+        what = {
+            "top": "the top card",
+            "face_up": "all the face-up cards together",
+            "run": "the top card, or a run of cards under it",
+        }
+        for i, mv in enumerate(s.get("moves") or []):
+            text = f"A move: {what.get(mv.get('cards', 'top'), 'the top card')} of a pile of the {mv['from']} "
+            text += f"to a pile of the {mv['to']}"
+            if mv.get("build") is not None:
+                text += f", the lowest card moved laid on the top card there (onto) if {cond(mv['build'])}"
+            if mv.get("empty") is not None:
+                text += f"; to an empty pile if {cond(mv['empty'])}"
+            else:
+                text += "; never to an empty pile"
+            if mv.get("run") is not None:
+                text += f"; a run is cards each laid on the one under it if {cond(mv['run'])}"
+            if mv.get("most") is not None:
+                text += f"; at most {cond(mv['most'])} cards at once"
+            self.add("play", base + ("moves", i), text + ".", strip(mv), base + ("moves", i))
+        d = s.get("draw")
+        if d is not None:
+            n = d.get("count", 1)
+            r = d.get("redeals", 0)
+            text = (
+                f"The player may turn {n} card{'s' if n != 1 else ''} of the {d['from']} face up onto the {d['to']}; "
+                + (
+                    "when it is empty the game goes on without it (no redeal)"
+                    if not r
+                    else f"when it is empty the {d['to']} is turned over to make it again, {r} time{'s' if r != 1 else ''}"
+                )
+                + "."
+            )
+            self.add("play", base + ("draw",), text, strip(d), base + ("draw",))
+        text = ""
+        if s.get("turn_up", True):
+            text += "A face-down card uncovered is turned face up. "
+        if s.get("goal"):
+            text += f"The patience is won when every card is on the {s['goal']}; "
+        text += "it is lost when no move is left"
+        if s.get("give_up"):
+            text += " or the player gives up"
+        text += ". A move that would bring back a position already seen is not allowed."
+        self.add(
+            "play",
+            base,
+            text,
+            strip({k: s.get(k) for k in ("goal", "turn_up", "give_up")}),
+            base,
+        )
 
     def passes_and_ends(self, s, base):
         """The effects after each card played (``on_play``), a lead that passes over a player with

@@ -365,6 +365,32 @@ def _draw(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["seat"]), _t(" draws "), w.card(ev["card"]), _t(" from the "), _name(ev["from"])]
 
 
+def _show(ev: dict, w: _Words, _: bool | None) -> _Got:  # a card turned face up where it lies (patience)
+    return [w.card(ev["card"]), _t(" is turned face up on "), _name(ev["zone"])]
+
+
+def _move(ev: dict, w: _Words, _: bool | None) -> _Got:  # cards moved from pile to pile (patience)
+    cards = [x for c in ev["cards"] for x in (_t(" "), w.card(c))][1:]
+    return [w.seat(ev["seat"]), _t(" moves "), *cards, _t(" from "), _name(ev["from"]), _t(" to "), _name(ev["to"])]
+
+
+def _layout(ev: dict, w: _Words, _: bool | None) -> _Got:
+    sizes = ", ".join(f"{k} {v}" for k, v in ev["cards"].items())
+    return [_t("the "), _name(ev["to"]), _t(f" is laid out: {sizes}")]
+
+
+def _redeal(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" turns the "), _name(ev["from"]), _t(" over to make the "), _name(ev["to"])]
+
+
+def _give_up(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" gives up")]
+
+
+def _patience_end(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" wins the patience" if ev.get("won") else " loses the patience")]
+
+
 def _pay(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["from"]), _t(" pays "), _amount(ev["amount"], ev["unit"]), _t(" to "), w.seat(ev["to"])]
 
@@ -496,6 +522,12 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "trick": _trick,
     "borrow": _borrow,
     "draw": _draw,
+    "show": _show,
+    "move": _move,
+    "layout": _layout,
+    "redeal": _redeal,
+    "give_up": _give_up,
+    "patience_end": _patience_end,
     "pay": _pay,
     "give": _give,
     "score": _score,

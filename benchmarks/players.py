@@ -226,6 +226,8 @@ def play_match(job: tuple) -> tuple[int, int, float, float, int]:
     seconds, the number of hands)."""
     ref, n, i, opponent, iterations = job
     game = academie.load_game(ref)
+    if n == 1:
+        return _play_alone(game, i, opponent, iterations)
     state = game.new_state(players=n, seed=i)
     seat = i % n
     me = academie.agent("ismcts", iterations=iterations, seed=f"{i}:{seat}:ismcts")
@@ -242,6 +244,25 @@ def play_match(job: tuple) -> tuple[int, int, float, float, int]:
     win = 1 / len(top) if seat in top else 0.0
     margin = ret[seat] - sum(ret[s] for s in range(n) if s != seat) / (n - 1)
     return seat, win, margin, time.perf_counter() - t, state.hand_no
+
+
+def _play_alone(game: academie.Game, i: int, opponent: str, iterations: int) -> tuple:
+    """A game for one player (a patience): ``ismcts`` and ``opponent`` each play deal ``i``. (0, 1
+    if ismcts won it — the rules name it the hand's winner —, its score less the opponent's,
+    seconds, hands, 1 if the opponent won it.)"""
+    t = time.perf_counter()
+    out = []
+    for name in ("ismcts", opponent):
+        agent = academie.agent(
+            name, seed=f"{i}:0:{name}", **({"iterations": iterations} if name in ("ismcts", "mc") else {})
+        )
+        state = game.new_state(players=1, seed=i)
+        while not state.is_terminal():
+            state.apply_action(agent.choose(state))
+        won = any(r.get("winner") == 0 for r in state.observation(0, earlier_hands=False)["hand_results"])
+        out.append((1.0 if won else 0.0, state.returns()[0], state.hand_no))
+    (win, score, hands), (other_win, other_score, _) = out
+    return 0, win, score - other_score, time.perf_counter() - t, hands, other_win
 
 
 def wilson(k: float, n: int) -> tuple[float, float]:
@@ -327,7 +348,7 @@ def strength(args) -> dict:
                 for f in finished:
                     cell, i = running.pop(f)
                     flying[cell].discard(i)
-                    seat, win, margin, seconds, hands = f.result()
+                    seat, win, margin, seconds, hands, *alone = f.result()
                     ref, n, opponent = cell
                     row = {
                         "game": ref,
@@ -342,6 +363,8 @@ def strength(args) -> dict:
                         "seconds": round(seconds, 2),
                         "rules": digests[ref],
                     }
+                    if alone:  # one player: the opponent played the same deal on its own
+                        row["opponent_win"] = alone[0]
                     done[cell][i] = row
                     spent[cell] += seconds
                     out.write(json.dumps(row) + "\n")  # one write of the whole line
@@ -409,7 +432,11 @@ def summary(games: list[dict]) -> list[dict]:
                 "games": len(rs),
                 "win_share": round(wins / len(rs), 3),
                 "win_ci": [round(lo_w, 3), round(hi_w, 3)],
-                "chance": round(1 / n, 3),
+                # one player: the share of deals the opponent won, playing each on its own
+                "chance": round(
+                    statistics.fmean(r["opponent_win"] for r in rs) if all("opponent_win" in r for r in rs) else 1 / n,
+                    3,
+                ),
                 "margin": round(m, 2),
                 "margin_ci": [round(m_lo, 2), round(m_hi, 2)],
                 "hands_mean": round(statistics.fmean(r["hands"] for r in rs), 1),

@@ -34,7 +34,20 @@ class GameBuilder(StepBuilder):
         seat_zones = list(BUILTIN_SEAT_ZONES) + [
             z for z, v in zones.items() if v.get("per_seat") and not v.get("money")
         ]
-        shared = list(BUILTIN_ZONES) + [z for z, v in zones.items() if not v.get("per_seat") and not v.get("money")]
+        # a family of piles (``piles: N``): the shared zones NAME1 … NAMEN, read together as NAME
+        families = {
+            z: tuple(f"{z}{i}" for i in range(1, int(v["piles"]) + 1))
+            for z, v in zones.items()
+            if isinstance(v.get("piles"), int) and not v.get("per_seat") and not v.get("money")
+        }
+        shared = list(BUILTIN_ZONES)
+        for z, v in zones.items():
+            if not v.get("per_seat") and not v.get("money"):
+                shared.extend(families.get(z, (z,)))
+        for z, names in families.items():
+            for x in names:
+                if x in zones:
+                    self.err(("zones", z), f"'{x}' is a pile of the family '{z}' and a zone of its own")
         pools = [z for z, v in zones.items() if v.get("money")]
         for z in zones:
             if z in BUILTIN_SEAT_ZONES + BUILTIN_ZONES:
@@ -84,6 +97,7 @@ class GameBuilder(StepBuilder):
         )
         self.scope = Scope(
             zones=set(shared) | {"pack"},  # the cards not yet dealt: a zone an effect may take from or to
+            families=families,
             seat_zones=set(seat_zones),
             vars={k for k, v in vars_.items() if not v.get("per_seat")},
             seat_vars={k for k, v in vars_.items() if v.get("per_seat") or v.get("per_team")},
@@ -96,13 +110,14 @@ class GameBuilder(StepBuilder):
         )
         self.seat_zones, self.shared, self.pools = seat_zones, shared, pools
         taken = self.scope.zones | self.scope.seat_zones | self.scope.vars | self.scope.seat_vars | self.scope.pools
-        taken |= self.scope.currencies | set(orders) | set(decls) | set(SUITS) | set(RANKS)
+        taken |= self.scope.currencies | set(orders) | set(decls) | set(SUITS) | set(RANKS) | set(families)
         for name in combs:
             if name in taken or name in ("seat", "card", "true", "false", "none", "value"):
                 self.err(
                     ("combinations", name),
                     f"'{name}' already names something else in this file: give the combination another name",
                 )
+        self.families = families
         self.team_var_names = frozenset(k for k, v in vars_.items() if v.get("per_team"))
 
         players = d.get("players")

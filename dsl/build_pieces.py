@@ -39,6 +39,7 @@ class PieceBuilder:
     scope: Scope
     seat_zones: list[str]
     shared: list[str]
+    families: dict[str, tuple]  # a family of piles -> its zones (zones: NAME: {piles: N})
     pools: list[str]
     team_var_names: frozenset
 

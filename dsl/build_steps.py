@@ -5,6 +5,7 @@ game's declarations."""
 from __future__ import annotations
 
 from .build_capture import CAPTURE_MOVES, capture_spec
+from .build_patience import build_patience
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -87,6 +88,8 @@ class StepBuilder(PieceBuilder):
             st.on_trick = self.effects(base + ("on_trick",))
             st.on_play = self.effects(base + ("on_play",))
             st.end = self.end_rules(base + ("end",))
+        elif kind == "patience":
+            st.patience = build_patience(self, st, base, s)
         elif kind == "sequence":
             st.leader = self.expr(base + ("leader",), want=WANT_SEAT)
             oname = s.get("order", "sequence")

@@ -155,8 +155,13 @@ class Compiler(Arithmetic):
         if name in PLAIN_VALUES:
             a = PLAIN_VALUES[name]
             return getter(a), ("suit" if name in ("led", "trump") else "num")
+        if name == "onto":  # the card a moving card would be laid on (patience; none for an empty pile)
+            return (lambda st, s, c: st.onto), "card"
         if name in sc.zones:
             return (lambda st, s, c: st.zones[name]), "zone"
+        if name in sc.families:  # a family of piles: the cards of all of them
+            piles = sc.families[name]
+            return (lambda st, s, c: [x for z in piles for x in st.zones[z]]), "zone"
         if name in sc.vars:
             return (lambda st, s, c: st.vars[name]), ("suit" if name in sc.suit_vars else "num")
         if name in sc.pools:
@@ -178,8 +183,9 @@ class Compiler(Arithmetic):
             | set(self.locals)
             | set(SEAT_VALUES)
             | set(PLAIN_VALUES)
-            | {"led_card", "last_card"}
+            | {"led_card", "last_card", "onto"}
             | sc.zones
+            | set(sc.families)
             | sc.seat_zones
             | sc.vars
             | sc.seat_vars

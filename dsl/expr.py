@@ -43,6 +43,7 @@ class Scope:
     """The names a rule file declares, which its expressions may use."""
 
     zones: set[str] = field(default_factory=set)  # shared zones
+    families: dict[str, tuple] = field(default_factory=dict)  # a family of piles (zones: NAME: piles: N) -> its zones
     seat_zones: set[str] = field(default_factory=set)  # one per seat: hand(seat)
     vars: set[str] = field(default_factory=set)  # game counters
     seat_vars: set[str] = field(default_factory=set)  # one per seat: points(seat)

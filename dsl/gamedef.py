@@ -31,6 +31,7 @@ STEP_KINDS = (
     "sequence",
     "capture",
     "effects",
+    "patience",
 )
 
 
@@ -130,6 +131,8 @@ class Step:
     # (a finite set known at load, so that each has a stable action id), and whether the step
     # offers numbers (0 … the game's number_bound) or suits as moves
     move_names: tuple[str, ...] = ()
+    # patience: the piles, layout, kinds of move, stock and goal (dsl/build_patience.py)
+    patience: Any = None
     offers_numbers: bool = False
     offers_suits: bool = False
     # capture: the fishing play (dsl/build_capture.py)

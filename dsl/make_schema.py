@@ -14,48 +14,9 @@ def _part(name):  # a module of dsl/: a package member, or (run as a script) a f
 
 combination = _part("schema_combinations").combination
 capture_kind = _part("schema_capture").capture_kind
-
-expr = {"$ref": "#/$defs/expr"}
-
-
-def el(props, required=(), extra=None):
-    p = {
-        "cite": {"$ref": "#/$defs/cite"},
-        "editorial": {"$ref": "#/$defs/editorial"},
-        "note": {"type": "string", "description": "free text for readers; not a rule"},
-    }
-    p.update(props)
-    d = {
-        "type": "object",
-        "properties": p,
-        "additionalProperties": False,
-        "anyOf": [{"required": ["cite"]}, {"required": ["editorial"]}],
-    }
-    if required:
-        d["required"] = list(required)
-    if extra:
-        d.update(extra)
-    return d
-
-
-def deletable(item):
-    """A named entry a variant may delete by writing null."""
-    return {"oneOf": [item, {"type": "null"}]}
-
-
-def by_players(item):
-    return {
-        "oneOf": [
-            item,
-            {
-                "type": "object",
-                "patternProperties": {"^[0-9]+$": item},
-                "additionalProperties": False,
-                "minProperties": 1,
-            },
-        ]
-    }
-
+_helpers = _part("schema_helpers")
+by_players, deletable, el, expr = _helpers.by_players, _helpers.deletable, _helpers.el, _helpers.expr
+PILES, patience_kind = _part("schema_patience").PILES, _part("schema_patience").patience_kind
 
 intlist = {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1}
 step_common = {"kind": {"type": "string"}, "before": {"type": "string"}, "after": {"type": "string"}, "when": expr}
@@ -231,6 +192,7 @@ kinds["sequence"] = el(
     ["obtain"],
 )
 kinds["capture"] = capture_kind(el, expr, step_common)
+kinds["patience"] = patience_kind(el, expr, step_common)
 step = {
     "type": "object",
     "required": ["kind"],
@@ -321,7 +283,9 @@ document = {
         "direction": el({"value": {"enum": ["clockwise", "counterclockwise"]}}, ["value"]),
         "zones": {
             "type": "object",
-            "additionalProperties": deletable(el({"per_seat": {"type": "boolean"}, "money": {"type": "boolean"}})),
+            "additionalProperties": deletable(
+                el({"per_seat": {"type": "boolean"}, "money": {"type": "boolean"}, "piles": PILES})
+            ),
         },
         "money": {
             "type": "object",

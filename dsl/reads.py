@@ -45,7 +45,7 @@ _TEAM_FUNCTIONS = frozenset({"team", "teams", "team_sum"})
 # functions that give their argument again in another kind: they read what it reads, branches included
 _CONVERSIONS = frozenset({"index"})
 # names a test may not hold for the cards of the pack that pass it to tell the count
-_IMPURE = _SEAT_BINDERS | _ZONE_FOLDS | {"holder", "seat", "value", "led_card", "team", "teams"}
+_IMPURE = _SEAT_BINDERS | _ZONE_FOLDS | {"holder", "seat", "value", "led_card", "team", "teams", "onto"}
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,8 @@ class _Walk:
                 self.cells.append(Cell(n, False, False))
             elif n in sc.zones:
                 self.zones.append(ZoneRead(n, False, False))
+            elif n in sc.families:  # a family of piles: each of its zones
+                self.zones.extend(ZoneRead(z, False, False) for z in sc.families[n])
             return
         if node.data == "call":
             name = str(node.children[0])
@@ -197,7 +199,7 @@ class _Walk:
         """The test of a count as a card test of its own, when it reads the card and single values alone."""
         sc = self.scope
         names = {str(t) for t in node.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME")}
-        if names & (_IMPURE | local | sc.zones | sc.seat_zones):
+        if names & (_IMPURE | local | sc.zones | sc.seat_zones | set(sc.families)):
             return None
         return self.compiled(node, "card")
 

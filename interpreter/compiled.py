@@ -60,6 +60,7 @@ class Compiled:
         "layouts",
         "tracked",
         "reads",
+        "patience_fits",
     )
 
     def __init__(self) -> None:
@@ -76,6 +77,8 @@ class Compiled:
         self.layouts: dict[int, tuple] = {}
         self.tracked: dict[int, Callable[[Any, Any], int | None]] = {}
         self.reads: dict[int, tuple] = {}
+        # id(a build rule) -> the cards each card may lie on, or those an empty pile takes (None: read in play)
+        self.patience_fits: dict[int, Any] = {}
 
     def layout(self, game: GameDef, players: int) -> tuple[tuple, tuple[int, ...], dict[str, int]]:
         """For ``players`` players: the holders of money (the seats, then the money zones),

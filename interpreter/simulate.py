@@ -93,7 +93,10 @@ class Tally:
     def add(self, st: State) -> None:
         self.games += 1
         self.unfinished += st.unfinished
-        if not st.unfinished:
+        if not st.unfinished and self.n == 1:  # alone (a patience): won only when the rules say so
+            if any(h["winner"] == 0 for h in st.hand_results):
+                self.sole[0] += 1
+        elif not st.unfinished:
             top = [r["seat"] for r in st.standings if r["rank"] == 1]
             if len(top) == 1:
                 self.sole[top[0]] += 1

@@ -55,6 +55,7 @@ from .capture import Capture
 from .compiled import for_game
 from .effects import Effects
 from .procedure import Procedure, Snapshot
+from .patience import Patience
 from .sequence import Sequence
 from .short_loop import ShortLoop
 from .steps import Steps
@@ -64,7 +65,9 @@ from .visibility import Visibility
 __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError", "State", "move_name"]
 
 
-class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Capture, Effects, InputChecks, Visibility):
+class State(
+    Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Capture, Patience, Effects, InputChecks, Visibility
+):
     """One game of ``game`` for ``players`` players.
 
     ``deck``: a stacked pack (top card first) used, unshuffled and uncut, for

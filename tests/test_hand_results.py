@@ -39,4 +39,6 @@ def test_every_hand_names_its_winner_and_what_each_seat_scored(cid):
             else:  # nobody scored more than another: no winner
                 assert r["winner"] is None and r["winners"] == [] and r["won_by"] is None, r
             named += bool(r["winners"])
-    assert named, f"{cid}: no hand has a winner in three games"
+    # a patience (one player) played at random is seldom won: its winner is tested on stacked deals
+    # (tests/test_patience.py)
+    assert named or st.players == 1, f"{cid}: no hand has a winner in three games"

@@ -183,7 +183,8 @@ class State(Views, Resampling):
 
     def decision_kind(self) -> str | None:
         """``"play"`` (a card), ``"announce"`` (a declaration or pass), ``"choose"``
-        (a card to set aside, or pass to stop), ``"number"`` (a whole number),
+        (a card to set aside, or pass to stop), ``"number"`` (a whole number), ``"place"``
+        (a patience: the pile the card chosen goes to),
         ``"suit"`` (a suit named, by its letter), or None at the end."""
         return self._e.decision_kind()
 

@@ -221,7 +221,11 @@ def format_report(report: dict, max_plays: int) -> str:
     from ..measures import wilson
 
     n = report["players"]
-    lines = [f"  games won by seat (first place, ties shared; 95% Wilson intervals; an even share is {1 / n:.1%}):"]
+    lines = [
+        "  games won (the rules name the player the winner; 95% Wilson intervals):"
+        if n == 1
+        else f"  games won by seat (first place, ties shared; 95% Wilson intervals; an even share is {1 / n:.1%}):"
+    ]
     for s, x in enumerate(report["win_share_by_seat"]):
         lines.append(f"    seat {s}: {_pct(x):<24} ({x['wins']:g} of {x['games']} games)")
     h = report["hand_plays"]

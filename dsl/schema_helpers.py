@@ -1,0 +1,43 @@
+"""The pieces dsl/make_schema.py writes the schema of rule files with: an expression, a rule
+element (cited or editorial), an entry a variant may delete, a table by number of players."""
+
+expr = {"$ref": "#/$defs/expr"}
+
+
+def el(props, required=(), extra=None):
+    p = {
+        "cite": {"$ref": "#/$defs/cite"},
+        "editorial": {"$ref": "#/$defs/editorial"},
+        "note": {"type": "string", "description": "free text for readers; not a rule"},
+    }
+    p.update(props)
+    d = {
+        "type": "object",
+        "properties": p,
+        "additionalProperties": False,
+        "anyOf": [{"required": ["cite"]}, {"required": ["editorial"]}],
+    }
+    if required:
+        d["required"] = list(required)
+    if extra:
+        d.update(extra)
+    return d
+
+
+def deletable(item):
+    """A named entry a variant may delete by writing null."""
+    return {"oneOf": [item, {"type": "null"}]}
+
+
+def by_players(item):
+    return {
+        "oneOf": [
+            item,
+            {
+                "type": "object",
+                "patternProperties": {"^[0-9]+$": item},
+                "additionalProperties": False,
+                "minProperties": 1,
+            },
+        ]
+    }
