@@ -9,76 +9,26 @@ from __future__ import annotations
 import json
 
 from .statements import strip
-from .words import SUIT_PLURAL, words
+from .words import words
+
+from .describe_phrases import (  # noqa: F401  (re-exported: the words of describe)
+    _and,
+    _cap,
+    _describe_cards,
+    _or,
+    _plural,
+    _plural_cards,
+    _ranks,
+    _seat,
+    _zone,
+    card_test,
+    cond,
+    expr,
+)
+from .describe_play import PlayWords
 
 
-def expr(text, kind: str = "value") -> str:
-    """An expression in words, or in code font when it is not simple."""
-    if text is None:
-        return ""
-    w = words(text, kind)
-    return w if w is not None else f"`{text}`"
-
-
-def cond(text) -> str:
-    return expr(text, "cond")
-
-
-def card_test(text) -> str:
-    return expr(text, "card")
-
-
-def _plural(n, unit: str) -> str:
-    return f"{n} {unit}" + ("" if n == 1 else "s")
-
-
-def _ranks(ranks) -> str:
-    return " ".join(str(r) for r in ranks)
-
-
-def _seat(text) -> str:
-    return expr(text)
-
-
-def _zone(name: str, per_seat: set[str], owner: str = "his") -> str:
-    n = str(name).strip()
-    if n in per_seat:
-        return f"{owner} {n}"
-    if "(" in n:
-        return expr(n)
-    return f"the {n}"
-
-
-def _and(items):
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
-
-
-def _or(items):
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1] if items else ""
-
-
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:] if s else s
-
-
-def _plural_cards(test: str) -> str:
-    from .words import plural_of
-
-    return plural_of(test)
-
-
-def _describe_cards(cards) -> str:
-    """ "ranks 7 to A in every suit" when every suit has the same ranks, else by suit."""
-    by_suit: dict[str, list[str]] = {}
-    for c in cards:
-        by_suit.setdefault(c.suit, []).append(c.rank)
-    rank_sets = {tuple(v) for v in by_suit.values()}
-    if len(rank_sets) == 1 and len(by_suit) == 4:
-        return f"the ranks {', '.join(next(iter(rank_sets)))} in every suit"
-    return "; ".join(f"{SUIT_PLURAL[s]}: {', '.join(rs)}" for s, rs in by_suit.items())
-
-
-class StepWords:
+class StepWords(PlayWords):
     """The statements of a hand's steps, one method per kind of step
     (``step_KIND``), and the words of payments and effects."""
 
@@ -388,136 +338,6 @@ class StepWords:
                 base + ("stops",),
             )
         self.passes_and_ends(s, base)
-
-    def step_capture(self, name, s, base, phase, when):
-        layout = s.get("layout", "table")
-        text = (
-            f"{_cap(_seat(s.get('leader', 'dealer + 1')))} plays first, then each in turn: a player plays a card "
-            f"of his hand to the {layout} and takes with it the cards of its rank there, or cards whose values "
-            f"(each card {cond(s.get('value'))}) add up to its own"
-            + (
-                f" (or, for the card played, to its other value: {cond(s['also'])})"
-                if s.get("also") is not None
-                else ""
-            )
-            + (", several such sets at once" if s.get("several", True) else ", one set at a time")
-            + f"; the cards he takes go to his {s.get('won_to')}."
-        )
-        if s.get("rank_first"):
-            text += " A card of its rank on the table must be taken before any set adding up to it."
-        if s.get("builds"):
-            text += (
-                " Or he puts it on table cards to make a build of the number they make together, which he must"
-                " hold another card of: the build is his, taken only whole and only by a card of its number, by"
-                " anyone, and any player holding the card of a higher number may raise it."
-            )
-        text += " A card that takes nothing" + (" and builds nothing" if s.get("builds") else "")
-        text += " is left on the table."
-        if s.get("must_take"):
-            text += " A card that can take must take."
-        self.add(
-            "play",
-            base + ("value",),
-            _cap(when) + text,
-            strip(
-                {
-                    k: s.get(k)
-                    for k in ("leader", "layout", "value", "also", "several", "builds", "must_take", "rank_first")
-                }
-            ),
-            base,
-        )
-        r = s.get("refill")
-        if r:
-            t = ""
-            if r.get("turn_up"):
-                t += (
-                    f"Before the play, {r['turn_up']} cards of the {r.get('from')} are turned face up on the {layout}. "
-                )
-            t += (
-                f"When every hand is played, {r.get('hand')} more are dealt to each player, one at a time, from the "
-                f"{r.get('from')}, until it is exhausted."
-            )
-            self.add("play", base + ("refill",), t, strip(r), base + ("refill",))
-        if s.get("rest", "last") == "last":
-            self.add(
-                "play",
-                base + ("rest",),
-                f"At the end of the play the cards left on the {layout} go to the last player who took cards.",
-                "last",
-                base,
-            )
-        for i, e in enumerate(s.get("on_capture") or []):
-            self.add(
-                "play",
-                base + ("on_capture", i),
-                f"After each taking, {self.effect(e)}.",
-                strip(e),
-                base + ("on_capture", i),
-            )
-
-    def step_patience(self, name, s, base, phase, when):
-        """A patience: the layout, each kind of move, the stock, the end (``kind: patience``)."""
-        for i, lay in enumerate(s.get("layout") or []):
-            counts = lay.get("cards")
-            many = ", ".join(map(str, counts)) if isinstance(counts, list) else str(counts)
-            up = lay.get("face_up", 1)
-            text = (
-                f"{_cap(when)}The player lays out the piles of the {lay['to']} from the {lay.get('from', 'pack')}: "
-                f"{many} cards on each in turn, "
-                + ("a row at a time" if lay.get("by", "row") == "row" else "a pile at a time")
-                + f"; the last {up} of each face up, the others face down."
-            )
-            self.add("play", base + ("layout", i), text, strip(lay), base + ("layout", i))
-        what = {
-            "top": "the top card",
-            "face_up": "all the face-up cards together",
-            "run": "the top card, or a run of cards under it",
-        }
-        for i, mv in enumerate(s.get("moves") or []):
-            text = f"A move: {what.get(mv.get('cards', 'top'), 'the top card')} of a pile of the {mv['from']} "
-            text += f"to a pile of the {mv['to']}"
-            if mv.get("build") is not None:
-                text += f", the lowest card moved laid on the top card there (onto) if {cond(mv['build'])}"
-            if mv.get("empty") is not None:
-                text += f"; to an empty pile if {cond(mv['empty'])}"
-            else:
-                text += "; never to an empty pile"
-            if mv.get("run") is not None:
-                text += f"; a run is cards each laid on the one under it if {cond(mv['run'])}"
-            if mv.get("most") is not None:
-                text += f"; at most {cond(mv['most'])} cards at once"
-            self.add("play", base + ("moves", i), text + ".", strip(mv), base + ("moves", i))
-        d = s.get("draw")
-        if d is not None:
-            n = d.get("count", 1)
-            r = d.get("redeals", 0)
-            text = (
-                f"The player may turn {n} card{'s' if n != 1 else ''} of the {d['from']} face up onto the {d['to']}; "
-                + (
-                    "when it is empty the game goes on without it (no redeal)"
-                    if not r
-                    else f"when it is empty the {d['to']} is turned over to make it again, {r} time{'s' if r != 1 else ''}"
-                )
-                + "."
-            )
-            self.add("play", base + ("draw",), text, strip(d), base + ("draw",))
-        text = ""
-        if s.get("turn_up", True):
-            text += "A face-down card uncovered is turned face up. "
-        if s.get("goal"):
-            text += f"The patience is won when every card is on the {s['goal']}; "
-        text += "it is lost when no move is left"
-        if s.get("give_up"):
-            text += " or the player gives up"
-        text += ". A move that would bring back a position already seen is not allowed."
-        self.add(
-            "play",
-            base,
-            text,
-            strip({k: s.get(k) for k in ("goal", "turn_up", "give_up")}),
-            base,
-        )
 
     def passes_and_ends(self, s, base):
         """The effects after each card played (``on_play``), a lead that passes over a player with
