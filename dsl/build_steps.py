@@ -4,6 +4,7 @@ game's declarations."""
 
 from __future__ import annotations
 
+from .build_banking import repeat_step, stake_step
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -109,6 +110,11 @@ class StepBuilder(PieceBuilder):
             st.end = self.end_rules(base + ("end",))
         elif kind == "effects":
             st.effects = self.effects(base + ("do",), seat_bound=False)
+        elif kind == "stake":
+            stake_step(self, st, base, s)
+        elif kind == "repeat":
+            names = list((self.d.get("hand") or {}).keys())
+            repeat_step(self, st, base, s, names[: names.index(name)] if name in names else [])
         return st
 
     def choose_step(self, st: Step, base: tuple, s: dict) -> None:

@@ -8,6 +8,7 @@ build_pieces.py); the interpreter never looks at the YAML again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import Card, card as _card
 from .compiler import Expr, Scope
@@ -29,6 +30,8 @@ STEP_KINDS = (
     "tricks",
     "sequence",
     "effects",
+    "stake",
+    "repeat",
 )
 
 
@@ -130,6 +133,10 @@ class Step:
     move_names: tuple[str, ...] = ()
     offers_numbers: bool = False
     offers_suits: bool = False
+    # stake / repeat (dsl/build_banking.py): the targets and amounts of a stake step; where a
+    # repeat goes back to, until when
+    stake: Any = None  # StakeSpec | None
+    repeat: Any = None  # RepeatSpec | None
 
 
 @dataclass

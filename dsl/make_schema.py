@@ -195,6 +195,42 @@ kinds["choose_cards"] = el(
 )
 kinds["effects"] = el({**step_common, "do": {"$ref": "#/$defs/effects"}}, ["do"])
 del kinds["effects"]["anyOf"]  # each effect inside cites for itself
+kinds["stake"] = el(
+    {
+        **step_common,
+        **asks,
+        "first": chooser["first"],
+        "who": chooser["who"],
+        "targets": {
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 64,
+            "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_-]{0,39}$"},
+            "additionalProperties": {"type": ["string", "integer", "null"]},
+            "description": "the targets a seat may stake on: each a move name -> the rank of the pack it "
+            "stands for (a card of that rank turning up settles it), or null for an outcome named only",
+        },
+        "max": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "the most one stake may be"},
+        "withdraw": {
+            **expr,
+            "description": "whether the seat may lower or take down a stake now (a condition on seat; default true)",
+        },
+    },
+    ["targets", "max"],
+)
+kinds["repeat"] = el(
+    {
+        **step_common,
+        "back_to": {"type": "string", "description": "the earlier step of the hand play goes back to"},
+        "until": {**expr, "description": "play goes on past this step once this holds"},
+        "max": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "the most times play goes back in a hand (more is a located error)",
+        },
+    },
+    ["back_to", "until", "max"],
+)
 follow = el({"must": {"type": "array", "items": expr}, "free": expr, "lead": expr})
 winner = el({"key": {"type": "array", "items": expr, "minItems": 1}}, ["key"])
 end_cond = el({"when": expr, "after": {"enum": ["play", "trick"]}, "winner": expr}, ["when"])
@@ -278,6 +314,15 @@ effect_props = {
     },
     "set": {"type": "object", "additionalProperties": expr, "minProperties": 1},
     "add": {"type": "object", "additionalProperties": expr, "minProperties": 1},
+    "stake": {
+        "type": "object",
+        "properties": {
+            "card": {**expr, "description": "the target: a card's rank; left out, every target"},
+            "to": {**expr, "description": "the seat's stake on it from now on (0 takes it down)"},
+        },
+        "required": ["to"],
+        "additionalProperties": False,
+    },
     "when": expr,
     "at": expr,
 }

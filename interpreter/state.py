@@ -38,6 +38,7 @@ from typing import Any, Callable
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import GameDef, Step
+from .banking import Banking
 from .base import (
     DEFAULT_MAX_PLAYS,
     PASS,
@@ -63,7 +64,7 @@ from .visibility import Visibility
 __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError", "State", "move_name"]
 
 
-class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, InputChecks, Visibility):
+class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, InputChecks, Visibility, Banking):
     """One game of ``game`` for ``players`` players.
 
     ``deck``: a stacked pack (top card first) used, unshuffled and uncut, for
@@ -207,6 +208,8 @@ class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, Inp
         self._auto = agents  # agents asked inline (run_with(), or given here: the game is played now)
         self._at: tuple = (0, False, False)  # the step in progress: (index, stacked, dealt), for copy()
         self._frame: tuple = ()  # what the step paused in saved at its decision, for copy()
+        self._rounds: dict = {}  # step index -> the times a repeat step went back in this hand
+        self._jump: int | None = None
         self._snapshots = snapshots
         self.snapshot: Snapshot | None = None  # the top of the hand in progress (with snapshots on)
         self._resume = resume

@@ -395,3 +395,91 @@ def test_a_player_out_of_cards_is_passed_over_and_the_next_leads():
     tricks = [e for e in st.events if e["type"] == "trick"]
     assert [t["cards"] for t in tricks[2:]] == [["10S", "KS"], ["QH", "10H"], ["JH", "JS"]]
     assert st.is_terminal() and not any(st.hand)  # every card is played
+
+
+# -- banking: stakes on ranks, a card turned each turn, the turn repeated ---------------
+def bal(st):
+    return [st.bal[s]["chip"] for s in range(st.n)]
+
+
+def pack_of(*names):
+    from academie.dsl.cards import card
+
+    return [card(n) for n in names]
+
+
+def test_stakes_are_placed_settled_as_cards_turn_and_the_turn_repeats():
+    deck = ["KH", "KS", "AH", "QS", "AS", "QH"]
+    st = State(game("banking"), 2, 0, dealer=0, deck=pack_of(*deck), hands=1)
+    assert st.decision_kind() == "stake" and st.legal_moves() == ["ace", "king", "queen", "pass"]
+    st.apply("king")
+    assert st.decision_kind() == "number" and st.legal_moves() == [0, 1, 2]
+    st.apply(2)
+    assert st.legal_moves() == ["ace", "queen", "pass"]  # each target once in a turn
+    st.apply("pass")
+    # KH turned: a heart, the bank pays the stake on kings, which stays on the table
+    assert bal(st) == [-2, 2] and st.pvars["stake:K"] == [0, 2]
+    assert st.legal_moves() == ["ace", "king", "queen", "pass"]  # the second turn: stakes again
+    st.apply("pass")
+    # KS turned: the stake on kings is lost and leaves the table
+    assert bal(st) == [0, 0] and st.pvars["stake:K"] == [0, 0]
+    turned = [e["card"] for e in st.events if e["type"] == "turnup"]
+    assert turned == ["KH", "KS"]
+    while not st.is_terminal():
+        st.apply("pass")
+    assert [e["card"] for e in st.events if e["type"] == "turnup"] == deck  # repeated until the pack is out
+    assert sum(1 for e in st.events if e["type"] == "repeat") == 5
+
+
+def test_late_in_the_pack_a_stake_may_be_raised_but_not_lowered():
+    st = State(game("banking"), 2, 0, dealer=0, deck=pack_of("AH", "AS", "QH", "KH", "QS", "KS"), hands=1)
+    st.apply("queen")
+    st.apply(1)
+    st.apply("pass")  # AH
+    st.apply("pass")  # AS
+    st.apply("pass")  # QH: the bank pays, the stake on queens stays; three cards left
+    assert st.pvars["stake:Q"] == [0, 1]
+    st.apply("queen")
+    assert st.legal_moves() == [0, 1, 2]  # three left: may still take it down
+    st.apply(1)
+    st.apply("pass")  # KH: two cards left
+    st.apply("queen")
+    assert st.legal_moves() == [1, 2]  # no lowering now
+    st.apply(2)
+    st.apply("pass")  # QS: the stake of two is lost
+    assert bal(st) == [1, -1] and st.pvars["stake:Q"] == [0, 0]  # won 1 on QH, lost 2 on QS
+
+
+def test_a_copy_taken_in_a_repeated_turn_plays_on_as_its_original():
+    st = State(game("banking"), 3, 5, dealer=0, hands=1)
+    for m in ["king", 1, "pass", "ace", 2, "pass", "pass", "queen"]:
+        st.apply(m)
+    cp = st.copy()
+    assert cp.legal_moves() == st.legal_moves() == [0, 1, 2]
+    moves = [2, "pass"] + ["pass"] * 40
+    for m in moves:
+        if st.is_terminal():
+            break
+        st.apply(m)
+        cp.apply(m)
+    assert st.is_terminal() and cp.is_terminal() and st.events == cp.events
+
+
+def test_a_repeat_that_goes_back_more_than_its_max_is_a_located_error(tmp_path):
+    text = (CONCEPTS / "banking.yaml").read_text().replace("max: 6", "max: 2")
+    f = tmp_path / "short.yaml"
+    f.write_text(text)
+    st = State(load_game(str(f)), 2, 0, dealer=0, hands=1)
+    with pytest.raises(RuleError) as e:
+        while not st.is_terminal():
+            st.apply("pass")
+    assert "went back to 'punt' 2 times" in str(e.value) and "short.yaml:" in str(e.value)
+
+
+def test_a_target_named_by_a_number_is_refused(tmp_path):
+    text = (CONCEPTS / "banking.yaml").read_text().replace("targets: {ace: A,", "targets: {1: A,")
+    f = tmp_path / "num.yaml"
+    f.write_text(text)
+    with pytest.raises(RuleError) as e:
+        load_game(str(f))
+    assert "num.yaml:" in str(e.value) and "targets" in str(e.value)

@@ -9,7 +9,7 @@ named here (and documented in docs/language.md)."""
 
 from __future__ import annotations
 
-from . import cards, declarations, numbers, seats
+from . import banking, cards, declarations, numbers, seats
 
 FUNCTIONS = {
     "count": (1, 3, cards.f_count),
@@ -36,4 +36,6 @@ FUNCTIONS = {
     "declarer": (1, 1, declarations.f_declarer),
     "holder": (1, 1, cards.f_holder),
     "index": (1, 1, seats.f_index),
+    "top": (1, 1, banking.f_top),
+    "staked": (1, 2, banking.f_staked),
 }
