@@ -69,7 +69,6 @@ LEDGER_PENDING: dict[str, int] = {
     "cadogan-napoleon": 16,  # no rule file yet (issue 28)
     "chambers-cassino": 10,  # no rule file yet (issue 28)
     "dictionnaire-academie-1740-brelan": 6,  # no rule file yet (issue 28)
-    "hoyle-improved-faro": 63,  # no rule file yet (issue 28)
     "nuttall-poker": 7,  # no rule file yet (issue 28)
 }
 

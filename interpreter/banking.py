@@ -38,9 +38,9 @@ class Banking(StateParts):
         for key in keys:
             per = self._stake_cell(key)
             if per[seat] != amount:
-                per[seat] = amount
+                was, per[seat] = per[seat], amount
                 if self._logging:
-                    ev = {"type": "stake", "seat": seat, "on": key, "amount": amount}
+                    ev = {"type": "stake", "seat": seat, "on": key, "amount": amount, "was": was}
                     if path:
                         ev["rule"] = list(path)
                     self.emit(ev)
@@ -65,7 +65,9 @@ class Banking(StateParts):
                 done, target = (), None
             while True:
                 if target is None:
-                    options: list = [t for t in spec.targets if t not in done] + [PASS]
+                    options: list = [PASS] + [
+                        t for t in spec.targets if t not in done
+                    ]  # in the order of the action ids
                     self.mover = seat
                     if len(options) == 1:
                         break
@@ -89,7 +91,7 @@ class Banking(StateParts):
                 self._count_play()
                 self._stake_cell(key)[seat] = v
                 if self._logging:
-                    self.emit({"type": "stake", "seat": seat, "on": key, "amount": v, "target": target})
+                    self.emit({"type": "stake", "seat": seat, "on": key, "amount": v, "was": have, "target": target})
                 done, target = (*done, target), None
 
     def _step_repeat(self, st: Step) -> None:

@@ -411,15 +411,15 @@ def pack_of(*names):
 def test_stakes_are_placed_settled_as_cards_turn_and_the_turn_repeats():
     deck = ["KH", "KS", "AH", "QS", "AS", "QH"]
     st = State(game("banking"), 2, 0, dealer=0, deck=pack_of(*deck), hands=1)
-    assert st.decision_kind() == "stake" and st.legal_moves() == ["ace", "king", "queen", "pass"]
+    assert st.decision_kind() == "stake" and st.legal_moves() == ["pass", "ace", "king", "queen"]
     st.apply("king")
     assert st.decision_kind() == "number" and st.legal_moves() == [0, 1, 2]
     st.apply(2)
-    assert st.legal_moves() == ["ace", "queen", "pass"]  # each target once in a turn
+    assert st.legal_moves() == ["pass", "ace", "queen"]  # each target once in a turn
     st.apply("pass")
     # KH turned: a heart, the bank pays the stake on kings, which stays on the table
     assert bal(st) == [-2, 2] and st.pvars["stake:K"] == [0, 2]
-    assert st.legal_moves() == ["ace", "king", "queen", "pass"]  # the second turn: stakes again
+    assert st.legal_moves() == ["pass", "ace", "king", "queen"]  # the second turn: stakes again
     st.apply("pass")
     # KS turned: the stake on kings is lost and leaves the table
     assert bal(st) == [0, 0] and st.pvars["stake:K"] == [0, 0]

@@ -24,7 +24,6 @@ REWORKED = {
     "cadogan-napoleon",
     "chambers-cassino",
     "dictionnaire-academie-1740-brelan",
-    "hoyle-improved-faro",
     "nuttall-poker",
 }
 ENFLE = corpus_root() / "enfle" / "academie.yaml"
