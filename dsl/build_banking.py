@@ -19,7 +19,7 @@ MAX_ROUNDS = 10_000
 class StakeSpec:
     """``kind: stake``: each seat that ``who`` admits, in play order from
     ``first``, names targets (``targets``: move name -> the rank it stands for, or
-    None for a named outcome) one at a time and, for each, the amount it puts on
+    None for an outcome named only, written ``outcome``) one at a time and, for each, the amount it puts on
     it (0 … ``max``; 0 takes the stake down), then passes. ``withdraw``: when
     false for the seat, a stake may not be lowered or taken down."""
 
@@ -55,8 +55,12 @@ def stake_step(b, st: Step, base: tuple, s: dict) -> None:
                 base + ("targets", name), f"a target is named by a word, not a number ('{name}'): numbers are amounts"
             )
             continue
+        if rank == "outcome":  # an outcome named only (a hand against the dealer's)
+            rank = None
         if rank is not None and str(rank) not in ranks:
-            b.err(base + ("targets", name), f"'{rank}' is not a rank of the pack (ranks: {', '.join(ranks)})")
+            b.err(
+                base + ("targets", name), f"'{rank}' is not a rank of the pack (ranks: {', '.join(ranks)}), nor outcome"
+            )
             continue
         spec.targets[name] = None if rank is None else str(rank)
     spec.high = int(s.get("max", 1))

@@ -45,6 +45,10 @@ class StepBuilder(PieceBuilder):
             z = s.get("rest")
             if z is not None and z not in self.shared:
                 self.err(base + ("rest",), f"'{z}' is not a shared zone (zones: {', '.join(self.shared)})")
+            z = s.get("from")
+            if z is not None and z not in self.shared and z != "pack":
+                self.err(base + ("from",), f"'{z}' is not a shared zone (zones: {', '.join(self.shared)})")
+            st.turn_from = z
         elif kind == "announce":
             st.first = self.expr(base + ("first",), want=WANT_SEAT)
             st.declarations = list(s["declarations"])

@@ -91,6 +91,7 @@ class Step:
     to: str | None = None
     to_expr: Expr | None = None  # a zone that is not a shared one (the dealer's hand)
     sets_trump: bool = True
+    turn_from: str | None = None  # turnup: the shared zone turned up from (default: pack, then the deal's rest)
     # announce
     declarations: list[str] = field(default_factory=list)
     # choose_number / choose_cards: each seat from ``first`` that ``who`` admits chooses

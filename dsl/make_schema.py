@@ -112,7 +112,17 @@ kinds["deal"] = el(
     ["hand"],
 )
 kinds["turnup"] = el(
-    {**step_common, "to": {"type": "string"}, "sets_trump": {"type": "boolean"}, "rest": {"type": "string"}}, ["to"]
+    {
+        **step_common,
+        "to": {"type": "string"},
+        "sets_trump": {"type": "boolean"},
+        "rest": {"type": "string"},
+        "from": {
+            "type": "string",
+            "description": "the shared zone the card is turned up from (default: the pack, or the rest of the deal)",
+        },
+    },
+    ["to"],
 )
 kinds["announce"] = el(
     {**step_common, "first": expr, "declarations": {"type": "array", "minItems": 1, "items": {"type": "string"}}},
@@ -206,9 +216,9 @@ kinds["stake"] = el(
             "minProperties": 1,
             "maxProperties": 64,
             "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_-]{0,39}$"},
-            "additionalProperties": {"type": ["string", "integer", "null"]},
+            "additionalProperties": {"type": ["string", "integer"]},
             "description": "the targets a seat may stake on: each a move name -> the rank of the pack it "
-            "stands for (a card of that rank turning up settles it), or null for an outcome named only",
+            "stands for (a card of that rank turning up settles it), or outcome for an outcome named only",
         },
         "max": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "the most one stake may be"},
         "withdraw": {

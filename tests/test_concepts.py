@@ -1,6 +1,7 @@
 """Each general concept of the language, proven on its own small rule file
 (tests/concepts/), before the corpus relies on it."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -483,3 +484,63 @@ def test_a_target_named_by_a_number_is_refused(tmp_path):
     with pytest.raises(RuleError) as e:
         load_game(str(f))
     assert "num.yaml:" in str(e.value) and "targets" in str(e.value)
+
+
+# -- drawing against a dealer: hit or stand, a hole card, the dealer draws to 17 -------------
+def full_pack(*top):
+    from academie.dsl.cards import card
+
+    names = [r + s for s in "SHDC" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+    return [card(n) for n in [*top, *(n for n in names if n not in top)]]
+
+
+def test_a_punter_hits_to_21_the_hole_card_unseen_till_the_dealer_draws_and_busts():
+    import academie
+
+    g = academie.load_game(str(CONCEPTS / "drawing.yaml"))
+    # the punter's 10S 6H, the hole card 7D, the dealer's 9C face up, then 5S for the punter, 8H for the dealer
+    st = g.new_state(players=2, seed=0, dealer=0, keep_events=True, deck=full_pack("10S", "6H", "7D", "9C", "5S", "8H"))
+    st.apply("hand")
+    st.apply(2)  # his one target staked: no pass asked
+    assert st.engine.pvars["total"][1] == 16 and st.decision_kind() == "number"
+    for seat in (0, 1):
+        assert "7D" not in json.dumps(st.observation(seat))  # the hole card: nobody sees it
+    assert "9C" in json.dumps(st.observation(1))
+    st.apply(1)  # hit: 5S, 21, his turn is over without asking
+    assert st.is_terminal()
+    assert st.engine.pvars["total"][1] == 21
+    assert [e["card"] for e in st.engine.events if e["type"] == "turnup"] == ["9C", "7D", "8H"]  # 16: he draws, 24
+    assert [st.engine.bal[s]["chip"] for s in (0, 1)] == [-2, 2]
+
+
+def test_the_dealer_stands_on_17_counting_an_ace_eleven_and_a_bust_punter_loses():
+    import academie
+
+    g = academie.load_game(str(CONCEPTS / "drawing.yaml"))
+    # the punter's 10S 6H, the hole card 6D, the dealer's AC face up (soft 17: he stands), then KS
+    st = g.new_state(players=2, seed=0, dealer=0, keep_events=True, deck=full_pack("10S", "6H", "6D", "AC", "KS"))
+    st.apply("hand")
+    st.apply(3)
+    st.apply(1)  # hit: KS, 26, bust
+    assert st.is_terminal()
+    assert [e["card"] for e in st.engine.events if e["type"] == "turnup"] == ["AC", "6D"]  # soft 17: no draw
+    assert [st.engine.bal[s]["chip"] for s in (0, 1)] == [3, -3]
+
+
+def test_two_punters_take_their_turns_one_after_the_other():
+    import academie
+
+    g = academie.load_game(str(CONCEPTS / "drawing.yaml"))
+    # seat 1: 10S 2H; seat 2: 9D 9S; hole 10D, up 7C (17); seat 1 hits 3C, then stands
+    st = g.new_state(players=3, seed=0, dealer=0, deck=full_pack("10S", "2H", "9D", "9S", "10D", "7C", "3C"))
+    for _ in range(2):
+        st.apply("hand")
+        st.apply(1)
+    assert st.current_player() == 1
+    st.apply(1)  # hit: 3C, 15
+    assert st.current_player() == 1
+    st.apply(0)  # stand
+    assert st.current_player() == 2
+    st.apply(0)  # stand on 18
+    assert st.is_terminal()
+    assert [st.engine.bal[s]["chip"] for s in (0, 1, 2)] == [0, -1, 1]  # 15 < 17 loses, 18 > 17 wins
