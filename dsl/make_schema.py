@@ -4,7 +4,10 @@ The schema is written here in Python for brevity; run `python dsl/make_schema.py
 after a change (a test checks that schema.json is up to date).
 """
 
-import json
+try:  # run as a script (python dsl/make_schema.py) or imported as academie.dsl.make_schema
+    from .schema_parts import TURN_FROM, banking_kinds, stake_effect, write_schema
+except ImportError:
+    from schema_parts import TURN_FROM, banking_kinds, stake_effect, write_schema  # type: ignore[no-redef]
 
 expr = {"$ref": "#/$defs/expr"}
 
@@ -111,19 +114,8 @@ kinds["deal"] = el(
     },
     ["hand"],
 )
-kinds["turnup"] = el(
-    {
-        **step_common,
-        "to": {"type": "string"},
-        "sets_trump": {"type": "boolean"},
-        "rest": {"type": "string"},
-        "from": {
-            "type": "string",
-            "description": "the shared zone the card is turned up from (default: the pack, or the rest of the deal)",
-        },
-    },
-    ["to"],
-)
+turnup = {"to": {"type": "string"}, "sets_trump": {"type": "boolean"}, "rest": {"type": "string"}}
+kinds["turnup"] = el({**step_common, **turnup, "from": TURN_FROM}, ["to"])
 kinds["announce"] = el(
     {**step_common, "first": expr, "declarations": {"type": "array", "minItems": 1, "items": {"type": "string"}}},
     ["declarations"],
@@ -205,42 +197,7 @@ kinds["choose_cards"] = el(
 )
 kinds["effects"] = el({**step_common, "do": {"$ref": "#/$defs/effects"}}, ["do"])
 del kinds["effects"]["anyOf"]  # each effect inside cites for itself
-kinds["stake"] = el(
-    {
-        **step_common,
-        **asks,
-        "first": chooser["first"],
-        "who": chooser["who"],
-        "targets": {
-            "type": "object",
-            "minProperties": 1,
-            "maxProperties": 64,
-            "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_-]{0,39}$"},
-            "additionalProperties": {"type": ["string", "integer"]},
-            "description": "the targets a seat may stake on: each a move name -> the rank of the pack it "
-            "stands for (a card of that rank turning up settles it), or outcome for an outcome named only",
-        },
-        "max": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "the most one stake may be"},
-        "withdraw": {
-            **expr,
-            "description": "whether the seat may lower or take down a stake now (a condition on seat; default true)",
-        },
-    },
-    ["targets", "max"],
-)
-kinds["repeat"] = el(
-    {
-        **step_common,
-        "back_to": {"type": "string", "description": "the earlier step of the hand play goes back to"},
-        "until": {**expr, "description": "play goes on past this step once this holds"},
-        "max": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "the most times play goes back in a hand (more is a located error)",
-        },
-    },
-    ["back_to", "until", "max"],
-)
+kinds.update(banking_kinds(el, step_common, asks, chooser, expr))
 follow = el({"must": {"type": "array", "items": expr}, "free": expr, "lead": expr})
 winner = el({"key": {"type": "array", "items": expr, "minItems": 1}}, ["key"])
 end_cond = el({"when": expr, "after": {"enum": ["play", "trick"]}, "winner": expr}, ["when"])
@@ -324,15 +281,7 @@ effect_props = {
     },
     "set": {"type": "object", "additionalProperties": expr, "minProperties": 1},
     "add": {"type": "object", "additionalProperties": expr, "minProperties": 1},
-    "stake": {
-        "type": "object",
-        "properties": {
-            "card": {**expr, "description": "the target: a card's rank; left out, every target"},
-            "to": {**expr, "description": "the seat's stake on it from now on (0 takes it down)"},
-        },
-        "required": ["to"],
-        "additionalProperties": False,
-    },
+    "stake": stake_effect(expr),
     "when": expr,
     "at": expr,
 }
@@ -637,22 +586,7 @@ schema = {
 
 
 def main(path=None):
-    import os
-    import tempfile
-    from pathlib import Path
-
-    target = Path(path) if path else Path(__file__).with_name("schema.json")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:  # written whole, then renamed over the old schema
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(json.dumps(schema, indent=1) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_schema(schema, path)
 
 
 if __name__ == "__main__":
