@@ -186,6 +186,25 @@ class StepWords(PlayWords):
         text += f"; it is kept as his {s.get('into')}"
         self.add("play", base, text + ".", strip(s), base)
 
+    def step_stake(self, name, s, base, phase, when):
+        targets = s.get("targets") or {}
+        named = [f"{k} ({v})" if v is not None else str(k) for k, v in targets.items()]
+        text = (
+            f"{phase}, {when}{self._choosers(s)} may stake on any of {_or(named)}, each at most once: "
+            f"for each he names, he says the stake he puts there, from 0 (none, or taken down) to {expr(s.get('max'))}, "
+            "then he passes; the stakes lie on the table, seen by all"
+        )
+        if s.get("withdraw") is not None:
+            text += f"; a stake may be lowered or taken down only while {cond(s['withdraw'])}"
+        self.add("play", base, text + ".", strip(s), base)
+
+    def step_repeat(self, name, s, base, phase, when):
+        text = (
+            f"{phase}, {when}unless {cond(s.get('until'))}, play goes back to the step "
+            f"\u201c{s.get('back_to')}\u201d and on from there (at most {expr(s.get('max'))} times in a hand)"
+        )
+        self.add("play", base, text + ".", strip(s), base)
+
     def step_choose_suit(self, name, s, base, phase, when):
         suits = _or([str(x) for x in s.get("suits") or []]) or "any suit of the pack"
         text = f"{phase}, {when}{self._choosers(s)} names a suit ({suits})"
@@ -434,6 +453,11 @@ class StepWords(PlayWords):
             body = "; ".join(f"the {k.replace('_', ' ')} is set to {expr(v)}" for k, v in e["set"].items())
         elif "add" in e:
             body = "; ".join(f"{expr(v)} is added to the {k.replace('_', ' ')}" for k, v in e["add"].items())
+        elif "stake" in e:
+            st = e["stake"] or {}
+            on = f"on the rank of {expr(st['card'])}" if st.get("card") is not None else "on every target"
+            to = st.get("to")
+            body = f"the player's stake {on} is taken down" if str(to) == "0" else f"his stake {on} is {expr(to)}"
         else:
             body = f"`{json.dumps(strip(e))}`"
         return pre + body

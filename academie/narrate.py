@@ -317,6 +317,19 @@ def _number(ev: dict, w: _Words, _: bool | None) -> _Got:
     )
 
 
+def _stake(ev: dict, w: _Words, _: bool | None) -> _Got:
+    on = str(ev.get("target") or ev.get("on"))
+    amount = ev.get("amount", 0)
+    if not amount:
+        what = " takes down his stake on " if ev.get("was") else " puts nothing on "
+        return [w.seat(ev["seat"]), _t(what), _name(on)], "line", ()
+    return [w.seat(ev["seat"]), _t(f" stakes {value_text(amount)} on "), _name(on)], "line", ()
+
+
+def _repeat(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [_t(f"round {ev.get('round')}")], "line", ()
+
+
 def _suit(ev: dict, w: _Words, _: bool | None) -> _Got:
     why = [_name(ev["into"])] if ev.get("into") else []
     if ev.get("trump"):
@@ -516,6 +529,8 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "take": _take,
     "number": _number,
     "suit": _suit,
+    "stake": _stake,
+    "repeat": _repeat,
     "look": _look,
     "choose": _choose,
     "deliver": _deliver,

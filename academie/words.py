@@ -260,6 +260,12 @@ class _Words:
             return f"the player who announced {self.value(a[0])[4:]}"
         if f == "holder" and a:
             return f"the player holding {self.value(a[0])}"
+        if f == "top" and a:
+            return f"the card on top of {self.value(a[0])}"
+        if f == "staked" and a:
+            who = self.value(a[0])
+            whose = "the player's stake" if who == "the player" else f"the stake of {who}"
+            return f"{whose} on the rank of {self.value(a[1])}" if len(a) == 2 else f"all {whose}s"
         if f == "index" and a:
             who = self.value(a[0])
             return "the player's place at the table" if who == "the player" else f"the place at the table of {who}"
@@ -477,6 +483,8 @@ _FUNCS = {
     "holder",
     "index",
     "run",
+    "top",
+    "staked",
 }
 
 

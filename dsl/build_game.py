@@ -17,6 +17,7 @@ from .compiler import Scope
 from .corpus import source_ids
 from .document import Doc
 from .errors import RuleError
+from .functions.banking import STAKE
 from .gamedef import BUILTIN_SEAT_ZONES, BUILTIN_ZONES, GameDef, PackContext, deal_plan
 from .limits import Limits
 from .saying import sayings
@@ -226,6 +227,10 @@ class GameBuilder(StepBuilder):
             )
             for k, v in vars_.items()
         }
+        for st in steps:  # the stakes of a stake step: a per-seat counter for each target, from the start
+            if st.stake is not None:
+                for key in dict.fromkeys(rank or name for name, rank in st.stake.targets.items()):
+                    vars_c.setdefault(STAKE + key, (True, None, "game"))
         gd = GameDef(
             id=self.doc.id,
             title=d.get("title", self.doc.id),
@@ -264,7 +269,7 @@ class GameBuilder(StepBuilder):
             wins={k: dict(v["wins"]) for k, v in vars_.items() if isinstance(v.get("wins"), dict)},
             sayings=self.sayings(vars_),
         )
-        numbers = [st for st in steps if st.kind == "choose_number"]
+        numbers = [st for st in steps if st.kind == "choose_number" or st.offers_numbers]
         if numbers and not gd.abstract and not self.errors:
             # a max written as a number bounds the step; any other, the size of the pack (a count of
             # cards or of tricks never exceeds it)

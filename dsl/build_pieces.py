@@ -161,9 +161,9 @@ class PieceBuilder:
             when = self.expr(p + ("when",), "seat" if seat_bound or each else "game", want=WANT_TRUTH)
             if at is not None and at.kind not in ("seat", "num", "any"):
                 self.err(p + ("at",), f"at: expects a seat, not a {at.kind}")
-            ops = [k for k in e if k in ("take", "end_trick", "pay", "set", "add")]
+            ops = [k for k in e if k in ("take", "end_trick", "pay", "set", "add", "stake")]
             if len(ops) != 1:
-                self.err(p, "an effect does one thing: take, end_trick, pay, set or add")
+                self.err(p, "an effect does one thing: take, end_trick, pay, set, add or stake")
                 continue
             op = ops[0]
             a = e[op]
@@ -188,6 +188,18 @@ class PieceBuilder:
                 args = {"leader": self.expr(p + ("end_trick", "leader"), "seat", want=WANT_SEAT)}
             elif op == "pay":
                 args = {"payment": self.payment(p + ("pay",), a)}
+            elif op == "stake":
+                if sk == "game":
+                    self.err(
+                        p + (op,), "a stake belongs to a seat, and this effect is about no seat: say whose with at:"
+                    )
+                on = self.expr(p + ("stake", "card"), sk)
+                if on is not None and on.kind not in ("card", "any", "none"):
+                    self.err(p + ("stake", "card"), f"card: names a card (its rank's target), not a {on.kind}")
+                args = {
+                    "on": on,
+                    "to": self.bounded(self.expr(p + ("stake", "to"), sk, want=WANT_NUMBER), "a stake"),
+                }
             else:
                 args = {}
                 for k in a:

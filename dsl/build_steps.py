@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .build_capture import CAPTURE_MOVES, capture_spec
 from .build_patience import build_patience
+from .build_banking import repeat_step, stake_step
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -46,6 +47,10 @@ class StepBuilder(PieceBuilder):
             z = s.get("rest")
             if z is not None and z not in self.shared:
                 self.err(base + ("rest",), f"'{z}' is not a shared zone (zones: {', '.join(self.shared)})")
+            z = s.get("from")
+            if z is not None and z not in self.shared and z != "pack":
+                self.err(base + ("from",), f"'{z}' is not a shared zone (zones: {', '.join(self.shared)})")
+            st.turn_from = z
         elif kind == "announce":
             st.first = self.expr(base + ("first",), want=WANT_SEAT)
             st.declarations = list(s["declarations"])
@@ -117,6 +122,11 @@ class StepBuilder(PieceBuilder):
                 st.move_names = CAPTURE_MOVES
         elif kind == "effects":
             st.effects = self.effects(base + ("do",), seat_bound=False)
+        elif kind == "stake":
+            stake_step(self, st, base, s)
+        elif kind == "repeat":
+            names = list((self.d.get("hand") or {}).keys())
+            repeat_step(self, st, base, s, names[: names.index(name)] if name in names else [])
         return st
 
     def choose_step(self, st: Step, base: tuple, s: dict) -> None:

@@ -32,6 +32,8 @@ STEP_KINDS = (
     "capture",
     "effects",
     "patience",
+    "stake",
+    "repeat",
 )
 
 
@@ -91,6 +93,7 @@ class Step:
     to: str | None = None
     to_expr: Expr | None = None  # a zone that is not a shared one (the dealer's hand)
     sets_trump: bool = True
+    turn_from: str | None = None  # turnup: the shared zone turned up from (default: pack, then the deal's rest)
     # announce
     declarations: list[str] = field(default_factory=list)
     # choose_number / choose_cards: each seat from ``first`` that ``who`` admits chooses
@@ -137,6 +140,10 @@ class Step:
     offers_suits: bool = False
     # capture: the fishing play (dsl/build_capture.py)
     capture: Any = None  # a CaptureSpec (dsl/build_capture.py, which imports this module)
+    # stake / repeat (dsl/build_banking.py): the targets and amounts of a stake step; where a
+    # repeat goes back to, until when
+    stake: Any = None  # StakeSpec | None
+    repeat: Any = None  # RepeatSpec | None
 
 
 @dataclass

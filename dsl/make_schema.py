@@ -5,7 +5,6 @@ after a change (a test checks that schema.json is up to date).
 """
 
 import importlib
-import json
 
 
 def _part(name):  # a module of dsl/: a package member, or (run as a script) a file beside this one
@@ -13,6 +12,13 @@ def _part(name):  # a module of dsl/: a package member, or (run as a script) a f
 
 
 combination = _part("schema_combinations").combination
+_bank = _part("schema_parts")
+TURN_FROM, banking_kinds, stake_effect, write_schema = (
+    _bank.TURN_FROM,
+    _bank.banking_kinds,
+    _bank.stake_effect,
+    _bank.write_schema,
+)
 capture_kind = _part("schema_capture").capture_kind
 _helpers = _part("schema_helpers")
 by_players, deletable, el, expr = _helpers.by_players, _helpers.deletable, _helpers.el, _helpers.expr
@@ -60,9 +66,8 @@ kinds["deal"] = el(
     },
     ["hand"],
 )
-kinds["turnup"] = el(
-    {**step_common, "to": {"type": "string"}, "sets_trump": {"type": "boolean"}, "rest": {"type": "string"}}, ["to"]
-)
+turnup = {"to": {"type": "string"}, "sets_trump": {"type": "boolean"}, "rest": {"type": "string"}}
+kinds["turnup"] = el({**step_common, **turnup, "from": TURN_FROM}, ["to"])
 kinds["announce"] = el(
     {**step_common, "first": expr, "declarations": {"type": "array", "minItems": 1, "items": {"type": "string"}}},
     ["declarations"],
@@ -144,6 +149,7 @@ kinds["choose_cards"] = el(
 )
 kinds["effects"] = el({**step_common, "do": {"$ref": "#/$defs/effects"}}, ["do"])
 del kinds["effects"]["anyOf"]  # each effect inside cites for itself
+kinds.update(banking_kinds(el, step_common, asks, chooser, expr))
 follow = el({"must": {"type": "array", "items": expr}, "free": expr, "lead": expr})
 winner = el({"key": {"type": "array", "items": expr, "minItems": 1}}, ["key"])
 end_cond = el({"when": expr, "after": {"enum": ["play", "trick"]}, "winner": expr}, ["when"])
@@ -229,6 +235,7 @@ effect_props = {
     },
     "set": {"type": "object", "additionalProperties": expr, "minProperties": 1},
     "add": {"type": "object", "additionalProperties": expr, "minProperties": 1},
+    "stake": stake_effect(expr),
     "when": expr,
     "at": expr,
 }
@@ -536,22 +543,7 @@ schema = {
 
 
 def main(path=None):
-    import os
-    import tempfile
-    from pathlib import Path
-
-    target = Path(path) if path else Path(__file__).with_name("schema.json")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:  # written whole, then renamed over the old schema
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(json.dumps(schema, indent=1) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_schema(schema, path)
 
 
 if __name__ == "__main__":

@@ -306,6 +306,12 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
 
             def f(st, seat):
                 st._pay(payment, seat)
+    elif op == "stake":
+        fon = a["on"].fn if a["on"] is not None else None
+        fto = a["to"].fn
+
+        def f(st, seat):
+            st._set_stake(seat, fon(st, seat, None) if fon is not None else None, fto(st, seat, None), path)
     elif track is not None:
         f = _tracked_counters(e, track)
     else:

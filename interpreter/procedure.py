@@ -229,7 +229,11 @@ class Procedure(StateParts):
         else:
             start, stacked, dealt, frame = mid
         steps = g.steps
-        for i in range(start, len(steps)):
+        if mid is None:
+            self._rounds = {}
+        i = start - 1
+        while i + 1 < len(steps):  # a repeat step sends play back (``_jump``), at most its max times
+            i += 1
             st = steps[i]
             if frame is not None:  # the step a copy resumes in: its ``when`` held then
                 r = getattr(self, "_step_" + st.kind)(st, frame)
@@ -257,6 +261,8 @@ class Procedure(StateParts):
                 yield from r
             if self._guard:
                 self._guard = frozenset()
+            if self._jump is not None:
+                i, self._jump = self._jump - 1, None
         self._step_pos = self._cur_step = None
         if self.winner is None and g.hand_winner is not None:
             self.winner = g.hand_winner.fn(self, None, None)

@@ -38,6 +38,7 @@ from typing import Any, Callable
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import GameDef, Step
+from .banking import Banking
 from .base import (
     DEFAULT_MAX_PLAYS,
     PASS,
@@ -66,7 +67,7 @@ __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError
 
 
 class State(
-    Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Capture, Patience, Effects, InputChecks, Visibility
+    Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Capture, Patience, Effects, InputChecks, Visibility, Banking
 ):
     """One game of ``game`` for ``players`` players.
 
@@ -211,6 +212,8 @@ class State(
         self._auto = agents  # agents asked inline (run_with(), or given here: the game is played now)
         self._at: tuple = (0, False, False)  # the step in progress: (index, stacked, dealt), for copy()
         self._frame: tuple = ()  # what the step paused in saved at its decision, for copy()
+        self._rounds: dict = {}  # step index -> the times a repeat step went back in this hand
+        self._jump: int | None = None
         self._snapshots = snapshots
         self.snapshot: Snapshot | None = None  # the top of the hand in progress (with snapshots on)
         self._resume = resume

@@ -197,7 +197,10 @@ class Steps(StateParts):
             assert st.to_expr is not None, "a turn-up step names its zone (the model requires one)"
             zone = st.to_expr.fn(self, None, None)
         pack = self.zones["pack"]
-        src = pack if pack else self.zones.get(self._rest_zone() or "", [])
+        if st.turn_from is not None:  # a card turned up from a zone of its own (a card kept face down)
+            src = self.zones[st.turn_from]
+        else:
+            src = pack if pack else self.zones.get(self._rest_zone() or "", [])
         if not src:
             raise RuleError("no card left to turn up", st.pos, code="deal")
         if src is zone:

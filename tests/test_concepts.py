@@ -1,6 +1,7 @@
 """Each general concept of the language, proven on its own small rule file
 (tests/concepts/), before the corpus relies on it."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -395,3 +396,151 @@ def test_a_player_out_of_cards_is_passed_over_and_the_next_leads():
     tricks = [e for e in st.events if e["type"] == "trick"]
     assert [t["cards"] for t in tricks[2:]] == [["10S", "KS"], ["QH", "10H"], ["JH", "JS"]]
     assert st.is_terminal() and not any(st.hand)  # every card is played
+
+
+# -- banking: stakes on ranks, a card turned each turn, the turn repeated ---------------
+def bal(st):
+    return [st.bal[s]["chip"] for s in range(st.n)]
+
+
+def pack_of(*names):
+    from academie.dsl.cards import card
+
+    return [card(n) for n in names]
+
+
+def test_stakes_are_placed_settled_as_cards_turn_and_the_turn_repeats():
+    deck = ["KH", "KS", "AH", "QS", "AS", "QH"]
+    st = State(game("banking"), 2, 0, dealer=0, deck=pack_of(*deck), hands=1)
+    assert st.decision_kind() == "stake" and st.legal_moves() == ["pass", "ace", "king", "queen"]
+    st.apply("king")
+    assert st.decision_kind() == "number" and st.legal_moves() == [0, 1, 2]
+    st.apply(2)
+    assert st.legal_moves() == ["pass", "ace", "queen"]  # each target once in a turn
+    st.apply("pass")
+    # KH turned: a heart, the bank pays the stake on kings, which stays on the table
+    assert bal(st) == [-2, 2] and st.pvars["stake:K"] == [0, 2]
+    assert st.legal_moves() == ["pass", "ace", "king", "queen"]  # the second turn: stakes again
+    st.apply("pass")
+    # KS turned: the stake on kings is lost and leaves the table
+    assert bal(st) == [0, 0] and st.pvars["stake:K"] == [0, 0]
+    turned = [e["card"] for e in st.events if e["type"] == "turnup"]
+    assert turned == ["KH", "KS"]
+    while not st.is_terminal():
+        st.apply("pass")
+    assert [e["card"] for e in st.events if e["type"] == "turnup"] == deck  # repeated until the pack is out
+    assert sum(1 for e in st.events if e["type"] == "repeat") == 5
+
+
+def test_late_in_the_pack_a_stake_may_be_raised_but_not_lowered():
+    st = State(game("banking"), 2, 0, dealer=0, deck=pack_of("AH", "AS", "QH", "KH", "QS", "KS"), hands=1)
+    st.apply("queen")
+    st.apply(1)
+    st.apply("pass")  # AH
+    st.apply("pass")  # AS
+    st.apply("pass")  # QH: the bank pays, the stake on queens stays; three cards left
+    assert st.pvars["stake:Q"] == [0, 1]
+    st.apply("queen")
+    assert st.legal_moves() == [0, 1, 2]  # three left: may still take it down
+    st.apply(1)
+    st.apply("pass")  # KH: two cards left
+    st.apply("queen")
+    assert st.legal_moves() == [1, 2]  # no lowering now
+    st.apply(2)
+    st.apply("pass")  # QS: the stake of two is lost
+    assert bal(st) == [1, -1] and st.pvars["stake:Q"] == [0, 0]  # won 1 on QH, lost 2 on QS
+
+
+def test_a_copy_taken_in_a_repeated_turn_plays_on_as_its_original():
+    st = State(game("banking"), 3, 5, dealer=0, hands=1)
+    for m in ["king", 1, "pass", "ace", 2, "pass", "pass", "queen"]:
+        st.apply(m)
+    cp = st.copy()
+    assert cp.legal_moves() == st.legal_moves() == [0, 1, 2]
+    moves = [2, "pass"] + ["pass"] * 40
+    for m in moves:
+        if st.is_terminal():
+            break
+        st.apply(m)
+        cp.apply(m)
+    assert st.is_terminal() and cp.is_terminal() and st.events == cp.events
+
+
+def test_a_repeat_that_goes_back_more_than_its_max_is_a_located_error(tmp_path):
+    text = (CONCEPTS / "banking.yaml").read_text().replace("max: 6", "max: 2")
+    f = tmp_path / "short.yaml"
+    f.write_text(text)
+    st = State(load_game(str(f)), 2, 0, dealer=0, hands=1)
+    with pytest.raises(RuleError) as e:
+        while not st.is_terminal():
+            st.apply("pass")
+    assert "went back to 'punt' 2 times" in str(e.value) and "short.yaml:" in str(e.value)
+
+
+def test_a_target_named_by_a_number_is_refused(tmp_path):
+    text = (CONCEPTS / "banking.yaml").read_text().replace("targets: {ace: A,", "targets: {1: A,")
+    f = tmp_path / "num.yaml"
+    f.write_text(text)
+    with pytest.raises(RuleError) as e:
+        load_game(str(f))
+    assert "num.yaml:" in str(e.value) and "targets" in str(e.value)
+
+
+# -- drawing against a dealer: hit or stand, a hole card, the dealer draws to 17 -------------
+def full_pack(*top):
+    from academie.dsl.cards import card
+
+    names = [r + s for s in "SHDC" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+    return [card(n) for n in [*top, *(n for n in names if n not in top)]]
+
+
+def test_a_punter_hits_to_21_the_hole_card_unseen_till_the_dealer_draws_and_busts():
+    import academie
+
+    g = academie.load_game(str(CONCEPTS / "drawing.yaml"))
+    # the punter's 10S 6H, the hole card 7D, the dealer's 9C face up, then 5S for the punter, 8H for the dealer
+    st = g.new_state(players=2, seed=0, dealer=0, keep_events=True, deck=full_pack("10S", "6H", "7D", "9C", "5S", "8H"))
+    st.apply("hand")
+    st.apply(2)  # his one target staked: no pass asked
+    assert st.engine.pvars["total"][1] == 16 and st.decision_kind() == "number"
+    for seat in (0, 1):
+        assert "7D" not in json.dumps(st.observation(seat))  # the hole card: nobody sees it
+    assert "9C" in json.dumps(st.observation(1))
+    st.apply(1)  # hit: 5S, 21, his turn is over without asking
+    assert st.is_terminal()
+    assert st.engine.pvars["total"][1] == 21
+    assert [e["card"] for e in st.engine.events if e["type"] == "turnup"] == ["9C", "7D", "8H"]  # 16: he draws, 24
+    assert [st.engine.bal[s]["chip"] for s in (0, 1)] == [-2, 2]
+
+
+def test_the_dealer_stands_on_17_counting_an_ace_eleven_and_a_bust_punter_loses():
+    import academie
+
+    g = academie.load_game(str(CONCEPTS / "drawing.yaml"))
+    # the punter's 10S 6H, the hole card 6D, the dealer's AC face up (soft 17: he stands), then KS
+    st = g.new_state(players=2, seed=0, dealer=0, keep_events=True, deck=full_pack("10S", "6H", "6D", "AC", "KS"))
+    st.apply("hand")
+    st.apply(3)
+    st.apply(1)  # hit: KS, 26, bust
+    assert st.is_terminal()
+    assert [e["card"] for e in st.engine.events if e["type"] == "turnup"] == ["AC", "6D"]  # soft 17: no draw
+    assert [st.engine.bal[s]["chip"] for s in (0, 1)] == [3, -3]
+
+
+def test_two_punters_take_their_turns_one_after_the_other():
+    import academie
+
+    g = academie.load_game(str(CONCEPTS / "drawing.yaml"))
+    # seat 1: 10S 2H; seat 2: 9D 9S; hole 10D, up 7C (17); seat 1 hits 3C, then stands
+    st = g.new_state(players=3, seed=0, dealer=0, deck=full_pack("10S", "2H", "9D", "9S", "10D", "7C", "3C"))
+    for _ in range(2):
+        st.apply("hand")
+        st.apply(1)
+    assert st.current_player() == 1
+    st.apply(1)  # hit: 3C, 15
+    assert st.current_player() == 1
+    st.apply(0)  # stand
+    assert st.current_player() == 2
+    st.apply(0)  # stand on 18
+    assert st.is_terminal()
+    assert [st.engine.bal[s]["chip"] for s in (0, 1, 2)] == [0, -1, 1]  # 15 < 17 loses, 18 > 17 wins

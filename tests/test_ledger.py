@@ -26,7 +26,6 @@ REWORKED = {
     "eb11-lansquenet",
     "foster-cooncan-1913-two",
     "hoyle-improved-cribbage",
-    "hoyle-improved-faro",
     "hoyle-improved-vingt-un",
     "new-international-bezique",
     "nuttall-poker",

@@ -58,6 +58,8 @@ def _played(ref: str, seed: int):
             assert ev.get("rule"), ev
             for s in ev.get("seats") or [ev.get("seat")]:
                 expected[(ev["counter"], s)] = ev["total"]
+        elif t == "stake":  # a stake placed, taken down or settled (kind: stake, the stake effect)
+            expected[("stake:" + ev["on"], ev["seat"])] = ev["amount"]
         elif t in ("number", "suit") and ev.get("into"):
             expected[(ev["into"], ev["seat"])] = ev["value"]
         now = _shown_cells(st)

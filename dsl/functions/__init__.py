@@ -9,7 +9,7 @@ named here (and documented in docs/language.md)."""
 
 from __future__ import annotations
 
-from . import cards, combinations, declarations, numbers, seats
+from . import banking, cards, combinations, declarations, numbers, seats
 
 FUNCTIONS = {
     "count": (1, 3, cards.f_count),
@@ -39,4 +39,6 @@ FUNCTIONS = {
     "holder": (1, 1, cards.f_holder),
     "index": (1, 1, seats.f_index),
     **{name: (2, 2, combinations.f_combination(field)) for name, field in combinations.FIELDS.items()},
+    "top": (1, 1, banking.f_top),
+    "staked": (1, 2, banking.f_staked),
 }
