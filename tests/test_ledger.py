@@ -24,7 +24,13 @@ REWORKED = {
     "cadogan-napoleon",
     "chambers-cassino",
     "dictionnaire-academie-1740-brelan",
+    "eb11-brag",
+    "eb11-lansquenet",
+    "foster-cooncan-1913-two",
+    "hoyle-improved-cribbage",
     "hoyle-improved-faro",
+    "hoyle-improved-vingt-un",
+    "new-international-bezique",
     "nuttall-poker",
 }
 ENFLE = corpus_root() / "enfle" / "academie.yaml"
