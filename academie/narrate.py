@@ -273,6 +273,15 @@ def _run(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["seat"]), _t(" begins a run in "), w.suit(ev["suit"])]
 
 
+def _go(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" cannot add a card: go")]
+
+
+def _show(ev: dict, w: _Words, _: bool | None) -> _Got:
+    who = [w.seat(ev["seat"]), _t(" shows ")] if ev.get("seat") is not None else [_t("shown: ")]
+    return [*who, *w.cards(ev.get("cards") or ())]
+
+
 def _renounce(ev: dict, w: _Words, _: bool | None) -> _Got:
     led = ev.get("led")
     return [w.seat(ev["seat"]), _t(" cannot follow")] + ([_t(" "), w.suit(led)] if led is not None else [])
@@ -459,6 +468,8 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "declare": _declare,
     "play": _play,
     "run": _run,
+    "go": _go,
+    "show": _show,
     "renounce": _renounce,
     "take": _take,
     "number": _number,

@@ -260,6 +260,8 @@ class _Words:
             return f"the player who announced {self.value(a[0])[4:]}"
         if f == "holder" and a:
             return f"the player holding {self.value(a[0])}"
+        if f == "joined" and a:
+            return _join([self.value(x) for x in a], "and")
         if f == "index" and a:
             who = self.value(a[0])
             return "the player's place at the table" if who == "the player" else f"the place at the table of {who}"
@@ -452,6 +454,7 @@ _COMBINATION_WORDS = {
     "size_of": "the number of cards of the best {name} in {zone}",
     "top_of": "the rank of the top card of the best {name} in {zone}",
     "value_of": "the value of the best {name} in {zone}",
+    "tail_of": "the number of the last cards of {zone} that make one {name}",
 }
 
 _FUNCS = {
@@ -475,6 +478,7 @@ _FUNCS = {
     "declared",
     "declarer",
     "holder",
+    "joined",
     "index",
     "run",
 }

@@ -4,6 +4,7 @@ game's declarations."""
 
 from __future__ import annotations
 
+from .build_adding import build_adding
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -107,6 +108,10 @@ class StepBuilder(PieceBuilder):
             st.unheld = s.get("unheld", "error")
             st.on_play = self.effects(base + ("on_play",))
             st.end = self.end_rules(base + ("end",))
+        elif kind == "adding":
+            st.adding = build_adding(self, base, s, WANT_SEAT, WANT_TRUTH)
+        elif kind == "show":
+            st.src = self.zone_ref(base + ("zone",), str(s["zone"]).strip(), "game")
         elif kind == "effects":
             st.effects = self.effects(base + ("do",), seat_bound=False)
         return st

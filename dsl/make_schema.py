@@ -7,11 +7,14 @@ after a change (a test checks that schema.json is up to date).
 import json
 
 try:  # run as a script (python dsl/make_schema.py) or imported as academie.dsl.make_schema
+    from .schema_adding import adding_properties
     from .schema_combinations import combination
 except ImportError:
+    from schema_adding import adding_properties  # type: ignore[no-redef]
     from schema_combinations import combination  # type: ignore[no-redef]
 
 expr = {"$ref": "#/$defs/expr"}
+strings1 = {"type": "array", "items": {"type": "string"}, "minItems": 1}
 
 
 def el(props, required=(), extra=None):
@@ -203,6 +206,8 @@ del kinds["effects"]["anyOf"]  # each effect inside cites for itself
 follow = el({"must": {"type": "array", "items": expr}, "free": expr, "lead": expr})
 winner = el({"key": {"type": "array", "items": expr, "minItems": 1}}, ["key"])
 end_cond = el({"when": expr, "after": {"enum": ["play", "trick"]}, "winner": expr}, ["when"])
+kinds["adding"] = el({**step_common, **adding_properties(expr, end_cond)})
+kinds["show"] = el({**step_common, "zone": expr}, ["zone"])
 kinds["tricks"] = el(
     {
         **step_common,
@@ -294,28 +299,12 @@ document = {
         "title": {"type": "string"},
         "summary": {"type": "string"},
         "family": {
-            "enum": [
-                "trick",
-                "stops",
-                "vying",
-                "banking",
-                "adding",
-                "fishing",
-                "draw-and-meld",
-                "patience",
-                "shedding",
-            ],
+            "enum": "trick stops vying banking adding fishing draw-and-meld patience shedding".split(),
             "description": "the family of play the game belongs to (how `academie list` and the site group games)",
         },
         "source": {"type": "string", "description": "default source id for cites written as a bare quote"},
         "extends": {"type": "string"},
-        "imports": {
-            "type": "array",
-            "items": el(
-                {"from": {"type": "string"}, "take": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
-                ["from", "take"],
-            ),
-        },
+        "imports": {"type": "array", "items": el({"from": {"type": "string"}, "take": strings1}, ["from", "take"])},
         "abstract": {"type": "boolean"},
         "players": el(
             {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}}, ["min", "max"]

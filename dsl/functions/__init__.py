@@ -35,6 +35,8 @@ FUNCTIONS = {
     "declared": (1, 1, declarations.f_declared),
     "declarer": (1, 1, declarations.f_declarer),
     "holder": (1, 1, cards.f_holder),
+    "joined": (2, None, cards.f_joined),
     "index": (1, 1, seats.f_index),
     **{name: (2, 2, combinations.f_combination(field)) for name, field in combinations.FIELDS.items()},
+    "tail_of": (2, 2, combinations.f_tail),
 }
