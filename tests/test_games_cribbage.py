@@ -212,3 +212,34 @@ def test_flushes_three_in_hand_four_in_crib_and_the_professed_gamesters_crib():
     assert scores(st, "count_crib") == [(0, 8)]
     st = play_out(start(cribbage("crib_flush_of_five"), *deal))
     assert scores(st, "count_crib") == [(0, 4)]  # the run alone
+
+
+def test_the_crib_is_hidden_until_the_show_and_the_starter_unknown_until_turned_up():
+    import academie
+
+    game = academie.load_game("cribbage/cribbage")
+    deck = stacked(["5S", "JC", "2H", "7D", "KD"], ["5H", "5D", "9S", "10H", "QS"], "5C")
+    state = game.new_state(players=2, seed=0, dealer=0, deck=deck)
+    state.apply("5H")
+    for seat in (0, 1):
+        obs = state.observation(seat)
+        assert obs["zones"]["starter"] == {"count": 0, "cards": []}
+        assert "5C" not in json_of(obs)
+    for c in ["5D", "5S", "JC"]:
+        state.apply(c)
+    for seat in (0, 1):
+        obs = state.observation(seat)
+        assert obs["zones"]["crib"] == {"count": 4, "cards": []}  # laid out face down, even one's own
+        assert obs["zones"]["starter"]["cards"] == ["5C"]  # turned up: seen by all
+        other = ["5S", "JC"] if seat == 1 else ["5H", "5D"]
+        assert not any(c in json_of(obs) for c in other)
+    while state.hand_no == 1 and not state.is_terminal():
+        state.apply(state.legal_moves()[0])
+    shown = [e for e in state.observation(1)["earlier_hands"][0] if e["type"] == "show"]
+    assert sorted(shown[-1]["cards"]) == ["5D", "5H", "5S", "JC"]  # the crib shown at the show
+
+
+def json_of(obs):
+    import json
+
+    return json.dumps(obs)

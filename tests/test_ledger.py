@@ -27,7 +27,6 @@ REWORKED = {
     "eb11-brag",
     "eb11-lansquenet",
     "foster-cooncan-1913-two",
-    "hoyle-improved-cribbage",
     "hoyle-improved-faro",
     "hoyle-improved-vingt-un",
     "new-international-bezique",
