@@ -47,7 +47,9 @@ class StepWords(PlayWords):
         names = list(hand)
         kinds = [(hand[n] or {}).get("kind") for n in names]
         first_deal = next((i for i, k in enumerate(kinds) if k == "deal"), None)
-        first_play = next((i for i, k in enumerate(kinds) if k in ("tricks", "sequence", "capture", "patience")), None)
+        first_play = next(
+            (i for i, k in enumerate(kinds) if k in ("tricks", "sequence", "capture", "patience", "adding")), None
+        )
         for i, name in enumerate(names):
             s = hand[name] or {}
             kind = s.get("kind")
@@ -294,6 +296,37 @@ class StepWords(PlayWords):
                 "play", base + ("on_trick", i), f"After each trick, {self.effect(e)}.", strip(e), base + ("on_trick", i)
             )
         self.passes_and_ends(s, base)
+
+    def step_adding(self, name, s, base, phase, when):
+        test = f" that is {card_test(s['cards'])}" if s.get("cards") is not None else ""
+        text = (
+            f"The cards are played to a count. Beginning with {_seat(s.get('first', 'dealer + 1'))}, each player in "
+            f"turn adds to the table a card of his hand{test}; a player who has no such card says go, and the turn "
+            "passes. When no player can add a card, the count stops"
+        )
+        if s.get("stop", "again") == "end":
+            text += ", and the play ends: the cards left are not played"
+        else:
+            aside = f" (its cards go to the {s['set_aside']})" if s.get("set_aside") else ""
+            text += f"{aside}, and the player after the last to play begins a new count, until all the cards are played"
+        if s.get("return_to"):
+            text += f". At the end each player takes back into his {s['return_to']} the cards he played"
+        text = _cap(when + text[0].lower() + text[1:]) if when else text
+        self.add("play", base, text + ".", strip({k: s.get(k) for k in ("first", "cards", "stop")}), base)
+        for i, e in enumerate(s.get("on_stop") or []):
+            self.add(
+                "play",
+                base + ("on_stop", i),
+                f"When the count stops, for the last player to add a card, {self.effect(e)}.",
+                strip(e),
+                base + ("on_stop", i),
+            )
+        self.passes_and_ends(s, base)
+
+    def step_show(self, name, s, base, phase, when):
+        z = str(s.get("zone"))
+        text = f"{phase}, {when}the cards of {expr(z) if '(' in z else 'the ' + z} are shown to every player"
+        self.add("scoring", base, text + ".", strip(s), base)
 
     def step_sequence(self, name, s, base, phase, when):
         text = (

@@ -296,6 +296,15 @@ def _run(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["seat"]), _t(" begins a run in "), w.suit(ev["suit"])]
 
 
+def _go(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" cannot add a card: go")]
+
+
+def _show(ev: dict, w: _Words, _: bool | None) -> _Got:
+    who = [w.seat(ev["seat"]), _t(" shows ")] if ev.get("seat") is not None else [_t("shown: ")]
+    return [*who, *w.cards(ev.get("cards") or ())]
+
+
 def _renounce(ev: dict, w: _Words, _: bool | None) -> _Got:
     led = ev.get("led")
     return [w.seat(ev["seat"]), _t(" cannot follow")] + ([_t(" "), w.suit(led)] if led is not None else [])
@@ -378,7 +387,7 @@ def _draw(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["seat"]), _t(" draws "), w.card(ev["card"]), _t(" from the "), _name(ev["from"])]
 
 
-def _show(ev: dict, w: _Words, _: bool | None) -> _Got:  # a card turned face up where it lies (patience)
+def _turn(ev: dict, w: _Words, _: bool | None) -> _Got:  # a card turned face up where it lies (patience)
     return [w.card(ev["card"]), _t(" is turned face up on "), _name(ev["zone"])]
 
 
@@ -525,6 +534,8 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "build": _build,
     "trail": _trail,
     "rest": _rest,
+    "go": _go,
+    "show": _show,
     "renounce": _renounce,
     "take": _take,
     "number": _number,
@@ -537,7 +548,7 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "trick": _trick,
     "borrow": _borrow,
     "draw": _draw,
-    "show": _show,
+    "turn": _turn,
     "move": _move,
     "layout": _layout,
     "redeal": _redeal,

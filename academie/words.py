@@ -266,6 +266,8 @@ class _Words:
             who = self.value(a[0])
             whose = "the player's stake" if who == "the player" else f"the stake of {who}"
             return f"{whose} on the rank of {self.value(a[1])}" if len(a) == 2 else f"all {whose}s"
+        if f == "joined" and a:
+            return _join([self.value(x) for x in a], "and")
         if f == "index" and a:
             who = self.value(a[0])
             return "the player's place at the table" if who == "the player" else f"the place at the table of {who}"
@@ -458,6 +460,7 @@ _COMBINATION_WORDS = {
     "size_of": "the number of cards of the best {name} in {zone}",
     "top_of": "the rank of the top card of the best {name} in {zone}",
     "value_of": "the value of the best {name} in {zone}",
+    "tail_of": "the number of the last cards of {zone} that make one {name}",
 }
 
 _FUNCS = {
@@ -481,6 +484,7 @@ _FUNCS = {
     "declared",
     "declarer",
     "holder",
+    "joined",
     "index",
     "run",
     "top",

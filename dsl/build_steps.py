@@ -7,6 +7,7 @@ from __future__ import annotations
 from .build_capture import CAPTURE_MOVES, capture_spec
 from .build_patience import build_patience
 from .build_banking import repeat_step, stake_step
+from .build_adding import build_adding
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -120,6 +121,10 @@ class StepBuilder(PieceBuilder):
             st.capture = capture_spec(self, base, s)
             if st.capture is not None:
                 st.move_names = CAPTURE_MOVES
+        elif kind == "adding":
+            st.adding = build_adding(self, base, s, WANT_SEAT, WANT_TRUTH)
+        elif kind == "show":
+            st.src = self.zone_ref(base + ("zone",), str(s["zone"]).strip(), "game")
         elif kind == "effects":
             st.effects = self.effects(base + ("do",), seat_bound=False)
         elif kind == "stake":

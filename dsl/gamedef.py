@@ -13,6 +13,7 @@ from typing import Any
 from .cards import Card, card as _card
 from .compiler import Expr, Scope
 from .document import Doc
+from .build_adding import AddingSpec
 from .errors import Pos, RuleError
 
 BUILTIN_SEAT_ZONES = ("hand",)
@@ -30,6 +31,8 @@ STEP_KINDS = (
     "tricks",
     "sequence",
     "capture",
+    "adding",
+    "show",
     "effects",
     "patience",
     "stake",
@@ -130,6 +133,7 @@ class Step:
     stops: Expr | None = None  # sequence: cards played for any card, that end the run
     unheld: str = "error"  # sequence: a card required that the player cannot obtain: error | pass
     effects: list[Effect] = field(default_factory=list)
+    adding: AddingSpec | None = None  # kind adding: play to a running total (dsl/build_adding.py)
     # the moves a step kind offers besides cards, declarations, numbers and suits: named moves
     # (a finite set known at load, so that each has a stable action id), and whether the step
     # offers numbers (0 … the game's number_bound) or suits as moves

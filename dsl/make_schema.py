@@ -12,6 +12,8 @@ def _part(name):  # a module of dsl/: a package member, or (run as a script) a f
 
 
 combination = _part("schema_combinations").combination
+adding_properties = _part("schema_adding").adding_properties
+strings1 = {"type": "array", "items": {"type": "string"}, "minItems": 1}
 _bank = _part("schema_parts")
 TURN_FROM, banking_kinds, stake_effect, write_schema = (
     _bank.TURN_FROM,
@@ -153,6 +155,8 @@ kinds.update(banking_kinds(el, step_common, asks, chooser, expr))
 follow = el({"must": {"type": "array", "items": expr}, "free": expr, "lead": expr})
 winner = el({"key": {"type": "array", "items": expr, "minItems": 1}}, ["key"])
 end_cond = el({"when": expr, "after": {"enum": ["play", "trick"]}, "winner": expr}, ["when"])
+kinds["adding"] = el({**step_common, **adding_properties(expr, end_cond)})
+kinds["show"] = el({**step_common, "zone": expr}, ["zone"])
 kinds["tricks"] = el(
     {
         **step_common,
@@ -247,28 +251,12 @@ document = {
         "title": {"type": "string"},
         "summary": {"type": "string"},
         "family": {
-            "enum": [
-                "trick",
-                "stops",
-                "vying",
-                "banking",
-                "adding",
-                "fishing",
-                "draw-and-meld",
-                "patience",
-                "shedding",
-            ],
+            "enum": "trick stops vying banking adding fishing draw-and-meld patience shedding".split(),
             "description": "the family of play the game belongs to (how `academie list` and the site group games)",
         },
         "source": {"type": "string", "description": "default source id for cites written as a bare quote"},
         "extends": {"type": "string"},
-        "imports": {
-            "type": "array",
-            "items": el(
-                {"from": {"type": "string"}, "take": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
-                ["from", "take"],
-            ),
-        },
+        "imports": {"type": "array", "items": el({"from": {"type": "string"}, "take": strings1}, ["from", "take"])},
         "abstract": {"type": "boolean"},
         "players": el(
             {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}}, ["min", "max"]

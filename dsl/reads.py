@@ -39,6 +39,7 @@ _ZONE_FOLDS = frozenset(
         "size_of",
         "top_of",
         "value_of",
+        "tail_of",
     }
 )
 _TEAM_FUNCTIONS = frozenset({"team", "teams", "team_sum"})

@@ -202,7 +202,7 @@ class Patience(StateParts):
                     laid[i] += 1
                     if laid[i] > need[i] - lay.face_up:
                         if logging:
-                            self.emit({"type": "show", "card": c.name, "zone": z})
+                            self.emit({"type": "turn", "card": c.name, "zone": z})
                     else:
                         down[z] = down.get(z, 0) + 1
                 if logging:
@@ -301,7 +301,7 @@ class Patience(StateParts):
             if spec.turn_up and was and was == len(pile):
                 down[src] = was - 1
                 if logging:
-                    self.emit({"type": "show", "card": pile[-1].name, "zone": src})
+                    self.emit({"type": "turn", "card": pile[-1].name, "zone": src})
             self._pat_seen(spec, down, passes, seen)
         self.winner = seat if won else None
         self._end_rule = ("hand", st.name, "goal" if won else "moves")

@@ -58,6 +58,7 @@ from .effects import Effects
 from .procedure import Procedure, Snapshot
 from .patience import Patience
 from .sequence import Sequence
+from .adding import Adding
 from .short_loop import ShortLoop
 from .steps import Steps
 from .tricks import Tricks
@@ -67,7 +68,19 @@ __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError
 
 
 class State(
-    Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Capture, Patience, Effects, InputChecks, Visibility, Banking
+    Procedure,
+    Steps,
+    Choices,
+    Tricks,
+    ShortLoop,
+    Sequence,
+    Capture,
+    Patience,
+    Adding,
+    Effects,
+    InputChecks,
+    Visibility,
+    Banking,
 ):
     """One game of ``game`` for ``players`` players.
 

@@ -37,8 +37,10 @@ FUNCTIONS = {
     "declared": (1, 1, declarations.f_declared),
     "declarer": (1, 1, declarations.f_declarer),
     "holder": (1, 1, cards.f_holder),
+    "joined": (2, None, cards.f_joined),
     "index": (1, 1, seats.f_index),
     **{name: (2, 2, combinations.f_combination(field)) for name, field in combinations.FIELDS.items()},
     "top": (1, 1, banking.f_top),
     "staked": (1, 2, banking.f_staked),
+    "tail_of": (2, 2, combinations.f_tail),
 }

@@ -162,3 +162,18 @@ def f_holder(cp, node, args):
         return None
 
     return holder, "seat"
+
+
+def f_joined(cp, node, args):
+    """``joined(ZONE, ZONE, …)``: the cards of several zones together, as one zone to read
+    (a hand counted with the card turned up)."""
+    fs = []
+    for a in args:
+        f, k = cp.c(a)
+        cp.need(a, k, "zone")
+        fs.append(f)
+
+    def joined(st, s, c):
+        return [x for f in fs for x in f(st, s, c)]
+
+    return joined, "zone"

@@ -45,3 +45,29 @@ def f_combination(field: str):
         return value, "num"
 
     return build
+
+
+def f_tail(cp: Compiler, node, args):
+    """``tail_of(ZONE, C)``: the greatest number of the zone's last cards (in the order they were
+    put there) that together make one combination ``C``, every one of them in it; 0 when none do.
+    A pair, a pair-royal, a sequence or a fifteen made by the last cards played."""
+    z, k = cp.c(args[0])
+    cp.need(args[0], k, "zone")
+    table = cp.scope.combinations
+    name = cp.symbol(args[1], "a combination", table)
+    comb = table[name]
+    where = cp.where(node)
+
+    def value(st, s, c):
+        cards = z(st, s, c)
+        best = 0
+        try:
+            for k in range(len(cards), 0, -1):
+                if find(comb, cards[len(cards) - k :]).size == k:
+                    best = k
+                    break
+        except ValueError as e:
+            raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
+        return best
+
+    return value, "num"
