@@ -43,7 +43,7 @@ def test_a_run_is_moved_whole_a_space_takes_the_top_rank_a_card_uncovered_turns_
     assert names(st.legal_moves()) == ["3H", "draw"]  # the face-up cards of a column move together: 3H, not 2S
     st.apply("3H")  # into the space (a 3, the highest rank)
     assert names(z["tableau1"]) == ["3H", "2S"]
-    assert [e for e in st.events if e["type"] == "show"][-1] == {"type": "show", "card": "AS", "zone": "tableau2"}
+    assert [e for e in st.events if e["type"] == "turn"][-1] == {"type": "turn", "card": "AS", "zone": "tableau2"}
     assert "AS" in names(st.legal_moves())
     st.apply("AS")  # two empty foundations: the pile is a second decision
     assert st.decision_kind() == "place" and names(st.legal_moves()) == ["foundation1", "foundation2"]
@@ -123,7 +123,7 @@ def test_klondike_layout_seven_face_up_and_twenty_eight_in_all():
     st = State(klondike(), 1, 0, hands=1)
     piles = [st.zones[f"tableau{i}"] for i in range(1, 8)]
     assert [len(p) for p in piles] == [1, 2, 3, 4, 5, 6, 7] and sum(map(len, piles)) == 28
-    shown = [e["card"] for e in st.events if e["type"] == "show"]
+    shown = [e["card"] for e in st.events if e["type"] == "turn"]
     assert shown == [p[-1].name for p in piles]  # the last card of each column, and no other
     assert len(st.zones["stock"]) == 24
 
@@ -185,7 +185,7 @@ def test_klondike_the_face_up_cards_of_a_column_move_together_and_a_space_takes_
     assert [c.name for c in st2.zones["tableau7"]][-2:] == ["KS", "QH"] and st2.zones["tableau1"] == []
     st.apply("10H")
     assert [c.name for c in st.zones["tableau3"]][-3:] == ["JS", "10H", "9S"]
-    assert [e for e in st.events if e["type"] == "show"][-1]["zone"] == "tableau2"  # the card under turned up
+    assert [e for e in st.events if e["type"] == "turn"][-1]["zone"] == "tableau2"  # the card under turned up
 
 
 def test_klondike_settlement_52_counters_paid_5_for_each_card_founded():
