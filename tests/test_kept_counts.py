@@ -67,11 +67,12 @@ def test_a_count_over_every_seats_zone_of_the_card_alone_is_kept(text, kept):
     assert (getattr(fn, "kept_over", None) == "tricks") is kept
 
 
-def test_a_kept_count_follows_tricks_taken_a_new_hand_and_other_states():
+@pytest.mark.parametrize("games", [1, 3])
+def test_a_kept_count_follows_tricks_taken_a_new_hand_and_other_states(games):
     kept, plain = _both(BROKEN)
     rng = random.Random(3)
     states = []
-    for _ in range(3):  # three games in turn: the kept count is met with other zones at every call
+    for _ in range(games):  # games in turn: the kept count is met with other zones at every call
         deck = DECK[:]
         rng.shuffle(deck)
         states.append((_St([[], [], [], []]), deck))

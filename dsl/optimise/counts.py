@@ -15,6 +15,8 @@ the plain count: the cards are met in the plain order.
 
 from __future__ import annotations
 
+from operator import eq
+
 from lark import Tree
 
 from ..cells import Cell
@@ -53,17 +55,40 @@ def kept_seat_count(cp: Compiler, node) -> Fn | None:
         return None  # the test reads more than the card
     t = seat_cp.lazy(test, "card", "bool")
     ctx = Cell()
-    look = _Truths(lambda st, s, c, x: t(st, s, x), ctx).__getitem__
+    truths = _Truths(lambda st, s, c, x: t(st, s, x), ctx)
+    look, known = truths.__getitem__, truths.get
     name = str(zone.children[0])
     kept: list = [None]  # (a copy of each seat's zone, each one's count, their sum): one entry, replaced whole
 
     def count(st, s, c):
         zs = st.pzones[name]
         k = kept[0]
-        if k is None or len(k[0]) != len(zs):
+        if k is not None and len(k[0]) == len(zs):
+            snaps, counts, total = k
+            same = list(map(eq, zs, snaps))  # each zone against its copy, in C
+            if False not in same:
+                return total
+            if same.count(False) == 1:  # one zone changed (a trick taken): if it grew, its new cards
+                i = same.index(False)
+                z, was = zs[i], snaps[i]
+                n = len(was)
+                if len(z) > n and z[:n] == was:
+                    new = z[n:]
+                    vals: list = list(map(known, new))
+                    if None in vals:  # a card not met before: its truth worked out
+                        ctx.v = (st, s, c)
+                        try:
+                            vals = list(map(look, new))
+                        finally:
+                            ctx.v = None
+                    d = sum(vals)
+                    snaps, counts = snaps[:], counts[:]
+                    snaps[i] = z[:]
+                    counts[i] += d
+                    kept[0] = (snaps, counts, total + d)
+                    return total + d
+        else:
             k = ([[]] * len(zs), [0] * len(zs), 0)
-        elif k[0] == zs:  # the same cards (a comparison of lists, in C)
-            return k[2]
         snaps, counts = [], []
         ctx.v = (st, s, c)
         try:

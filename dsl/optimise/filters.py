@@ -8,6 +8,7 @@ the test itself passes (``tests/test_speed_paths.py``)."""
 from __future__ import annotations
 
 from itertools import compress
+from operator import attrgetter
 from typing import Any, Callable
 
 from lark import Tree
@@ -61,7 +62,7 @@ def card_filter(cp: Compiler, tree):
 
 
 def _value_getter(attr: str) -> Callable:
-    return lambda st: getattr(st, attr)
+    return attrgetter(attr)
 
 
 def _counter_getter(name: str) -> Callable:
@@ -100,6 +101,9 @@ def context_filter(fn: Fn, tree, scope: Scope):
     if not values and not seat:
         return None  # the card alone: the per-card closure is as quick
     read = [values[n] for n in sorted(values)]
+    if len(read) == 1 and not seat:  # one value (``tricks_played``): the value itself is the key
+        (get,) = read
+        return kept_filter(fn, lambda st, s: get(st), "values")
     return kept_filter(fn, lambda st, s: (s if seat else None, *[get(st) for get in read]), "values")
 
 
