@@ -35,6 +35,13 @@ wall time measures the other processes too); each figure is the best of its
     state), plays per second, the plays read from the state's history after
     the game (its length less "No Pass" and the 52 cards dealt).
 
+Two commits compared (before and after a change): install each apart (``git archive COMMIT``
+unpacked, then ``pip install --no-deps --target DIR`` of it) and run this script of each in turn
+with ``PYTHONPATH=DIR``, from outside the worktree, on the same ``--seed``: base, new, base, new,
+... (each run times both engines side by side, so a run's ratios hold under the load of its
+moment); compare the medians of the runs' ratios. On a loaded machine, the instructions per
+game under ``valgrind --tool=callgrind`` (less a run of no game) do not depend on the load.
+
 Then the check that the two play the same game: over ``--check`` random
 games of each, from the (seat, card) of every play, with the same code for
 both: plays per game, the points a seat takes (a heart 1, the queen of spades

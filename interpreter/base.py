@@ -107,6 +107,7 @@ class StateParts:
     standings: list[dict]
     hand_results: list[dict]
     _scores_at_hand: tuple | None
+    _end_scores: tuple | None
     _compiled: Compiled
     _sink: Callable[[dict], None] | None
     _on_hand: Callable[[Any, bool], None] | None

@@ -66,9 +66,11 @@ class Procedure(StateParts):
                     break
                 if g.next_dealer is not None:
                     self.dealer = g.next_dealer.fn(self, None, None) % self.n
-            if not self.truncated and not self.unfinished:
+            if not self.truncated and not self.unfinished and g.game_end:
+                self._end_scores = None  # the scores the last hand ended with may change now
                 self._effects(g.game_end, None)
         except Unfinished:
+            self._end_scores = None
             self.unfinished = True
             self.emit({"type": "hand_end", "hand": self.hand_no, "winner": None, "reason": "unfinished"})
             self.hand_results.append(
@@ -124,7 +126,9 @@ class Procedure(StateParts):
 
     def _finish(self):
         g = self.g
-        if g.standings is not None:
+        if g.standings is not None and self._end_scores is not None:
+            scores = list(self._end_scores)  # read at the last hand's end, nothing played since
+        elif g.standings is not None:
             score = g.standings.fn
             scores = [score(self, s, None) for s in range(self.n)]
         else:
@@ -304,6 +308,7 @@ class Procedure(StateParts):
         when they tie: the side that won, the players who beat the one who lost), or the
         rules' winner, or none when nobody scored more than another."""
         start, end = self._scores_at_hand, self._scores_now()
+        self._end_scores = end
         scores = [b - a for a, b in zip(start, end)] if start is not None and end is not None else None
         winner, by = self.winner, "rules" if self.winner is not None else None
         winners = [winner] if winner is not None else []

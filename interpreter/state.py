@@ -210,6 +210,8 @@ class State(
         self.standings: list[dict] = []
         self.hand_results: list[dict] = []
         self._scores_at_hand: tuple | None = None  # each seat's standings score at the hand's start
+        # ... and at the end of the last hand, while nothing has been played since (for the standings)
+        self._end_scores: tuple | None = None
         self._counts = {
             "plays": 0,
             "tricks": 0,

@@ -8,11 +8,12 @@ Also the legal cards of a seat (``_legal``) and the end conditions
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, Iterable
 
 from ..dsl.cards import Card
 from ..dsl.model import Step
-from .base import Decision, StateParts, Unfinished
+from .base import SUIT_SPAN, Decision, StateParts, Unfinished, canon_key
 from .fastpath import card_table, key_plan, reads_card_only
 
 
@@ -172,7 +173,10 @@ class Tricks(StateParts):
                         else:
                             moves, follows = legal(st, seat)
                     elif suit_led:
-                        moves = [c for c in hand if c.suit == led]
+                        # a hand is in canonical order, so the cards of a suit lie together: a slice
+                        lo, hi = SUIT_SPAN[led]
+                        i = bisect_left(hand, lo, key=canon_key)
+                        moves = hand[i : bisect_left(hand, hi, i, key=canon_key)]
                         if moves:
                             follows = True
                             if free_tab is not None:

@@ -43,12 +43,15 @@ def follow_rule_of(e: _engine.State, seat: int | None = None) -> dict | None:
     return {"rule": [*base, "must", tier], "test": st.must[tier].text, "tier": tier}
 
 
+_FEW = 64  # legal moves mapped to their ids at each call; more (numbers) are mapped once a decision
+
+
 class State(Views, Resampling):
     """One game, driven one decision at a time. Built by ``Game.new_state``."""
 
     _lazy = False  # True: no record of the hand kept yet (``_rec`` makes it)
-    _dec: Any = None  # the decision whose legal action ids are in ``_acts``
-    _acts: list[int] = []
+    _dec: Any = None  # a decision of many moves whose legal action ids are in ``_acts``
+    _acts: tuple[int, ...] = ()
 
     def __init__(
         self,
@@ -109,8 +112,6 @@ class State(Views, Resampling):
         self._earl: list[list[_Entry]] = []  # the hands before (and the set-up), in order
         self._views: dict[int, tuple[int, list, str]] = {}  # seat -> (hands, views, JSON)
         self._seen_: set[str] = set()
-        self._dec = None
-        self._acts = []
         self.__dict__.pop("_e", None)  # not the engine before (its zones are not this one's)
         self._e = _engine.State(
             self.game.gamedef,
@@ -198,11 +199,13 @@ class State(Views, Resampling):
         d = self._e.decision
         if d is None:
             return []
-        if d is not self._dec:  # worked out once a decision (a decision is never changed once made)
-            self._acts = acts = list(map(self.game._ids.__getitem__, d.moves))
+        moves = d.moves
+        if len(moves) <= _FEW:  # the caller's own list, the one allocation of a call: nothing kept
+            return list(map(self.game._ids.__getitem__, moves))
+        if d is not self._dec:  # many numbers: worked out once a decision (a decision is never changed once made)
+            self._acts = tuple(map(self.game._ids.__getitem__, moves))
             self._dec = d
-            return acts[:]
-        return self._acts[:]
+        return list(self._acts)
 
     def action_to_string(self, action: int) -> str:
         """The name of the move of ``action`` (``"QS"``, ``"pass"``)."""

@@ -8,7 +8,9 @@ closures (``tests/test_tabled_parts.py``, ``tests/test_speed_paths.py``).
   whole expression that passes over zones (``whole``);
 - ``filters``: whole-hand filters (``Expr.filter``) for the common shapes of card tests;
 - ``hoisting``: a whole-hand filter working out once per call the costly parts of a
-  card test that do not read the card;
+  card test that do not read the card (a card that read such a part kept per its value);
+- ``counts``: ``sum_seats(count(ZONE(seat), TEST))`` of a test of the card alone kept with
+  the cards it counted over, counted again only for the cards that came;
 - ``groups``: a pass over a zone whose number or test reads one field of the card
   (its suit, its rank) worked out once per group of the zone's cards with that field.
 

@@ -7,6 +7,8 @@ the test itself passes (``tests/test_speed_paths.py``)."""
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter
 from typing import Any, Callable
 
 from lark import Tree
@@ -60,7 +62,7 @@ def card_filter(cp: Compiler, tree):
 
 
 def _value_getter(attr: str) -> Callable:
-    return lambda st: getattr(st, attr)
+    return attrgetter(attr)
 
 
 def _counter_getter(name: str) -> Callable:
@@ -99,6 +101,9 @@ def context_filter(fn: Fn, tree, scope: Scope):
     if not values and not seat:
         return None  # the card alone: the per-card closure is as quick
     read = [values[n] for n in sorted(values)]
+    if len(read) == 1 and not seat:  # one value (``tricks_played``): the value itself is the key
+        (get,) = read
+        return kept_filter(fn, lambda st, s: get(st), "values")
     return kept_filter(fn, lambda st, s: (s if seat else None, *[get(st) for get in read]), "values")
 
 
@@ -116,6 +121,9 @@ def kept_filter(fn: Fn, key_of: Callable[[Any, Any], tuple], per: str):
             if len(tables) >= CONTEXT_LIMIT:
                 tables.clear()
             tab = tables[k] = {}
+        vals = list(map(tab.get, cards))
+        if None not in vals:  # every card's value kept (none is None): in C
+            return list(compress(cards, vals))
         out = []
         for c in cards:
             v = tab.get(c, UNSEEN)

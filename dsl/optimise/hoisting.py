@@ -4,15 +4,25 @@ most once per call, for the first card that needs it."""
 
 from __future__ import annotations
 
+from itertools import compress
+from typing import Any, Callable
+
 from lark import Token, Tree
 
 from ..errors import Pos
 from ..cells import Cell
 from ..expr import BOUND, Scope
 from ..syntax import call_args
-from .tables import CONTEXT_LIMIT, UNSEEN, Optimising, table_key
+from .tables import CONTEXT_LIMIT, UNSEEN, Optimising, make_key, table_key
 
-_CARD_BINDERS = ("count", "any", "all")  # their second argument is a card test of its own
+_CARD_BINDERS = ("count", "any", "all")
+READS_PART = object()  # kept for a card whose value read the part worked out apart
+_KEYS = (
+    bool,
+    int,
+    str,
+    type(None),
+)  # the values of a part its cards' values are kept by  # their second argument is a card test of its own
 
 
 def _reads_card(node) -> bool:
@@ -60,6 +70,7 @@ class Hoisting(Optimising):
     def __init__(self, text, pos, scope, bound, slots: dict[int, int], cell: Cell, used: Cell):
         super().__init__(text, pos, scope, bound)
         self.slots, self.cell, self.used = slots, cell, used
+        self.parts: dict[int, Callable] = {}  # slot -> the part worked out once per call
 
     def c(self, node):
         fn, k = super().c(node)
@@ -67,6 +78,15 @@ class Hoisting(Optimising):
         if i is None:
             return fn, k
         cell, used = self.cell, self.used
+
+        def part(st, s, c):  # the part, worked out once per call (without marking the card as reading it)
+            memo = cell.v
+            if i in memo:
+                return memo[i]
+            v = memo[i] = fn(st, s, c)
+            return v
+
+        self.parts[i] = part
 
         def once(st, s, c):
             used.v = True  # the card's value read this part
@@ -90,41 +110,90 @@ def hoisting_filter(text: str, pos: Pos, scope: Scope, tree):
         return None
     cell = Cell()
     used = Cell(False)
-    fn, _ = Hoisting(text, pos, scope, BOUND["card"], slots, cell, used).c(tree)
+    hoister = Hoisting(text, pos, scope, BOUND["card"], slots, cell, used)
+    fn, _ = hoister.c(tree)
     # the rest of the test: if it reads only the card, the hand's values and the cards of
     # shared zones, a card's value that read none of the parts worked out apart depends on
-    # those alone, and is kept per set of them (a card that read one is worked out each call)
+    # those alone, and is kept per set of them. With one part worked out apart, a card that
+    # read it reads it again for the same set (what it reads before it is the same), and its
+    # value depends on the part's value besides: it is kept per set and that value
     hoisted = frozenset(slots)
     key = table_key(tree, Optimising(text, pos, scope, BOUND["card"]), hoisted)
     if key is not None and all(z in scope.zones for z in key[1]):
         values, zones = key
         parts = [values[v] for v in sorted(values) if v != "card"] + [zones[z] for z in sorted(zones)]
         tables: dict = {}
+        by_part: dict = {}  # (set of values, the part's value) -> card -> value (of any card met with them)
+        part: Any = hoister.parts[0] if len(slots) == 1 else None
+        key_of = make_key(parts)
 
         def kept(st, s, cards):
-            k = tuple([p(st, s, None) for p in parts])
+            k = key_of(st, s, None)
             tab = tables.get(k)
             if tab is None:
                 if len(tables) >= CONTEXT_LIMIT:
                     tables.clear()
                 tab = tables[k] = {}
+            vals = list(map(tab.get, cards))
+            if None not in vals and READS_PART not in vals:  # every card's value kept (none is None), in C
+                return list(compress(cards, vals))
             saved = cell.v
             cell.v = {}
             try:
+                reads: Any = None  # the values kept for the part's value, once it is worked out (False: none)
+                if (
+                    part is not None and None not in vals
+                ):  # only cards that read the part: it is worked out, as they would
+                    reads = _reads(k, part(st, s, None))
+                    if reads is not False:
+                        vals = list(map(reads.get, cards))
+                        if None not in vals:
+                            return list(compress(cards, vals))
                 out = []
                 for c in cards:
                     v = tab.get(c, UNSEEN)
-                    if v is UNSEEN:
+                    if v is READS_PART:
+                        if reads is None:
+                            reads = _reads(k, part(st, s, c))
+                        v = reads.get(c, UNSEEN) if reads is not False else UNSEEN
+                        if v is UNSEEN:
+                            v = fn(st, s, c)
+                            if reads is not False:
+                                reads[c] = v
+                    elif v is UNSEEN:
                         used.v = False
                         v = fn(st, s, c)
                         if not used.v:
                             tab[c] = v
+                            if type(reads) is dict:
+                                reads[c] = v
+                        elif part is not None:
+                            tab[c] = READS_PART
+                            if reads is None:
+                                reads = _reads(k, part(st, s, c))  # worked out for this card already
+                            if reads is not False:
+                                reads[c] = v
+                    elif type(reads) is dict:
+                        reads[c] = v
                     if v:
                         out.append(c)
                 return out
             finally:
                 cell.v = saved
 
+        def _reads(k, pv):
+            """The values kept for the cards met with ``k`` and the part's value ``pv``
+            (False when the part's value is not one they are kept by)."""
+            if type(pv) not in _KEYS:
+                return False
+            reads = by_part.get((k, pv))
+            if reads is None:
+                if len(by_part) >= CONTEXT_LIMIT:
+                    by_part.clear()
+                reads = by_part[(k, pv)] = {}
+            return reads
+
+        kept.kept_per = "values, and the part's value" if part is not None else "values"  # type: ignore[attr-defined]
         return kept
 
     def filt(st, s, cards):

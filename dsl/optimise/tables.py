@@ -39,8 +39,12 @@ class Optimising(Compiler):
         return binder_truths(self, args, conv)
 
     def c_call(self, node):
+        from .counts import kept_seat_count  # (it compiles with this class)
+
         f, k = super().c_call(node)
         g = grouped(self, node)  # a pass over a zone reading one field of the card
+        if g is None:
+            g = kept_seat_count(self, node)  # a count over every seat's zone, kept while they hold the same cards
         return (f, k) if g is None else (g, k)
 
 
