@@ -232,7 +232,7 @@ class GameBuilder(StepBuilder):
             wins={k: dict(v["wins"]) for k, v in vars_.items() if isinstance(v.get("wins"), dict)},
             sayings=self.sayings(vars_),
         )
-        numbers = [st for st in steps if st.kind == "choose_number"]
+        numbers = [st for st in steps if st.kind == "choose_number" or st.offers_numbers]
         if numbers and not gd.abstract and not self.errors:
             # a max written as a number bounds the step; any other, the size of the pack (a count of
             # cards or of tricks never exceeds it)

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 from .cards import Card, card as _card
 from .compiler import Expr, Scope
 from .document import Doc
 from .errors import Pos, RuleError
+
+if TYPE_CHECKING:
+    from .build_betting import BettingSpec
 
 BUILTIN_SEAT_ZONES = ("hand",)
 MAX_NUMBER = 10**18 - 1  # the greatest max of a choose_number step (its action ids are worked out, not listed)
@@ -29,6 +34,8 @@ STEP_KINDS = (
     "tricks",
     "sequence",
     "effects",
+    "betting",
+    "showdown",
 )
 
 
@@ -124,6 +131,7 @@ class Step:
     stops: Expr | None = None  # sequence: cards played for any card, that end the run
     unheld: str = "error"  # sequence: a card required that the player cannot obtain: error | pass
     effects: list[Effect] = field(default_factory=list)
+    betting: BettingSpec | None = None  # betting / showdown (dsl/build_betting.py)
     # the moves a step kind offers besides cards, declarations, numbers and suits: named moves
     # (a finite set known at load, so that each has a stable action id), and whether the step
     # offers numbers (0 … the game's number_bound) or suits as moves

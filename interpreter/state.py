@@ -49,6 +49,7 @@ from .base import (
     move_name,
     runtime_message,
 )
+from .betting import Betting
 from .checks import InputChecks
 from .choices import Choices
 from .compiled import for_game
@@ -63,7 +64,7 @@ from .visibility import Visibility
 __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError", "State", "move_name"]
 
 
-class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, InputChecks, Visibility):
+class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Betting, Effects, InputChecks, Visibility):
     """One game of ``game`` for ``players`` players.
 
     ``deck``: a stacked pack (top card first) used, unshuffled and uncut, for

@@ -1,0 +1,93 @@
+"""The betting round and the showdown (``kind: betting``, ``kind: showdown``), proven on Kuhn
+poker (tests/concepts/betting.yaml), whose legal sequences and payoffs are known exactly, and on
+Leduc poker (tests/concepts/betting_rounds.yaml: two rounds, a public card, raises capped)."""
+
+from itertools import permutations
+from pathlib import Path
+
+import pytest
+
+from academie.dsl.model import load_game
+from academie.interpreter.state import State
+
+CONCEPTS = Path(__file__).parent / "concepts"
+KUHN = ["JS", "QS", "KS"]
+# each terminal history of Kuhn poker and what the first player wins: +-1 for a showdown after
+# two checks, +-2 after a bet called, and the ante for the one who did not fold
+HISTORIES = {
+    ("check", "check"): 1,
+    ("check", "bet", "fold"): None,  # the first player folds: -1
+    ("check", "bet", "call"): 2,
+    ("bet", "fold"): None,  # the second player folds: +1
+    ("bet", "call"): 2,
+}
+FOLDS = {("check", "bet", "fold"): -1, ("bet", "fold"): 1}
+
+
+def kuhn():
+    return load_game(str(CONCEPTS / "betting.yaml"), ())
+
+
+def histories(st, prefix=()):
+    """Every terminal history from ``st`` (a copy per branch), with the state it ends in."""
+    if st.is_terminal():
+        yield prefix, st
+        return
+    for m in st.legal_moves():
+        c = st.copy()
+        c.apply(m)
+        yield from histories(c, prefix + (m,))
+
+
+@pytest.mark.parametrize("cards", list(permutations(KUHN, 2)))
+def test_kuhn_legal_sequences_and_payoffs(cards):
+    g = kuhn()
+    st = State(g, 2, 0, deal={"hands": [[cards[0]], [cards[1]]]})
+    assert st.current_player() == 0 and st.legal_moves() == ["check", "bet"]
+    seen = {}
+    for h, end in histories(st):
+        seen[h] = end.bal[0]["chip"]
+        assert end.bal[0]["chip"] + end.bal[1]["chip"] == 0 and end.bal["pot"]["chip"] == 0
+    assert set(seen) == set(HISTORIES)  # exactly the five terminal histories
+    sign = 1 if KUHN.index(cards[0]) > KUHN.index(cards[1]) else -1
+    for h, stake in HISTORIES.items():
+        want = FOLDS[h] if stake is None else sign * stake
+        assert seen[h] == want, (cards, h)
+
+
+def test_kuhn_moves_at_each_node():
+    st = State(kuhn(), 2, 0, deal={"hands": [["QS"], ["KS"]]})
+    st.apply("check")
+    assert (st.current_player(), st.legal_moves()) == (1, ["check", "bet"])
+    st.apply("bet")
+    assert (st.current_player(), st.legal_moves()) == (0, ["fold", "call"])  # no raise: Kuhn has none
+
+
+def test_a_folded_hand_is_never_shown_and_the_survivor_shows_nothing():
+    st = State(kuhn(), 2, 0, deal={"hands": [["KS"], ["JS"]]})
+    st.apply("bet")
+    st.apply("fold")
+    assert st.is_terminal()
+    assert not [e for e in st.events if e["type"] == "show"]
+    assert st.winner == 0 and st.bal[0]["chip"] == 1
+
+
+def test_a_showdown_shows_the_hands_still_in():
+    st = State(kuhn(), 2, 0, deal={"hands": [["QS"], ["KS"]]})
+    st.apply("check")
+    st.apply("check")
+    shows = [(e["seat"], e["cards"]) for e in st.events if e["type"] == "show"]
+    assert shows == [(0, ["QS"]), (1, ["KS"])]
+    assert st.winner == 1
+
+
+def test_kuhn_through_the_api_has_stable_action_ids_and_hides_the_other_card():
+    import academie
+
+    s = academie.load_game(str(CONCEPTS / "betting.yaml")).new_state(2, seed=3)
+    assert s.legal_moves() == ["check", "bet"]
+    ids = s.legal_actions()
+    assert len(set(ids)) == 2
+    obs = s.observation(1)
+    other = s.observation(0)["hand"]
+    assert not set(other) & {c for e in obs.get("events", []) for c in e.get("cards", [])}
