@@ -70,7 +70,6 @@ LEDGER_PENDING: dict[str, int] = {
     "chambers-cassino": 10,  # no rule file yet (issue 28)
     "dictionnaire-academie-1740-brelan": 6,  # no rule file yet (issue 28)
     "hoyle-improved-faro": 63,  # no rule file yet (issue 28)
-    "nuttall-poker": 7,  # no rule file yet (issue 28)
 }
 
 # the schema of a source's metadata (sources/ID.yaml); other keys are allowed

@@ -306,6 +306,20 @@ def _choose(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["seat"]), _t(" chooses "), _t("a card") if secret else w.card(ev["card"])]
 
 
+def _bet(ev: dict, w: _Words, _: bool | None) -> _Got:
+    """A move of a betting round, in the game's word (``see``, ``go-better``), with what it staked."""
+    parts = [w.seat(ev["seat"]), _t(": "), _name(str(ev.get("move", "")).replace("-", " "))]
+    amount = ev.get("amount") or 0
+    if amount:
+        parts.append(_t(f" ({amount} staked, {ev.get('stake', amount)} in all)"))
+    return parts
+
+
+def _show(ev: dict, w: _Words, _: bool | None) -> _Got:
+    """A hand shown at the showdown, face up for all."""
+    return [w.seat(ev["seat"]), _t(" shows "), *w.cards(ev["cards"])]
+
+
 def _look(ev: dict, w: _Words, _: bool | None) -> _Got:
     whose = [w.seat(ev["zone_seat"]), _t("'s ")] if ev.get("zone_seat") is not None else [_t("the ")]
     secret = "cards" not in ev or ev["seat"] in w.hidden
@@ -464,6 +478,8 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "number": _number,
     "suit": _suit,
     "look": _look,
+    "bet": _bet,
+    "show": _show,
     "choose": _choose,
     "deliver": _deliver,
     "trick": _trick,

@@ -25,7 +25,6 @@ REWORKED = {
     "chambers-cassino",
     "dictionnaire-academie-1740-brelan",
     "hoyle-improved-faro",
-    "nuttall-poker",
 }
 ENFLE = corpus_root() / "enfle" / "academie.yaml"
 
