@@ -113,7 +113,7 @@ class Witness:
     their number, unless it was one of the ``viewers`` who took them.
     ``view(ev)`` follows the events in order, each hand afresh."""
 
-    FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards"}
+    FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards", "show": "cards"}
 
     def __init__(self, viewers: AbstractSet[int]):
         self.viewers = viewers

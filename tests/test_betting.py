@@ -91,3 +91,49 @@ def test_kuhn_through_the_api_has_stable_action_ids_and_hides_the_other_card():
     obs = s.observation(1)
     other = s.observation(0)["hand"]
     assert not set(other) & {c for e in obs.get("events", []) for c in e.get("cards", [])}
+
+
+# -- Poker as The Nuttall Encyclopædia gives it (rules/poker/nuttall.yaml) ----------------------
+NUTTALL_DEAL = {
+    # seat 1 is eldest (the dealer is seat 0): a straight; seat 2: two pairs; seat 0: triplets
+    "hands": [["7S", "7H", "7D", "KC", "AS"], ["8S", "9H", "10D", "JC", "QS"], ["AH", "AD", "KS", "KH", "9C"]],
+    "stock": ["8H", "8D", "8C", "9S", "9D", "10S", "10H", "10C", "JS", "JH", "JD", "QH", "QD", "QC", "KD", "AC", "7C"],
+}
+
+
+def nuttall():
+    return State(load_game("poker/nuttall", ()), 3, 0, dealer=0, deal=NUTTALL_DEAL, hands=1)
+
+
+def stand_pat(st):
+    while st.decision_kind() == "choose":
+        st.apply("pass")
+
+
+def test_nuttall_the_eldest_antes_and_the_second_player_throws_up_sees_or_goes_better():
+    st = nuttall()
+    assert st.bal["pool"]["chip"] == 1 and st.bal[1]["chip"] == -1  # "the eldest hand deposits a stake called ante"
+    stand_pat(st)
+    assert st.current_player() == 2 and st.legal_moves() == ["throw-up", "see", "go-better"]
+
+
+def test_nuttall_the_best_class_takes_the_pool_at_the_showdown():
+    st = nuttall()
+    stand_pat(st)
+    st.apply("see")  # seat 2 fills the ante
+    st.apply("go-better")  # seat 0 sees and goes one better
+    st.apply("see")  # seat 1, the eldest
+    st.apply("see")  # seat 2
+    assert st.is_terminal()
+    shows = [e["seat"] for e in st.events if e["type"] == "show"]
+    assert shows == [0, 1, 2]  # the player on the left of the caller (seat 2) shows first
+    assert st.winner == 1 and st.bal[1]["chip"] == 4  # the straight beats triplets and two pairs
+
+
+def test_nuttall_one_left_in_takes_the_pool_unseen():
+    st = nuttall()
+    stand_pat(st)
+    st.apply("throw-up")
+    st.apply("throw-up")
+    assert st.is_terminal() and st.winner == 1
+    assert not [e for e in st.events if e["type"] == "show"]
