@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from academie.dsl.cards import parse_card
 from academie.dsl.model import load_game
 from academie.interpreter.state import State
 
@@ -137,3 +138,54 @@ def test_nuttall_one_left_in_takes_the_pool_unseen():
     st.apply("throw-up")
     assert st.is_terminal() and st.winner == 1
     assert not [e for e in st.events if e["type"] == "show"]
+
+
+# -- Leduc poker: two rounds, a public card, raises capped (tests/concepts/betting_rounds.yaml) --
+ROUND = {  # each round's sequences with a bet and a raise at most: which end the hand by a fold
+    ("check", "check"): False,
+    ("check", "bet", "call"): False,
+    ("check", "bet", "fold"): True,
+    ("check", "bet", "raise", "call"): False,
+    ("check", "bet", "raise", "fold"): True,
+    ("bet", "call"): False,
+    ("bet", "fold"): True,
+    ("bet", "raise", "call"): False,
+    ("bet", "raise", "fold"): True,
+}
+
+
+def leduc(hands, public):
+    g = load_game(str(CONCEPTS / "betting_rounds.yaml"), ())
+    rest = [c for c in ["JS", "JH", "QS", "QH", "KS", "KH"] if c not in hands[0] + hands[1] + [public]]
+    deck = [parse_card(c) for c in [hands[0][0], hands[1][0], public, *rest]]  # top card first
+    return State(g, 2, 0, deck=deck)
+
+
+def test_leduc_has_every_sequence_of_two_capped_rounds_and_no_other():
+    st = leduc([["KS"], ["QH"]], "QS")
+    got = {h for h, _ in histories(st)}
+    want = {a for a, folds in ROUND.items() if folds} | {
+        a + b for a, folds in ROUND.items() if not folds for b in ROUND
+    }
+    assert got == want and len(got) == 4 + 5 * 9
+
+
+def test_leduc_payoffs_a_pair_with_the_public_card_beats_a_king_and_equal_hands_share():
+    st = leduc([["KS"], ["QH"]], "QS")  # seat 1 pairs the public queen
+    for m in ["bet", "call", "bet", "raise", "call"]:
+        st.apply(m)
+    assert st.is_terminal() and st.bal[1]["chip"] == 1 + 2 + 8  # ante, first round, second round
+    st = leduc([["KS"], ["KH"]], "QS")
+    for m in ["check", "check", "check", "check"]:
+        st.apply(m)
+    assert st.bal[0]["chip"] == st.bal[1]["chip"] == 0  # equal hands share the pot
+
+
+def test_leduc_a_fold_in_the_first_round_ends_the_hand_and_turns_no_card():
+    st = leduc([["JS"], ["KH"]], "QS")
+    st.apply("bet")
+    st.apply("raise")
+    assert st.legal_moves() == ["fold", "call"]  # the cap: a bet and a raise
+    st.apply("fold")
+    assert st.is_terminal() and st.bal[1]["chip"] == 3
+    assert not [e for e in st.events if e["type"] in ("turnup", "show")]
