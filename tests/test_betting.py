@@ -189,3 +189,15 @@ def test_leduc_a_fold_in_the_first_round_ends_the_hand_and_turns_no_card():
     st.apply("fold")
     assert st.is_terminal() and st.bal[1]["chip"] == 3
     assert not [e for e in st.events if e["type"] in ("turnup", "show")]
+
+
+def test_nuttall_ante_not_good_a_player_comes_in_only_by_staking_double_the_ante():
+    st = State(load_game("poker/nuttall", ("ante-not-good",)), 3, 0, dealer=0, deal=NUTTALL_DEAL, hands=1)
+    stand_pat(st)
+    assert st.current_player() == 2 and st.legal_moves() == ["throw-up", "stake-double"]  # no filling
+    st.apply("stake-double")
+    assert st.bal[2]["chip"] == -2
+    st.apply("see")  # seat 0
+    assert st.current_player() == 1 and st.legal_moves() == ["throw-up", "see", "go-better"]  # his ante is no stake
+    st.apply("see")
+    assert st.is_terminal() and st.winner == 1 and st.bal[1]["chip"] == 4  # 1 + 2 + 2 + 2 in the pool, 3 his
