@@ -201,3 +201,57 @@ def test_nuttall_ante_not_good_a_player_comes_in_only_by_staking_double_the_ante
     assert st.current_player() == 1 and st.legal_moves() == ["throw-up", "see", "go-better"]  # his ante is no stake
     st.apply("see")
     assert st.is_terminal() and st.winner == 1 and st.bal[1]["chip"] == 4  # 1 + 2 + 2 + 2 in the pool, 3 his
+
+
+def _hands_of_log(events):
+    """Each hand of a full event log: its events, and each seat's cards at its end (dealt, less
+    what it gave away, with what it took)."""
+    out, cur, held = [], None, None
+    for ev in events:
+        t = ev["type"]
+        if t == "hand_start":
+            cur, held = [], None
+            out.append((cur, []))
+        if cur is None:
+            continue
+        cur.append(ev)
+        if t == "deal":
+            held = [set(h) for h in ev["hands"]]
+        elif t == "deliver" and held is not None:
+            held[ev["seat"]] -= set(ev["cards"])
+        elif t == "take" and held is not None and ev.get("to") == "hand":
+            held[ev["seat"]] |= set(ev["cards"])
+        if t == "hand_end":
+            out[-1] = (cur, [set(h) for h in held])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_folded_hand_is_in_no_observation_of_another_seat(seed):
+    """Through the API, over seeded games of Poker played at random: what each seat may see of
+    every hand played (``earlier_hands``) never holds a card of another seat that threw up its hand,
+    except the cards it saw itself (those it gave away, those it drew are its own)."""
+    import json
+    import random
+
+    import academie
+
+    s = academie.load_game("poker/nuttall").new_state(3, seed=seed, keep_events=True)
+    rng = random.Random(seed)
+    while not s.is_terminal():
+        s.apply(rng.choice(s.legal_moves()))
+    hands = _hands_of_log(s.engine.events)
+    checked = 0
+    for seat in range(3):
+        obs = s.observation(seat)
+        past = [*obs["earlier_hands"], obs["events"]]  # the hands before, and the last
+        assert len(past) == len(hands)
+        for k, (evs, held) in enumerate(hands):
+            folded = {e["seat"] for e in evs if e["type"] == "bet" and e["move"] == "throw-up"}
+            shown = {c for e in evs if e["type"] == "show" for c in e["cards"]}
+            mine = held[seat] | {c for e in evs if e.get("seat") == seat for c in e.get("cards", [])}
+            secret = {c for o in folded if o != seat for c in held[o]} - mine - shown
+            text = json.dumps(past[k])
+            assert not [c for c in secret if f'"{c}"' in text], (seed, seat, k)
+            checked += len(secret)
+    assert checked or not any(e["type"] == "bet" and e["move"] == "throw-up" for e in s.engine.events)
