@@ -110,6 +110,8 @@ class Betting(StateParts):
                 rng = spec.bet_range if move == "bet" else spec.raise_range
                 if fixed is not None:
                     extra = self._amount(fixed, cur, f"the {move}")
+                    if extra < 1:  # a bet of nothing would open a round that never ends
+                        raise RuleError(f"the {move} for seat {cur} is {extra}: at least 1", fixed.pos, code="runtime")
                 else:
                     assert rng is not None
                     lo = self._amount(rng[0], cur, f"the least {move}") if rng[0] is not None else 1

@@ -255,3 +255,15 @@ def test_a_folded_hand_is_in_no_observation_of_another_seat(seed):
             assert not [c for c in secret if f'"{c}"' in text], (seed, seat, k)
             checked += len(secret)
     assert checked or not any(e["type"] == "bet" and e["move"] == "throw-up" for e in s.engine.events)
+
+
+def test_a_bet_of_nothing_is_a_located_error(tmp_path):
+    from academie.dsl.errors import RuleError
+
+    text = (CONCEPTS / "betting.yaml").read_text(encoding="utf-8").replace("    bet: 1\n", "    bet: 0\n")
+    f = tmp_path / "zero.yaml"
+    f.write_text(text, encoding="utf-8")
+    st = State(load_game(str(f), ()), 2, 0, deal={"hands": [["KS"], ["JS"]]})
+    with pytest.raises(RuleError, match="at least 1") as e:
+        st.apply("bet")
+    assert "zero.yaml" in str(e.value)
