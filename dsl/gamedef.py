@@ -17,7 +17,7 @@ from .document import Doc
 from .errors import Pos, RuleError
 
 if TYPE_CHECKING:
-    from .build_betting import BettingSpec
+    from .betting import BettingSpec
 
 BUILTIN_SEAT_ZONES = ("hand",)
 MAX_NUMBER = 10**18 - 1  # the greatest max of a choose_number step (its action ids are worked out, not listed)

@@ -6,6 +6,13 @@ after a change (a test checks that schema.json is up to date).
 
 import json
 
+try:  # run as a script (python dsl/make_schema.py) or imported as academie.dsl.make_schema
+    from .schema_betting import vying_kinds
+    from .schema_play import play_kinds
+except ImportError:
+    from schema_betting import vying_kinds  # type: ignore[no-redef]
+    from schema_play import play_kinds  # type: ignore[no-redef]
+
 expr = {"$ref": "#/$defs/expr"}
 
 
@@ -195,109 +202,8 @@ kinds["choose_cards"] = el(
 )
 kinds["effects"] = el({**step_common, "do": {"$ref": "#/$defs/effects"}}, ["do"])
 del kinds["effects"]["anyOf"]  # each effect inside cites for itself
-follow = el({"must": {"type": "array", "items": expr}, "free": expr, "lead": expr})
-winner = el({"key": {"type": "array", "items": expr, "minItems": 1}}, ["key"])
-end_cond = el({"when": expr, "after": {"enum": ["play", "trick"]}, "winner": expr}, ["when"])
-kinds["tricks"] = el(
-    {
-        **step_common,
-        "leader": expr,
-        "follow": follow,
-        "cannot_follow": {"$ref": "#/$defs/effects"},
-        "winner": winner,
-        "won_to": {"type": "string"},
-        "lead_passes": {
-            "type": "boolean",
-            "description": "a leader with no card left: the next seat that has one leads",
-        },
-        "on_trick": {"$ref": "#/$defs/effects"},
-        "on_play": {"$ref": "#/$defs/effects"},
-        "end": {"type": "array", "items": end_cond},
-    },
-    ["leader", "winner"],
-)
-source_rule = el({"zone": {"type": "string"}, "do": {"$ref": "#/$defs/effects"}}, ["zone"])
-kinds["sequence"] = el(
-    {
-        **step_common,
-        "leader": expr,
-        "order": {"type": "string"},
-        "wrap": {"type": "boolean"},
-        "obtain": {"type": "array", "items": source_rule, "minItems": 1},
-        "new_run": {"enum": ["last_player", "next_player"]},
-        "by_rank": {
-            "type": "boolean",
-            "description": "the next card is any card of the next rank, whatever its suit; none left ends the run",
-        },
-        "stops": {
-            **expr,
-            "description": "a card test: cards that may be played for the card required, and end the run",
-        },
-        "unheld": {
-            "enum": ["error", "pass"],
-            "description": "a player who cannot play the card required passes (pass); all passing ends the run",
-        },
-        "on_play": {"$ref": "#/$defs/effects"},
-        "end": {"type": "array", "items": end_cond},
-    },
-    ["obtain"],
-)
-amount_range = {
-    "oneOf": [
-        expr,
-        {
-            "type": "object",
-            "properties": {
-                "min": {**expr, "description": "the least amount (default 1)"},
-                "max": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "the greatest amount"},
-            },
-            "required": ["max"],
-            "additionalProperties": False,
-        },
-    ]
-}
-vying_common = {
-    "first": {**expr, "description": "the seat that acts (or shows) first (default: the dealer's next)"},
-    "unit": {"type": "string", "description": "the currency staked"},
-    "stake": {"type": "string", "description": "a per-seat counter: each seat's stake, to be matched"},
-    "out": {"type": "string", "description": "a per-seat counter: 1 once the seat has thrown up its hand"},
-}
-kinds["betting"] = el(
-    {
-        **step_common,
-        **vying_common,
-        "to": {"type": "string", "description": "the money zone the stakes go into (the pot)"},
-        "bet": {**amount_range, "description": "the opening bet: an amount (seat bound), or {min, max} chosen"},
-        "raise": {**amount_range, "description": "what a raise goes over the highest stake: an amount, or {min, max}"},
-        "cap": {**expr, "description": "the most bets and raises in the round (the opening bet counts)"},
-        "check": {"type": "boolean", "description": "a seat may check while nothing is to be matched (default true)"},
-        "words": {
-            "type": "object",
-            "properties": {m: {"type": "string"} for m in ("fold", "check", "call", "bet", "raise")},
-            "additionalProperties": False,
-            "description": "the game's word for each move (the move's name)",
-        },
-    },
-    ["to", "unit", "stake", "out"],
-)
-kinds["showdown"] = el(
-    {
-        **step_common,
-        **vying_common,
-        "from": {"type": "string", "description": "the money zone paid out (the pot)"},
-        "key": {
-            "type": "array",
-            "items": expr,
-            "minItems": 1,
-            "description": "what ranks a seat's hand (seat bound), greatest first",
-        },
-        "ties": {
-            "enum": ["split", "first"],
-            "description": "equal hands share the pot (split) or the first from first: takes it",
-        },
-    },
-    ["from", "unit", "out", "key"],
-)
+kinds.update(play_kinds(el, expr, step_common))
+kinds.update(vying_kinds(el, expr, step_common))
 step = {
     "type": "object",
     "required": ["kind"],
