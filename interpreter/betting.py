@@ -25,6 +25,7 @@ from typing import Any, Generator
 from ..dsl.errors import RuleError
 from ..dsl.model import Step
 from .base import Decision, StateParts, canon_key
+from .effects import counter_event
 
 
 class Betting(StateParts):
@@ -39,8 +40,11 @@ class Betting(StateParts):
         if amount > 0:
             self.bal[seat][spec.unit] -= amount
             self.bal[spec.zone][spec.unit] += amount
-            self.pvars[spec.stake][seat] += amount
+            old = self.pvars[spec.stake][seat]
+            self.pvars[spec.stake][seat] = old + amount
             self._vis_chosen(spec.stake, seat)
+            if self._logging:
+                counter_event(self, ("hand", st.name), "add", spec.stake, [seat], old, old + amount)
             if self._logging:
                 self.emit(
                     {
@@ -136,8 +140,11 @@ class Betting(StateParts):
                 self._stake_in(st, cur, 0, w(move))
                 pending = pending - {cur}
             else:  # fold: out of the hand
+                old = out[cur]
                 out[cur] = 1
                 self._vis_chosen(spec.out, cur)
+                if self._logging:
+                    counter_event(self, ("hand", st.name), "set", spec.out, [cur], old, 1)
                 pending = pending - {cur}
                 if self._logging:
                     self.emit({"type": "bet", "seat": cur, "move": w(move), "amount": 0, "stake": stake[cur]})
