@@ -47,6 +47,8 @@ def question(
         return None
     if moves is not None and seat is not None:  # asked of an agent as the engine runs (no decision is paused)
         kind = _KIND.get(st.kind, "play")
+        if st.kind == "betting":  # a move of the round, or the amount of a bet chosen within bounds
+            kind = "number" if moves and all(isinstance(m, int) for m in moves) else "bet"
     else:
         dec = e.decision
         if dec is None:
@@ -56,6 +58,12 @@ def question(
         return None
     label = st.label
     out: dict = {"kind": kind, "rule": ["hand", st.name]}
+    if kind == "number" and st.kind == "betting":  # the amount of a bet or raise
+        out.update(
+            text=f"How much? Choose a number from {min(moves)} to {max(moves)}.",
+            answers={move_name(m): move_name(m) for m in moves},
+        )
+        return out
     if kind == "number":
         words = st.value_labels
         yes_no = not words and {move_name(m) for m in moves} <= {"0", "1"}
@@ -107,11 +115,21 @@ def question(
             )
         out.update(text=text + ".", answers=answers, chosen=[move_name(c) for c in chosen], min=lo, max=hi, to=to)
         return out
+    if kind == "bet":  # a move of a betting round, in the game's words
+        answers = {move_name(m): _w(str(m).replace("-", " ")) for m in moves}
+        out.update(text=_or_words([answers[move_name(m)] for m in moves]) + "?", answers=answers)
+        return out
     if kind == "announce":
         answers = {move_name(m): ("pass" if m == "pass" else _w(m)) for m in moves}
         out.update(text="Announce, or pass?", answers=answers)
         return out
     return None
+
+
+def _or_words(words: list[str]) -> str:
+    """``see``, ``go better`` or ``throw up``, the first capitalised: the moves of a betting round."""
+    text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return text[:1].upper() + text[1:]
 
 
 def _where(e: Any, st: Any, seat: int) -> str:

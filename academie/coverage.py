@@ -72,7 +72,6 @@ LEDGER_PENDING: dict[str, int] = {
     "foster-cooncan-1913-two": 13,  # no rule file yet (issue 28)
     "hoyle-improved-vingt-un": 8,  # no rule file yet (issue 28)
     "new-international-bezique": 15,  # no rule file yet (issue 28)
-    "nuttall-poker": 7,  # no rule file yet (issue 28)
 }
 
 # the schema of a source's metadata (sources/ID.yaml); other keys are allowed

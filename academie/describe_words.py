@@ -231,6 +231,47 @@ class StepWords(PlayWords):
             text += f", and their number is kept as his {s['into']}"
         self.add("play", base, text + ".", strip(s), base)
 
+    def step_betting(self, name, s, base, phase, when):
+        words = s.get("words") or {}
+
+        def w(m):
+            return str(words.get(m, m)).replace("-", " ")
+
+        def amount(v):
+            if isinstance(v, dict):
+                return f"an amount he chooses from {expr(v.get('min', 1))} to {expr(v.get('max'))}"
+            return expr(v)
+
+        moves = [f"{w('fold')} (he is out of the hand, his stake left in the {s.get('to')})"]
+        if s.get("check", True):
+            moves.append(f"{w('check')} while nothing is to be matched")
+        moves.append(f"{w('call')} (stake what matches the highest stake)")
+        if s.get("bet") is not None:
+            moves.append(f"{w('bet')} {amount(s['bet'])} when no one has staked")
+        if s.get("raise") is not None:
+            moves.append(f"{w('raise')} (match, and go {amount(s['raise'])} over)")
+        text = (
+            f"{phase}, {when}a round of stakes into the {s.get('to')}: "
+            f"{self._choosers(s)} still in the hand may {_or(moves)}"
+        )
+        if s.get("cap") is not None:
+            text += f", at most {expr(s['cap'])} bets and raises in the round"
+        text += (
+            "; the round ends when every player still in has matched the highest stake, or one alone is left"
+            f" (each stake is kept as his {s.get('stake')}, a player out as his {s.get('out')})"
+        )
+        self.add("play", base, text + ".", strip(s), base)
+
+    def step_showdown(self, name, s, base, phase, when):
+        keys = ", then ".join(expr(k) for k in s.get("key") or [])
+        tie = "share it" if s.get("ties", "split") == "split" else "leave it to the first of them"
+        text = (
+            f"{phase}, {when}a player alone still in the hand takes the {s.get('from')} without showing; "
+            f"otherwise, beginning with {_seat(s.get('first', 'dealer + 1'))}, the players still in show their "
+            f"hands, and the best by {keys} takes the {s.get('from')} (equal hands {tie})"
+        )
+        self.add("scoring", base, text + ".", strip(s), base)
+
     def step_tricks(self, name, s, base, phase, when):
         self.add(
             "play",

@@ -351,6 +351,15 @@ def _choose(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["seat"]), _t(" chooses "), _t("a card") if secret else w.card(ev["card"])]
 
 
+def _bet(ev: dict, w: _Words, _: bool | None) -> _Got:
+    """A move of a betting round, in the game's word (``see``, ``go-better``), with what it staked."""
+    parts = [w.seat(ev["seat"]), _t(": "), _name(str(ev.get("move", "")).replace("-", " "))]
+    amount = ev.get("amount") or 0
+    if amount:
+        parts.append(_t(f" ({amount} staked, {ev.get('stake', amount)} in all)"))
+    return parts
+
+
 def _look(ev: dict, w: _Words, _: bool | None) -> _Got:
     whose = [w.seat(ev["zone_seat"]), _t("'s ")] if ev.get("zone_seat") is not None else [_t("the ")]
     secret = "cards" not in ev or ev["seat"] in w.hidden
@@ -543,6 +552,7 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "stake": _stake,
     "repeat": _repeat,
     "look": _look,
+    "bet": _bet,
     "choose": _choose,
     "deliver": _deliver,
     "trick": _trick,

@@ -8,6 +8,7 @@ from .build_capture import CAPTURE_MOVES, capture_spec
 from .build_patience import build_patience
 from .build_banking import repeat_step, stake_step
 from .build_adding import build_adding
+from .build_betting import build_betting
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -132,6 +133,8 @@ class StepBuilder(PieceBuilder):
         elif kind == "repeat":
             names = list((self.d.get("hand") or {}).keys())
             repeat_step(self, st, base, s, names[: names.index(name)] if name in names else [])
+        elif kind in ("betting", "showdown"):
+            st.betting = build_betting(self, st, base, s)
         return st
 
     def choose_step(self, st: Step, base: tuple, s: dict) -> None:

@@ -10,11 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from .cards import Card, card as _card
 from .compiler import Expr, Scope
 from .document import Doc
 from .build_adding import AddingSpec
 from .errors import Pos, RuleError
+
+if TYPE_CHECKING:
+    from .betting import BettingSpec
 
 BUILTIN_SEAT_ZONES = ("hand",)
 MAX_NUMBER = 10**18 - 1  # the greatest max of a choose_number step (its action ids are worked out, not listed)
@@ -37,6 +42,8 @@ STEP_KINDS = (
     "patience",
     "stake",
     "repeat",
+    "betting",
+    "showdown",
 )
 
 
@@ -134,6 +141,7 @@ class Step:
     unheld: str = "error"  # sequence: a card required that the player cannot obtain: error | pass
     effects: list[Effect] = field(default_factory=list)
     adding: AddingSpec | None = None  # kind adding: play to a running total (dsl/build_adding.py)
+    betting: BettingSpec | None = None  # betting / showdown (dsl/build_betting.py)
     # the moves a step kind offers besides cards, declarations, numbers and suits: named moves
     # (a finite set known at load, so that each has a stable action id), and whether the step
     # offers numbers (0 … the game's number_bound) or suits as moves

@@ -13,6 +13,7 @@ def _part(name):  # a module of dsl/: a package member, or (run as a script) a f
 
 combination = _part("schema_combinations").combination
 adding_properties = _part("schema_adding").adding_properties
+vying_kinds = _part("schema_betting").vying_kinds
 strings1 = {"type": "array", "items": {"type": "string"}, "minItems": 1}
 _bank = _part("schema_parts")
 TURN_FROM, banking_kinds, stake_effect, write_schema = (
@@ -203,6 +204,7 @@ kinds["sequence"] = el(
 )
 kinds["capture"] = capture_kind(el, expr, step_common)
 kinds["patience"] = patience_kind(el, expr, step_common)
+kinds.update(vying_kinds(el, expr, step_common))
 step = {
     "type": "object",
     "required": ["kind"],

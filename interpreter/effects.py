@@ -496,6 +496,12 @@ def _logged_counters(e: Effect) -> Callable[[StateParts, Any], None]:
     return f
 
 
+def counter_event(st: Any, path: tuple, op: str, name: str, seats: list | None, old: Any, new: Any) -> None:
+    """``_counter_event``, for the other parts of the engine that change a counter (a betting round's
+    stakes)."""
+    _counter_event(st, path, op, name, seats, old, new)
+
+
 def _counter_event(st: Any, path: tuple, op: str, name: str, seats: list | None, old: Any, new: Any) -> None:
     """The event of a counter changed by a rule element (``score``): the element's path, ``op`` (``set``
     or ``add``), the counter,

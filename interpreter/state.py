@@ -50,6 +50,7 @@ from .base import (
     move_name,
     runtime_message,
 )
+from .betting import Betting
 from .checks import InputChecks
 from .choices import Choices
 from .capture import Capture
@@ -81,6 +82,7 @@ class State(
     InputChecks,
     Visibility,
     Banking,
+    Betting,
 ):
     """One game of ``game`` for ``players`` players.
 

@@ -27,7 +27,6 @@ REWORKED = {
     "foster-cooncan-1913-two",
     "hoyle-improved-vingt-un",
     "new-international-bezique",
-    "nuttall-poker",
 }
 ENFLE = corpus_root() / "enfle" / "academie.yaml"
 

@@ -1,0 +1,71 @@
+"""The JSON Schema of the vying steps (``kind: betting``, ``kind: showdown``; docs/language.md,
+section 4), used by ``make_schema``."""
+
+
+def vying_kinds(el, expr, step_common) -> dict:
+    """The two step kinds' schemas, built with make_schema's ``el`` (a rule element), ``expr`` and
+    the keys every step has."""
+    kinds: dict = {}
+    amount_range = {
+        "oneOf": [
+            expr,
+            {
+                "type": "object",
+                "properties": {
+                    "min": {**expr, "description": "the least amount (default 1)"},
+                    "max": {"type": "integer", "minimum": 1, "maximum": 1000, "description": "the greatest amount"},
+                },
+                "required": ["max"],
+                "additionalProperties": False,
+            },
+        ]
+    }
+    vying_common = {
+        "first": {**expr, "description": "the seat that acts (or shows) first (default: the dealer's next)"},
+        "unit": {"type": "string", "description": "the currency staked"},
+        "stake": {"type": "string", "description": "a per-seat counter: each seat's stake, to be matched"},
+        "out": {"type": "string", "description": "a per-seat counter: 1 once the seat has thrown up its hand"},
+    }
+    kinds["betting"] = el(
+        {
+            **step_common,
+            **vying_common,
+            "to": {"type": "string", "description": "the money zone the stakes go into (the pot)"},
+            "bet": {**amount_range, "description": "the opening bet: an amount (seat bound), or {min, max} chosen"},
+            "raise": {
+                **amount_range,
+                "description": "what a raise goes over the highest stake: an amount, or {min, max}",
+            },
+            "cap": {**expr, "description": "the most bets and raises in the round (the opening bet counts)"},
+            "check": {
+                "type": "boolean",
+                "description": "a seat may check while nothing is to be matched (default true)",
+            },
+            "words": {
+                "type": "object",
+                "properties": {m: {"type": "string"} for m in ("fold", "check", "call", "bet", "raise")},
+                "additionalProperties": False,
+                "description": "the game's word for each move (the move's name)",
+            },
+        },
+        ["to", "unit", "stake", "out"],
+    )
+    kinds["showdown"] = el(
+        {
+            **step_common,
+            **vying_common,
+            "from": {"type": "string", "description": "the money zone paid out (the pot)"},
+            "key": {
+                "type": "array",
+                "items": expr,
+                "minItems": 1,
+                "description": "what ranks a seat's hand (seat bound), greatest first",
+            },
+            "ties": {
+                "enum": ["split", "first"],
+                "description": "equal hands share the pot (split) or the first from first: takes it",
+            },
+        },
+        ["from", "unit", "out", "key"],
+    )
+    return kinds
