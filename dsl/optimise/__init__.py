@@ -29,7 +29,10 @@ from ..errors import Pos
 from ..expr import BOUND, Fn, Scope
 from .filters import card_filter, context_filter, zone_filter
 from .hoisting import hoisting_filter
-from .tables import Optimising, Tabling
+from .counts import kept_seat_count
+from .tables import KEPT_CALLS, Optimising, Tabling
+
+KEPT_CALLS.append(kept_seat_count)  # (counts builds on tables: registered here, so neither imports the other back)
 
 __all__ = ["Optimising", "enabled", "hand_filter", "off", "whole"]
 

@@ -24,6 +24,11 @@ from ..expr import BOUND, Fn, Scope
 from ..syntax import call_args, names_in, plain_name, source
 from .groups import grouped
 
+KEPT_CALLS: list[Callable] = []
+"""Compilers of calls whose values are kept by a module that builds on this one (``counts``
+registers its own when ``optimise`` is imported): each gives a function, or None for a call
+it does not keep."""
+
 
 class Optimising(Compiler):
     """The compiler with the optimisations on: a part evaluated once per card of a
@@ -39,12 +44,12 @@ class Optimising(Compiler):
         return binder_truths(self, args, conv)
 
     def c_call(self, node):
-        from .counts import kept_seat_count  # (it compiles with this class)
-
         f, k = super().c_call(node)
         g = grouped(self, node)  # a pass over a zone reading one field of the card
-        if g is None:
-            g = kept_seat_count(self, node)  # a count over every seat's zone, kept while they hold the same cards
+        for kept in KEPT_CALLS:  # e.g. a count over every seat's zone, kept while they hold the same cards
+            if g is not None:
+                break
+            g = kept(self, node)
         return (f, k) if g is None else (g, k)
 
 
