@@ -4,6 +4,7 @@ game's declarations."""
 
 from __future__ import annotations
 
+from .build_meld import build_meld
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -109,6 +110,9 @@ class StepBuilder(PieceBuilder):
             st.end = self.end_rules(base + ("end",))
         elif kind == "effects":
             st.effects = self.effects(base + ("do",), seat_bound=False)
+        elif kind == "draw_meld":
+            st.meld = build_meld(self, base, s)
+            st.move_names = ("draw", "take", "meld", "knock")
         return st
 
     def choose_step(self, st: Step, base: tuple, s: dict) -> None:

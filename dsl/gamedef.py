@@ -8,11 +8,15 @@ build_pieces.py); the interpreter never looks at the YAML again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .cards import Card, card as _card
 from .compiler import Expr, Scope
 from .document import Doc
 from .errors import Pos, RuleError
+
+if TYPE_CHECKING:
+    from .build_meld import MeldSpec
 
 BUILTIN_SEAT_ZONES = ("hand",)
 MAX_NUMBER = 10**18 - 1  # the greatest max of a choose_number step (its action ids are worked out, not listed)
@@ -29,6 +33,7 @@ STEP_KINDS = (
     "tricks",
     "sequence",
     "effects",
+    "draw_meld",
 )
 
 
@@ -127,6 +132,7 @@ class Step:
     # the moves a step kind offers besides cards, declarations, numbers and suits: named moves
     # (a finite set known at load, so that each has a stable action id), and whether the step
     # offers numbers (0 … the game's number_bound) or suits as moves
+    meld: MeldSpec | None = None  # draw_meld: its keys (dsl/build_meld.py)
     move_names: tuple[str, ...] = ()
     offers_numbers: bool = False
     offers_suits: bool = False

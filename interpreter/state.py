@@ -54,6 +54,7 @@ from .choices import Choices
 from .compiled import for_game
 from .effects import Effects
 from .procedure import Procedure, Snapshot
+from .meld import DrawMeld
 from .sequence import Sequence
 from .short_loop import ShortLoop
 from .steps import Steps
@@ -63,7 +64,7 @@ from .visibility import Visibility
 __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError", "State", "move_name"]
 
 
-class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, Effects, InputChecks, Visibility):
+class State(Procedure, Steps, Choices, Tricks, ShortLoop, Sequence, DrawMeld, Effects, InputChecks, Visibility):
     """One game of ``game`` for ``players`` players.
 
     ``deck``: a stacked pack (top card first) used, unshuffled and uncut, for

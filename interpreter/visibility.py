@@ -324,7 +324,15 @@ def guard_taint(st: Any, e: Effect, reads: Reads, seat: Any, each_seat: bool) ->
 
 # the events that show cards face up to every seat (the key that names them); a take shows its cards
 # when every seat saw them already
-FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards"}
+FACE_UP = {
+    "play": "card",
+    "turnup": "card",
+    "draw": "card",
+    "borrow": "card",
+    "trick": "cards",
+    "meld": "cards",
+    "discard": "card",
+}
 
 
 class Seen:
