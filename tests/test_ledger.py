@@ -26,7 +26,6 @@ REWORKED = {
     "dictionnaire-academie-1740-brelan",
     "eb11-brag",
     "eb11-lansquenet",
-    "foster-cooncan-1913-two",
     "hoyle-improved-cribbage",
     "hoyle-improved-faro",
     "hoyle-improved-vingt-un",
