@@ -107,11 +107,11 @@ class DrawMeld(StateParts):
             if phase == "source":
                 moves: list = []
                 top = pile[-1] if pile else None
+                if stock:
+                    moves.append("draw")
                 if top is not None and offered != seat:
                     if not faced or can_lay(melds, frozenset((*table, top)), frozenset(hand)):
                         moves.append("take")
-                if stock:
-                    moves.append("draw")
                 if not stock:  # the stock is out: the hand ends, no one the winner
                     if logging:
                         self.emit({"type": "stock_out", "seat": seat})
@@ -132,7 +132,9 @@ class DrawMeld(StateParts):
                         if faced:  # turned face up for both to see
                             self.emit({"type": "draw", "seat": seat, "from": spec.stock, "card": card.name})
                         else:  # into his hand: he alone sees it
-                            self.emit({"type": "take", "seat": seat, "from": spec.stock, "cards": [card.name]})
+                            self.emit(
+                                {"type": "take", "seat": seat, "from": spec.stock, "to": "hand", "cards": [card.name]}
+                            )
                 if faced:
                     offered = None if m == "take" else seat  # a card he drew is his to refuse first
                     if m == "draw":
@@ -147,11 +149,11 @@ class DrawMeld(StateParts):
                 required = frozenset((*table, *chosen, *([card] if card is not None else ())))
                 rest = frozenset(x for x in hand if x not in chosen)
                 moves = [x for x in sorted(rest, key=canon_key) if can_lay(melds, required | {x}, rest - {x})]
-                if (chosen or card is not None) and can_lay(melds, required, frozenset()):
-                    moves.append("meld")
                 taken = card is not None and offered is None
                 if not taken:  # a card taken must be laid out; else he may lay nothing more
                     moves.append(PASS)
+                if (chosen or card is not None) and can_lay(melds, required, frozenset()):
+                    moves.append("meld")  # after pass, as the action ids go
                 if moves == [PASS]:
                     m = PASS
                 else:
@@ -202,7 +204,7 @@ class DrawMeld(StateParts):
                 phase = "knock" if spec.knock is not None and spec.knock.fn(self, seat, None) else "next"
                 continue
             if phase == "knock":
-                m = yield from self._meld_ask(seat, ["knock", PASS], (seat, offered, phase, card, chosen))
+                m = yield from self._meld_ask(seat, [PASS, "knock"], (seat, offered, phase, card, chosen))
                 if m == "knock":
                     if logging:
                         self.emit({"type": "knock", "seat": seat})

@@ -16,7 +16,15 @@ from academie.interpreter.state import State as EngineState
 
 CONCEPTS = Path(__file__).parent / "concepts"
 PLAYABLE = [cid for cid in corpus_ids() if not resolve(cid).data.get("abstract")]
-FACE_UP = {"play": "card", "turnup": "card", "draw": "card", "borrow": "card", "trick": "cards"}
+FACE_UP = {
+    "play": "card",
+    "turnup": "card",
+    "draw": "card",
+    "borrow": "card",
+    "trick": "cards",
+    "meld": "cards",
+    "discard": "card",
+}
 
 
 def _variants():
