@@ -223,5 +223,5 @@ class DrawMeld(StateParts):
         if self._auto is not None:
             return self._ask(seat, moves)
         self._frame = frame
-        m = yield Decision(seat, moves, "choose")
+        m = yield Decision(seat, moves, "meld")
         return m
