@@ -118,6 +118,19 @@ def question(
     if kind == "bet":  # a move of a betting round, in the game's words
         answers = {move_name(m): _w(str(m).replace("-", " ")) for m in moves}
         out.update(text=_or_words([answers[move_name(m)] for m in moves]) + "?", answers=answers)
+    if kind == "meld":  # a draw-and-meld turn: draw or take, cards laid out one by one, a discard
+        words = {
+            "draw": "draw the top card of the stock",
+            "take": "take the top card of the discard pile",
+            "meld": "lay out the cards chosen",
+            "knock": "knock: end the hand",
+            "pass": "lay out nothing (more)",
+        }
+        answers = {move_name(m): words.get(move_name(m), move_name(m)) for m in moves}
+        for m in moves:
+            if isinstance(m, Card):
+                answers[m.name] = card_text(m.name, symbols)
+        out.update(text="Draw, lay out, discard: choose.", answers=answers)
         return out
     if kind == "announce":
         answers = {move_name(m): ("pass" if m == "pass" else _w(m)) for m in moves}

@@ -48,7 +48,12 @@ class StepWords(PlayWords):
         kinds = [(hand[n] or {}).get("kind") for n in names]
         first_deal = next((i for i, k in enumerate(kinds) if k == "deal"), None)
         first_play = next(
-            (i for i, k in enumerate(kinds) if k in ("tricks", "sequence", "capture", "patience", "adding")), None
+            (
+                i
+                for i, k in enumerate(kinds)
+                if k in ("tricks", "sequence", "capture", "patience", "adding", "draw_meld")
+            ),
+            None,
         )
         for i, name in enumerate(names):
             s = hand[name] or {}
@@ -431,6 +436,48 @@ class StepWords(PlayWords):
                 base + ("stops",),
             )
         self.passes_and_ends(s, base)
+
+    def step_draw_meld(self, name, s, base, phase, when):
+        faced = s.get("drawn") == "faced"
+        table = _zone(s.get("table"), self.per_seat)
+        text = (
+            f"The cards are drawn and laid out. {_cap(_seat(s.get('first', 'dealer + 1')))} begins; "
+            f"each in turn draws the top card of the {s.get('stock')} or takes the top card of the "
+            f"{s.get('discards')}"
+            + (
+                " (only to lay it out at once). A card drawn is turned face up and never taken into the hand: "
+                "he lays it out at once with cards of his hand, or refuses it and it lies on the "
+                f"{s.get('discards')} for the next player"
+                if faced
+                else ", into his hand"
+            )
+            + f". He lays out cards on {table}, one by one: all of them together must lie in "
+            f"{s.get('melds')} (sets and runs, no card used twice), his earlier ones re-laid as he likes"
+            + (
+                f". Then, while his hand holds a card, he discards one to the {s.get('discards')}"
+                if s.get("discard", True)
+                else ""
+            )
+            + f". When the {s.get('stock')} is out at a turn, the hand ends with no winner."
+        )
+        if s.get("knock") is not None:
+            text += f" After his discard he may knock, ending the hand, if {cond(s['knock'])}."
+        self.add(
+            "play",
+            base,
+            _cap(when) + text,
+            strip({k: s.get(k) for k in ("first", "stock", "discards", "table", "melds", "drawn", "discard")}),
+            base,
+        )
+        for i, e in enumerate(s.get("end") or []):
+            who = f", and {_seat(e['winner'])} wins" if e.get("winner") is not None else ""
+            self.add(
+                "play",
+                base + ("end", i),
+                f"After a turn, if {cond(e['when'])}, the hand ends{who}.",
+                strip(e),
+                base + ("end", i),
+            )
 
     def passes_and_ends(self, s, base):
         """The effects after each card played (``on_play``), a lead that passes over a player with

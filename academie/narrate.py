@@ -517,6 +517,33 @@ def _hand_end(ev: dict, w: _Words, _: bool | None) -> _Got:
     return parts, "line", ()
 
 
+def _take_top(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" takes "), w.card(ev["card"]), _t(" from the discard pile")]
+
+
+def _refuse(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" refuses "), w.card(ev["card"]), _t(": it lies on the discard pile")]
+
+
+def _meld(ev: dict, w: _Words, _: bool | None) -> _Got:
+    parts = [w.seat(ev["seat"]), _t(" lays out ")]
+    for i, c in enumerate(ev["cards"]):
+        parts += ([_t(" ")] if i else []) + [w.card(c)]
+    return parts
+
+
+def _discard(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" discards "), w.card(ev["card"])]
+
+
+def _knock(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" knocks")]
+
+
+def _stock_out(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [_t("The stock is out")]
+
+
 def _game_end(ev: dict, w: _Words, _: bool | None) -> _Got:
     parts = [_t("Game over")]
     if ev.get("unfinished"):
@@ -569,5 +596,11 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "score": _score,
     "hand_end": _hand_end,
     "game_end": _game_end,
+    "take_top": _take_top,
+    "refuse": _refuse,
+    "meld": _meld,
+    "discard": _discard,
+    "knock": _knock,
+    "stock_out": _stock_out,
 }
 KINDS = frozenset(_KINDS)  # the kinds of event narrated

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Callable
 
+from .interpreter.visibility import FACE_UP as _FACE_UP
 from .saying import say
 
 
@@ -113,16 +114,7 @@ class Witness:
     their number, unless it was one of the ``viewers`` who took them.
     ``view(ev)`` follows the events in order, each hand afresh."""
 
-    FACE_UP = {
-        "play": "card",
-        "turnup": "card",
-        "draw": "card",
-        "borrow": "card",
-        "trick": "cards",
-        "turn": "card",
-        "show": "cards",
-        "move": "cards",
-    }
+    FACE_UP = _FACE_UP
 
     def __init__(self, viewers: AbstractSet[int]):
         self.viewers = viewers

@@ -9,6 +9,7 @@ from .build_patience import build_patience
 from .build_banking import repeat_step, stake_step
 from .build_adding import build_adding
 from .build_betting import build_betting
+from .build_meld import build_meld
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -135,6 +136,9 @@ class StepBuilder(PieceBuilder):
             repeat_step(self, st, base, s, names[: names.index(name)] if name in names else [])
         elif kind in ("betting", "showdown"):
             st.betting = build_betting(self, st, base, s)
+        elif kind == "draw_meld":
+            st.meld = build_meld(self, base, s)
+            st.move_names = ("draw", "take", "meld", "knock")
         return st
 
     def choose_step(self, st: Step, base: tuple, s: dict) -> None:

@@ -205,6 +205,27 @@ kinds["sequence"] = el(
 kinds["capture"] = capture_kind(el, expr, step_common)
 kinds["patience"] = patience_kind(el, expr, step_common)
 kinds.update(vying_kinds(el, expr, step_common))
+kinds["draw_meld"] = el(
+    {
+        **step_common,
+        "first": expr,
+        "stock": {"type": "string", "description": "the shared zone drawn from, face down"},
+        "discards": {"type": "string", "description": "the shared zone discarded to, its top face up"},
+        "table": {"type": "string", "description": "the per-seat zone of the cards a seat has laid out"},
+        "melds": {"type": "string", "description": "a combination of kind melds: what a seat's table lays out into"},
+        "drawn": {
+            "enum": ["hand", "faced"],
+            "description": "a card drawn goes into the hand (hand), or is turned up and laid out at once or passed (faced)",
+        },
+        "discard": {"type": "boolean", "description": "a turn ends with a discard while the hand holds a card"},
+        "knock": {**expr, "description": "a condition (seat bound): the player may end the hand after his discard"},
+        "end": {
+            "type": "array",
+            "items": el({"when": expr, "after": {"enum": ["turn"]}, "winner": expr}, ["when"]),
+        },
+    },
+    ["stock", "discards", "table", "melds"],
+)
 step = {
     "type": "object",
     "required": ["kind"],

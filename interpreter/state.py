@@ -58,6 +58,7 @@ from .compiled import for_game
 from .effects import Effects
 from .procedure import Procedure, Snapshot
 from .patience import Patience
+from .meld import DrawMeld
 from .sequence import Sequence
 from .adding import Adding
 from .short_loop import ShortLoop
@@ -83,6 +84,7 @@ class State(
     Visibility,
     Banking,
     Betting,
+    DrawMeld,
 ):
     """One game of ``game`` for ``players`` players.
 

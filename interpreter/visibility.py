@@ -333,6 +333,8 @@ FACE_UP = {
     "turn": "card",  # a card turned face up where it lies (patience)
     "show": "cards",  # the cards of a zone shown face up to every seat (a show step)
     "move": "cards",  # face-up cards moved from pile to pile (patience)
+    "meld": "cards",
+    "discard": "card",
 }
 
 

@@ -25,6 +25,8 @@ FACE_UP = {
     "show": "cards",
     "turn": "card",
     "move": "cards",
+    "meld": "cards",
+    "discard": "card",
 }
 
 

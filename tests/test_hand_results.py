@@ -21,6 +21,9 @@ def _results(cid: str, seed: int):
     return st, st.observation(0)["hand_results"]
 
 
+SELDOM_WON_AT_RANDOM = {"conquian/conquian"}
+
+
 @pytest.mark.parametrize("cid", corpus_ids())
 def test_every_hand_names_its_winner_and_what_each_seat_scored(cid):
     named = 0
@@ -40,5 +43,6 @@ def test_every_hand_names_its_winner_and_what_each_seat_scored(cid):
                 assert r["winner"] is None and r["winners"] == [] and r["won_by"] is None, r
             named += bool(r["winners"])
     # a patience (one player) played at random is seldom won: its winner is tested on stacked deals
-    # (tests/test_patience.py)
-    assert named or st.players == 1, f"{cid}: no hand has a winner in three games"
+    # (tests/test_patience.py); so is a draw-and-meld hand, which random play never lays out whole
+    # (a hand ends drawn when the stock is out: tests/test_meld.py wins one on a stacked deal)
+    assert named or st.players == 1 or cid in SELDOM_WON_AT_RANDOM, f"{cid}: no hand has a winner in three games"

@@ -24,7 +24,6 @@ REWORKED = {
     "dictionnaire-academie-1740-brelan",
     "eb11-brag",
     "eb11-lansquenet",
-    "foster-cooncan-1913-two",
     "hoyle-improved-vingt-un",
     "new-international-bezique",
 }

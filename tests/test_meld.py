@@ -1,0 +1,186 @@
+"""Draw-and-meld play (``kind: draw_meld``, interpreter/meld.py): the concept file
+tests/concepts/meld.yaml (a card drawn into the hand, cards laid out one by one then
+``meld``, a discard) and Conquian (rules/conquian/conquian.yaml: a card drawn turned up,
+laid out at once or refused)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import academie
+from academie.dsl.cards import card, parse_card
+from academie.dsl.model import load_game
+from academie.interpreter.agents import make_agents, play
+from academie.interpreter.state import State
+
+HERE = Path(__file__).parent
+CONCEPT = HERE / "concepts" / "meld.yaml"
+RULES = HERE.parent / "rules" / "conquian" / "conquian.yaml"
+
+
+def cards(*names):
+    return [card(n) for n in names]
+
+
+def stacked(hands, top):
+    """A whole deal: the hands, and the stock with ``top`` on top (its last cards), the rest of
+    the forty cards below."""
+    given = {c for h in hands for c in h} | set(top)
+    rest = [card(r + s) for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
+    return {"hands": hands, "stock": [c for c in rest if c not in given] + top}
+
+
+def names(cs):
+    return sorted(c.name if hasattr(c, "name") else str(c) for c in cs)
+
+
+# seat 1 plays first (the dealer is seat 0); the stock's top is its last card
+DEAL = stacked(
+    [cards("AS", "2S", "9D", "9C", "6H", "7C", "10D"), cards("3H", "4H", "5H", "8S", "8D", "2C", "10C")],
+    cards("AD", "AC", "4D", "3S", "8C"),
+)
+
+
+def test_only_cards_that_can_still_complete_a_meld_are_offered_then_meld_lays_them():
+    st = State(load_game(str(CONCEPT)), 2, 0, dealer=0, deal=DEAL, hands=1)
+    # nothing to take yet: the one move, draw, is made without asking (the 8 of clubs, into his hand)
+    assert st.current_player() == 1
+    assert card("8C") in st.hand[1]
+    # a run of hearts and a set of eights may be laid: the 2 and 10 of clubs can complete nothing
+    assert names(st.legal_moves()) == names(cards("3H", "4H", "5H", "8S", "8D", "8C")) + ["pass"]
+    st.apply(card("3H"))
+    # with the 3 of hearts chosen, the eights may still join (a set beside the run)
+    assert names(st.legal_moves()) == names(cards("4H", "5H", "8S", "8D", "8C")) + ["pass"]
+    st.apply(card("4H"))
+    assert "meld" not in st.legal_moves()  # two cards are no meld
+    st.apply(card("5H"))
+    assert "meld" in st.legal_moves()
+    st.apply("meld")
+    assert names(st.pzones["melded"][1]) == ["3H", "4H", "5H"]
+    # a second laying out: the eights; the 2 and 10 of clubs still cannot be laid
+    assert names(st.legal_moves()) == names(cards("8S", "8D", "8C")) + ["pass"]
+    for c in ("8S", "8D", "8C"):
+        st.apply(card(c))
+    st.apply("meld")
+    assert names(st.legal_moves()) == ["10C", "2C"]  # the discard
+    st.apply(card("2C"))
+    assert st.current_player() == 0 and set(st.legal_moves()) == {"take", "draw"}
+    st.apply("take")  # the 2 of clubs, into seat 0's hand
+    assert card("2C") in st.hand[0]
+    # nothing he holds lays out: he is asked only for his discard
+    assert names(st.legal_moves()) == names(cards("AS", "2S", "9D", "9C", "6H", "7C", "10D", "2C"))
+
+
+def test_a_card_is_laid_off_on_the_players_own_melds():
+    deal = stacked(
+        [cards("AS", "2S", "9D", "9C", "5D", "7C", "10S"), cards("3H", "4H", "5H", "2C", "10C", "7D", "7S")],
+        cards("AD", "AC", "4D", "3S", "6H", "2D", "9S"),
+    )
+    st = State(load_game(str(CONCEPT)), 2, 0, dealer=0, deal=deal, hands=1)
+    # the 9 of spades is drawn without asking; he lays out his run of hearts
+    for c in ("3H", "4H", "5H"):
+        st.apply(card(c))
+    st.apply("meld")
+    st.apply(card("9S"))  # nothing more lays out: his discard
+    st.apply("draw")  # seat 0 draws the 2 of diamonds, lays nothing, discards it
+    st.apply(card("2D"))
+    st.apply("draw")  # seat 1 draws the 6 of hearts: it lays out only on his run
+    assert names(st.legal_moves()) == ["6H", "pass"]
+    st.apply(card("6H"))
+    st.apply("meld")
+    assert names(st.pzones["melded"][1]) == ["3H", "4H", "5H", "6H"]
+
+
+def _named(v, out: set) -> set:
+    """Every card named anywhere in an observation."""
+    if isinstance(v, str):
+        if parse_card(v) is not None:
+            out.add(v)
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            _named(k, out)
+            _named(x, out)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            _named(x, out)
+    return out
+
+
+def test_what_a_seat_sees_holds_no_card_of_the_stock_nor_of_the_others_hand():
+    for path in (CONCEPT, RULES):
+        g = academie.load_game(str(path) if path == CONCEPT else "conquian/conquian")
+        for seed in range(4):
+            st = g.new_state(players=2, seed=seed)
+            e = st.engine
+            dealt = [{c.name for c in h} for h in e.hand]  # the hands as dealt
+            pile = e.zones["discards" if path == CONCEPT else "faced"]
+            tables = e.pzones["melded" if path == CONCEPT else "down"]
+            steps, shown = 0, set()  # the cards ever face up: on the pile or a table
+            while not st.is_terminal() and steps < 300 and e.hand_no == 1:  # the first hand
+                steps += 1
+                shown |= {c.name for z in (pile, *tables) for c in z}
+                for seat in range(2):
+                    seen = _named(st.observation(seat, earlier_hands=False), set())
+                    assert not seen & {c.name for c in e.zones["stock"]}, (path.name, seed, seat)
+                    # a card dealt to the other and never out of his hand is never named
+                    hidden = dealt[1 - seat] & {c.name for c in e.hand[1 - seat]} - shown
+                    assert not seen & hidden, (path.name, seed, seat, seen & hidden)
+                acts = st.legal_actions()
+                st.apply_action(acts[(seed + steps) % len(acts)])
+
+
+def test_hands_of_the_concept_play_to_the_end():
+    for seed in range(10):
+        st = play(State(load_game(str(CONCEPT)), 2, seed), make_agents(["random"], 2, seed))
+        assert not st.unfinished
+        st.check_invariants()
+
+
+def _conquian(hands, top):
+    deal = stacked(hands, top)
+    return State(load_game(str(RULES)), 2, 0, dealer=0, deal={"hands": deal["hands"], "stock": deal["stock"]}, hands=1)
+
+
+def test_conquian_the_first_with_eleven_cards_down_wins():
+    # "The game is won by the player who first gets eleven cards down": ten dealt, the eleventh drawn
+    st = _conquian(
+        [
+            cards("6S", "7S", "9S", "6C", "7C", "9C", "10C", "8D", "10D", "10H"),
+            cards("AH", "2H", "3H", "4H", "5H", "AD", "2D", "3D", "4D", "5D"),
+        ],
+        cards("6H"),
+    )
+    # seat 1 plays first: the 6 of hearts is turned up; every card of his hand may go with it
+    assert names(st.legal_moves()) == names(st.hand[1]) + ["pass"]
+    for c in sorted(st.hand[1], key=lambda c: c.canon):
+        st.apply(c)
+    st.apply("meld")
+    assert len(st.pzones["down"][1]) == 11 and not st.hand[1]
+    assert st.winner == 1 and st.pvars["won"] == [0, 1]
+
+
+def test_conquian_a_card_drawn_is_faced_refused_and_taken_by_the_other_only_to_lay_it_out():
+    st = _conquian(
+        [
+            cards("7C", "8C", "AS", "3S", "5S", "7S", "AH", "3H", "5H", "7H"),
+            cards("2S", "4S", "6S", "8S", "2H", "4H", "6H", "8H", "2D", "4D"),
+        ],
+        cards("10D", "9C"),
+    )
+    # seat 1's 9 of clubs lays out with nothing of his: refused without asking, faced on the stock
+    assert [e["type"] for e in st.events][-2:] == ["draw", "refuse"]
+    assert st.zones["faced"] == cards("9C") and len(st.hand[1]) == 10
+    # seat 0 may take it (it makes a sequence with his 7 and 8) or turn up the next card
+    assert st.current_player() == 0 and set(st.legal_moves()) == {"take", "draw"}
+    st.apply("take")
+    assert "pass" not in st.legal_moves()  # a card taken is laid out at once
+    assert names(st.legal_moves()) == ["7C", "8C"]
+    st.apply(card("7C"))
+    st.apply(card("8C"))
+    st.apply("meld")
+    assert names(st.pzones["down"][0]) == ["7C", "8C", "9C"]
+    st.apply(card("AS"))  # and discards: the ace of spades faced for seat 1
+    assert len(st.hand[0]) + len(st.pzones["down"][0]) == 10
+    # the turns that follow ask nothing: a card that lays out with nothing is refused, one that
+    # none can take is covered by the next card turned up
+    assert st.zones["faced"][0] == card("AS") and st.current_player() is not None
