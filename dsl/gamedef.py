@@ -20,7 +20,6 @@ from .errors import Pos, RuleError
 
 if TYPE_CHECKING:
     from .betting import BettingSpec
-    from .build_meld import MeldSpec
 
 BUILTIN_SEAT_ZONES = ("hand",)
 MAX_NUMBER = 10**18 - 1  # the greatest max of a choose_number step (its action ids are worked out, not listed)
@@ -147,7 +146,7 @@ class Step:
     # the moves a step kind offers besides cards, declarations, numbers and suits: named moves
     # (a finite set known at load, so that each has a stable action id), and whether the step
     # offers numbers (0 … the game's number_bound) or suits as moves
-    meld: MeldSpec | None = None  # draw_meld: its keys (dsl/build_meld.py)
+    meld: Any = None  # draw_meld: its keys, a MeldSpec (dsl/build_meld.py, which imports this module)
     move_names: tuple[str, ...] = ()
     # patience: the piles, layout, kinds of move, stock and goal (dsl/build_patience.py)
     patience: Any = None
