@@ -99,3 +99,29 @@ def test_the_third_stake_goes_to_the_hand_nearest_thirty_one_aces_and_courts_ten
     st = brag(hands, ups)
     all_pass(st)
     assert won(st, "third_stake") == {3: 5}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_seat_sees_another_face_down_card_before_the_third_stake_is_shown(seed):
+    """Through the API, over seeded games played at random: at every move of the brag, what each
+    seat may see holds no face-down card of another seat (a hand declined is never shown for the
+    brag; every hand is shown only for the third stake, which all are in for)."""
+    import json
+    import random
+
+    import academie
+
+    s = academie.load_game("brag/eb11").new_state(5, seed=seed, keep_events=True)
+    rng = random.Random(seed)
+    checked = 0
+    while not s.is_terminal():
+        eng = s.engine
+        for seat in range(5):
+            obs = s.observation(seat)
+            obs.pop("earlier_hands")  # the hands before, dealt from another shuffle
+            text = json.dumps(obs)
+            hidden = {c.name for o in range(5) if o != seat for c in eng.hand[o]}
+            assert not [c for c in hidden if f'"{c}"' in text], (seed, seat)
+            checked += len(hidden)
+        s.apply(rng.choice(s.legal_moves()))
+    assert checked
