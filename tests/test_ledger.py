@@ -25,7 +25,6 @@ REWORKED = {
     "eb11-brag",
     "eb11-lansquenet",
     "foster-cooncan-1913-two",
-    "hoyle-improved-vingt-un",
     "new-international-bezique",
     "nuttall-poker",
 }
