@@ -68,7 +68,6 @@ LEDGER_PENDING: dict[str, int] = {
     "cadogan-napoleon": 16,  # no rule file yet (issue 28)
     "dictionnaire-academie-1740-brelan": 6,  # no rule file yet (issue 28)
     "eb11-brag": 17,  # no rule file yet (issue 28)
-    "eb11-lansquenet": 11,  # no rule file yet (issue 28)
     "foster-cooncan-1913-two": 13,  # no rule file yet (issue 28)
     "new-international-bezique": 15,  # no rule file yet (issue 28)
     "nuttall-poker": 7,  # no rule file yet (issue 28)

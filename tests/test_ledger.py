@@ -23,7 +23,6 @@ REWORKED = {
     "cadogan-napoleon",
     "dictionnaire-academie-1740-brelan",
     "eb11-brag",
-    "eb11-lansquenet",
     "foster-cooncan-1913-two",
     "new-international-bezique",
     "nuttall-poker",
