@@ -67,8 +67,6 @@ DEBTS = ("variant-not-encoded", "cannot-express")
 LEDGER_PENDING: dict[str, int] = {
     "cadogan-napoleon": 16,  # no rule file yet (issue 28)
     "dictionnaire-academie-1740-brelan": 6,  # no rule file yet (issue 28)
-    "eb11-lansquenet": 11,  # no rule file yet (issue 28)
-    "hoyle-improved-vingt-un": 8,  # no rule file yet (issue 28)
     "new-international-bezique": 15,  # no rule file yet (issue 28)
 }
 
