@@ -12,8 +12,8 @@ their ``value`` (the rule's data without its citations).
 
 from __future__ import annotations
 
-from .describe_words import (  # noqa: F401  (re-exported: the words of describe)
-    StepWords,
+from .describe_words import StepWords
+from .describe_phrases import (  # noqa: F401  (re-exported: the words of describe)
     _and,
     _cap,
     _describe_cards,

@@ -11,14 +11,11 @@ import json
 from .statements import strip
 from .words import words
 
-from .describe_phrases import (  # noqa: F401  (re-exported: the words of describe)
-    _and,
+from .describe_phrases import (
     _cap,
-    _describe_cards,
     _or,
     _plural,
     _plural_cards,
-    _ranks,
     _seat,
     _zone,
     card_test,
