@@ -49,6 +49,20 @@ def test_the_games_are_the_corpus_with_their_options(client):
     assert "hearts/foster" in page and "/static/app.js" in page
 
 
+def test_the_game_chooser_groups_the_games_by_family_of_play(client):
+    games = {g["id"]: g for g in client.get("/api/games").json()}
+    assert games["hearts/foster"]["family"] == "trick" and games["klondike/cadogan"]["family"] == "patience"
+    page = client.get("/").text
+    heads = re.findall(r'<optgroup label="([^"]+)">', page)
+    assert heads[:2] == ["trick games", "stops games"] and "patience games" in heads
+    assert len(heads) == len(set(heads))  # one group a family
+    # each option sits under its family's heading, and keeps the key the API gives it
+    for head, body in re.findall(r'<optgroup label="([^"]+)">(.*?)</optgroup>', page, re.S):
+        for key, gid in re.findall(r'<option value="(\d+)">([^ ]+) ', body):
+            g = games[gid]
+            assert g["key"] == int(key) and head == f"{g['family']} games"
+
+
 def test_a_new_game_shows_the_table_as_the_human_sees_it(client):
     r = client.post(
         "/api/new",

@@ -49,6 +49,7 @@ from starlette.routing import Route
 
 from .. import api
 from ..dsl.errors import RuleError
+from ..dsl.families import FAMILIES, family_heading, family_rank
 from ..dsl.loader import Limits, corpus_ids, resolve
 from ..dsl.model import load_game
 from ..dsl.text import safe
@@ -77,6 +78,7 @@ class Entry:
     players: tuple[int, int]
     options: list[dict]
     variant_of: str | None = None
+    family: str | None = None
 
 
 @dataclass
@@ -126,6 +128,7 @@ def _entry(ref: str, limits: Limits) -> Entry | None:
         players=(int(p.get("min", 1)), int(p.get("max", p.get("min", 1)))),
         options=opts,
         variant_of=ref.split("/")[0] if "/" in ref else None,
+        family=d.get("family") if d.get("family") in FAMILIES else None,
     )
 
 
@@ -148,11 +151,18 @@ class Server(Views):
         env = jinja2.Environment(
             loader=jinja2.PackageLoader("academie.serve", "templates"), autoescape=True, trim_blocks=True
         )
-        self.page = env.get_template("play.html.j2").render(
-            games=[{"key": i, "id": e.id, "title": e.title} for i, e in enumerate(self.entries)]
-        )
+        self.page = env.get_template("play.html.j2").render(groups=self.groups())
 
     # -- the games offered --------------------------------------------------------
+    def groups(self) -> list[dict]:
+        """The games offered by family of play, in the order ``academie list`` gives them
+        (a game naming no family last); each game keeps its key."""
+        groups: dict[str | None, list[dict]] = {}
+        ranked = sorted(enumerate(self.entries), key=lambda ie: family_rank(ie[1].family))
+        for i, e in ranked:  # stable: the corpus order within a family
+            groups.setdefault(e.family, []).append({"key": i, "id": e.id, "title": e.title})
+        return [{"heading": family_heading(f), "games": gs} for f, gs in groups.items()]
+
     def games(self) -> list[dict]:
         return [
             {
@@ -162,6 +172,7 @@ class Server(Views):
                 "players": list(e.players),
                 "options": e.options,
                 "variant_of": e.variant_of,
+                "family": e.family,
             }
             for i, e in enumerate(self.entries)
         ]
