@@ -270,6 +270,8 @@ class StepWords(PlayWords):
             )
         if s.get("total") is not None:
             text += f"; all a player puts in the {s.get('to')} in the hand is kept as his {s['total']}"
+        if s.get("raised") is not None:
+            text += f"; what each bet or raise goes over is kept as the {s['raised']}"
         self.add("play", base, text + ".", strip(s), base)
 
     def step_showdown(self, name, s, base, phase, when):

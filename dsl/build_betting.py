@@ -55,6 +55,12 @@ def build_betting(b: PieceBuilder, st: Step, base: tuple, s: dict) -> BettingSpe
     spec.check = bool(s.get("check", True))
     spec.cap = b.expr(base + ("cap",), want=WANT_NUMBER)
     spec.stack = b.expr(base + ("stack",), "seat", want=WANT_NUMBER)
+    raised = s.get("raised")
+    if raised is not None:
+        if raised not in b.scope.vars or raised in b.scope.seat_vars:
+            b.err(base + ("raised",), f"'{raised}' is not a counter of the game (declare it under vars:, not per seat)")
+        else:
+            spec.raised = str(raised)
     for k in ("bet", "raise"):
         v = s.get(k)
         if v is None:

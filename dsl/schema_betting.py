@@ -41,6 +41,10 @@ def vying_kinds(el, expr, step_common) -> dict:
                 "description": "what a raise goes over the highest stake: an amount, or {min, max}",
             },
             "cap": {**expr, "description": "the most bets and raises in the round (the opening bet counts)"},
+            "raised": {
+                "type": "string",
+                "description": "a counter of the game set to what each bet or raise went over (a least raise may read it)",
+            },
             "stack": {
                 **expr,
                 "description": "what the seat may still stake (seat bound, e.g. balance(seat, chip)): table stakes",

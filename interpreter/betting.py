@@ -178,6 +178,13 @@ class Betting(StateParts):
                         self._frame = (cur, pending, raises, move)
                         extra = yield Decision(cur, options, "number")
                 phase = None
+                if spec.raised is not None:  # what this bet or raise went over: a least raise may read it
+                    was = self.vars[spec.raised]
+                    self.vars[spec.raised] = extra
+                    if self._taint:
+                        self._taint.pop(spec.raised, None)
+                    if self._logging:
+                        counter_event(self, ("hand", st.name), "set", spec.raised, None, was, extra)
                 self._stake_in(st, cur, to_call + extra, w(move))
                 raises += 1
                 pending = frozenset(s for s in range(n) if not out[s] and s != cur)

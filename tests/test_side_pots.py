@@ -1,7 +1,8 @@
 """Table stakes and side pots (``stack:`` and ``total:`` of ``kind: betting`` / ``kind: showdown``),
 proven on tests/concepts/side_pots.yaml: three players with stacks of 5, 10 and 20 chips, blinds of
 1 and 2, two rounds of no-limit betting, one card each. Its hands are played move for move against
-OpenSpiel's ``universal_poker`` (the same game: the same deals, the same actions, the same returns),
+OpenSpiel's ``universal_poker`` (the same game: the same deals, the same moves offered at every
+node, the same actions, the same returns),
 and hand-worked deals check each part alone."""
 
 import random
@@ -56,7 +57,7 @@ def test_a_seat_all_in_acts_no_more_and_a_round_with_one_seat_to_act_is_not_play
     # the second round: the first blind is all in, the other two still bet
     assert st.current_player() == 1 and st.legal_moves() == ["check", "bet"]
     st.apply("bet")
-    assert st.legal_moves() == [1, 2, 3, 4, 5]  # at most what it has left
+    assert st.legal_moves() == [2, 3, 4, 5]  # at least the big blind, at most what it has left
     st.apply(5)  # all in
     assert st.current_player() == 2 and st.legal_moves() == ["fold", "call"]  # no one left to answer a raise
     st.apply("call")
@@ -117,13 +118,21 @@ def _universal():
     )
 
 
-def _kinds(moves):
-    """What a seat may do, in universal_poker's terms: fold (when something is to be matched),
-    call (or check), raise (or bet)."""
-    out = set()
-    for m in moves:
-        out.add({"check": "call", "bet": "raise"}.get(m, m))
-    return out
+def _as_universal(st, seat, to_call):
+    """The moves ``seat`` may make, named as universal_poker names them: Fold, Call (a check too)
+    and BetN for a bet or raise that brings all it has put in to N."""
+    names = set()
+    for m in st.legal_moves():
+        if m == "fold":
+            names.add("Fold")
+        elif m in ("call", "check"):
+            names.add("Call")
+        else:
+            c = st.copy()
+            c.apply(m)
+            for extra in c.legal_moves():
+                names.add(f"Bet{st.pvars['put'][seat] + to_call + extra}")
+    return names
 
 
 @pytest.mark.parametrize("deal", list(permutations(range(6), 3)))
@@ -141,13 +150,13 @@ def test_the_same_as_universal_poker(deal):
             assert st.current_player() == seat
             legal = {ref.action_to_string(a).split("move=")[1]: a for a in ref.legal_actions()}
             ours = st.legal_moves()
-            theirs = {"fold" if k == "Fold" else "call" if k == "Call" else "raise" for k in legal}
             to_call = (
                 max(st.pvars["staked"][s] for s in range(3) if not st.pvars["folded"][s]) - st.pvars["staked"][seat]
             )
+            theirs = set(legal)
             if to_call == 0:
-                theirs.discard("fold")  # universal_poker lets a seat fold for nothing; a check is offered here
-            assert _kinds(ours) == theirs, (deal, st.events[-3:], ours, sorted(legal))
+                theirs.discard("Fold")  # universal_poker lets a seat fold for nothing; a check is offered here
+            assert _as_universal(st, seat, to_call) == theirs, (deal, st.events[-3:], ours, sorted(legal))
             name = rng.choice(sorted(legal))
             ref.apply_action(legal[name])
             if name == "Fold":
