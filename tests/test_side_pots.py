@@ -70,6 +70,7 @@ def test_a_short_call_and_the_uncalled_rest_come_back_at_the_showdown():
     # 10 unmatched comes back to it whatever the cards
     st = play(["4C", "4D", "2C"], ["raise", 18, "fold", "call"])
     assert returns(st) == [-1, 11, -10]
+    assert [e["seat"] for e in st.events if e["type"] == "show"] == [1, 2]  # the folded hand is never shown
     st = play(["4C", "2D", "4D"], ["raise", 18, "fold", "call"])
     assert returns(st) == [-1, -10, 11]
 
@@ -180,3 +181,23 @@ def test_the_same_as_universal_poker(deal):
             assert all(abs(g - w) < 1 for g, w in zip(got, want)), (deal, got, want)
             if all(w == int(w) for w in want):
                 assert got == [int(w) for w in want], (deal, got, want)
+
+
+@pytest.mark.parametrize(
+    "old, new, says",
+    [
+        ("    total: put\n    stack", "    total: nothing\n    stack", "'nothing' is not a counter kept per seat"),
+        ("    total: put\n    stack", "    total: staked\n    stack", "'staked' is already the step's stake"),
+        ("    raised: raised\n", "    raised: put\n", "'put' is not a counter of the game"),
+        ('stack: "balance(seat, chip)"', "stack: nowhere(seat)", "nowhere"),
+    ],
+)
+def test_a_wrong_stack_total_or_raised_is_a_located_error(tmp_path, old, new, says):
+    from academie.dsl.errors import RuleError
+
+    text = CONCEPT.read_text()
+    assert old in text
+    (tmp_path / "bad.yaml").write_text(text.replace(old, new, 1))
+    with pytest.raises(RuleError) as err:
+        load_game(str(tmp_path / "bad.yaml"), ())
+    assert says in str(err.value) and "bad.yaml:" in str(err.value)
