@@ -68,9 +68,10 @@ class Betting(StateParts):
                     }
                 )
         if self._logging:
-            self.emit(
-                {"type": "bet", "seat": seat, "move": move, "amount": amount, "stake": self.pvars[spec.stake][seat]}
-            )
+            ev = {"type": "bet", "seat": seat, "move": move, "amount": amount, "stake": self.pvars[spec.stake][seat]}
+            if spec.stack is not None and amount > 0 and self._stack(spec, seat) == 0:
+                ev["all_in"] = True  # all it had is staked
+            self.emit(ev)
 
     def _amount(self, e: Any, seat: int, what: str) -> int:
         v = e.fn(self, seat, None)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from academie.dsl.model import load_game
+from academie.narrate import narrate
 from academie.interpreter.state import State
 
 CONCEPT = Path(__file__).parent / "concepts" / "side_pots.yaml"
@@ -43,6 +44,9 @@ def test_an_all_in_call_for_less_wins_only_what_it_matched():
     st = play(["4C", "3C", "2C"], ["raise", 18, "call", "call"])
     assert st.is_terminal()
     assert [st.pvars["put"][s] for s in range(3)] == [5, 10, 20]
+    all_in = [e for e in st.events if e["type"] == "bet" and e.get("all_in")]
+    assert [e["seat"] for e in all_in] == [2, 0, 1]
+    assert narrate(all_in[1]).clause() == "seat 0: call (4 staked, 5 in all) and is all in"
     assert returns(st) == [10, 0, -10]
     pays = [(e["to"], e["amount"]) for e in st.events if e["type"] == "pay" and e["from"] == "pot"]
     assert pays == [(0, 15), (1, 10), (2, 10)]
