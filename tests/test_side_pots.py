@@ -46,7 +46,7 @@ def test_an_all_in_call_for_less_wins_only_what_it_matched():
     assert [st.pvars["put"][s] for s in range(3)] == [5, 10, 20]
     all_in = [e for e in st.events if e["type"] == "bet" and e.get("all_in")]
     assert [e["seat"] for e in all_in] == [2, 0, 1]
-    assert narrate(all_in[1]).clause() == "seat 0: call (4 staked, 5 in all) and is all in"
+    assert narrate(all_in[1]).clause == "seat 0: call (4 staked, 5 in all) and is all in"
     assert returns(st) == [10, 0, -10]
     pays = [(e["to"], e["amount"]) for e in st.events if e["type"] == "pay" and e["from"] == "pot"]
     assert pays == [(0, 15), (1, 10), (2, 10)]
