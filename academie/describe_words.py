@@ -262,6 +262,16 @@ class StepWords(PlayWords):
             "; the round ends when every player still in has matched the highest stake, or one alone is left"
             f" (each stake is kept as his {s.get('stake')}, a player out as his {s.get('out')})"
         )
+        if s.get("stack") is not None:
+            text += (
+                f"; no player stakes more than he has ({expr(s['stack'])}): one short of what is to be matched"
+                " may call with all he has, and a player who has staked all he has stays in the hand but"
+                " acts no more"
+            )
+        if s.get("total") is not None:
+            text += f"; all a player puts in the {s.get('to')} in the hand is kept as his {s['total']}"
+        if s.get("raised") is not None:
+            text += f"; what each bet or raise goes over is kept as the {s['raised']}"
         self.add("play", base, text + ".", strip(s), base)
 
     def step_showdown(self, name, s, base, phase, when):
@@ -272,6 +282,12 @@ class StepWords(PlayWords):
             f"otherwise, beginning with {_seat(s.get('first', 'dealer + 1'))}, the players still in show their "
             f"hands, and the best by {keys} takes the {s.get('from')} (equal hands {tie})"
         )
+        if s.get("total") is not None:
+            text += (
+                f"; the {s.get('from')} is first cut by what each has put in ({s['total']}): from the"
+                " smallest amount put in by a player still in, each part holds what every player put in"
+                " up to that amount, and only those still in who put in as much may win it"
+            )
         self.add("scoring", base, text + ".", strip(s), base)
 
     def step_tricks(self, name, s, base, phase, when):

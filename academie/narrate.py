@@ -241,6 +241,8 @@ def _bet(ev: dict, w: _Words, _: bool | None) -> _Got:
     amount = ev.get("amount") or 0
     if amount:
         parts.append(_t(f" ({amount} staked, {ev.get('stake', amount)} in all)"))
+    if ev.get("all_in"):
+        parts.append(_t(" and is all in"))
     return parts
 
 

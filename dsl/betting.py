@@ -28,6 +28,9 @@ class BettingSpec:
     raise_: Expr | None = None
     raise_range: tuple[Expr | None, int] | None = None
     cap: Expr | None = None  # the most bets and raises in one round (the opening bet counts)
+    stack: Expr | None = None  # what a seat may still stake (seat bound); None: no bound (a debt)
+    total: str | None = None  # the per-seat counter of all a seat put in the pot this hand (side pots)
+    raised: str | None = None  # a game counter set to what each bet or raise went over (a least raise reads it)
     check: bool = True  # a seat may stay in without staking while nothing is to be matched
     words: dict[str, str] = field(default_factory=dict)  # move -> the game's word for it (the move's name)
     # showdown: the keys that rank a seat's hand (seat bound), greatest first, and what a tie does

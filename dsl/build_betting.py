@@ -31,6 +31,19 @@ def build_betting(b: PieceBuilder, st: Step, base: tuple, s: dict) -> BettingSpe
             b.err(base + (k,), f"'{v}' is not a counter kept per seat (declare it under vars:, per_seat: true)")
         names[k] = v
     spec = BettingSpec(zone=str(zone), unit=str(unit), stake=str(names.get("stake")), out=str(names["out"]))
+    total = s.get("total")
+    if total is not None:
+        if total not in b.scope.seat_vars or total in b.scope.suit_vars:
+            b.err(
+                base + ("total",), f"'{total}' is not a counter kept per seat (declare it under vars:, per_seat: true)"
+            )
+        elif total in names.values():
+            b.err(
+                base + ("total",),
+                f"'{total}' is already the step's {'stake' if total == names.get('stake') else 'out'}",
+            )
+        else:
+            spec.total = str(total)
     if st.kind == "showdown":
         spec.key = [
             e
@@ -41,6 +54,13 @@ def build_betting(b: PieceBuilder, st: Step, base: tuple, s: dict) -> BettingSpe
         return spec
     spec.check = bool(s.get("check", True))
     spec.cap = b.expr(base + ("cap",), want=WANT_NUMBER)
+    spec.stack = b.expr(base + ("stack",), "seat", want=WANT_NUMBER)
+    raised = s.get("raised")
+    if raised is not None:
+        if raised not in b.scope.vars or raised in b.scope.seat_vars:
+            b.err(base + ("raised",), f"'{raised}' is not a counter of the game (declare it under vars:, not per seat)")
+        else:
+            spec.raised = str(raised)
     for k in ("bet", "raise"):
         v = s.get(k)
         if v is None:

@@ -25,6 +25,10 @@ def vying_kinds(el, expr, step_common) -> dict:
         "unit": {"type": "string", "description": "the currency staked"},
         "stake": {"type": "string", "description": "a per-seat counter: each seat's stake, to be matched"},
         "out": {"type": "string", "description": "a per-seat counter: 1 once the seat has thrown up its hand"},
+        "total": {
+            "type": "string",
+            "description": "a per-seat counter: all the seat has put into the pot this hand (side pots are cut by it)",
+        },
     }
     kinds["betting"] = el(
         {
@@ -37,6 +41,14 @@ def vying_kinds(el, expr, step_common) -> dict:
                 "description": "what a raise goes over the highest stake: an amount, or {min, max}",
             },
             "cap": {**expr, "description": "the most bets and raises in the round (the opening bet counts)"},
+            "raised": {
+                "type": "string",
+                "description": "a counter of the game set to what each bet or raise went over (a least raise may read it)",
+            },
+            "stack": {
+                **expr,
+                "description": "what the seat may still stake (seat bound, e.g. balance(seat, chip)): table stakes",
+            },
             "check": {
                 "type": "boolean",
                 "description": "a seat may check while nothing is to be matched (default true)",
