@@ -1,0 +1,161 @@
+"""Gin Rummy written as a rule file (tests/concepts/gin_rummy.yaml) against OpenSpiel's
+``gin_rummy`` (default parameters): the same deals in both engines (OpenSpiel's chance
+outcomes are academie's deal), random moves chosen from the legal set, the legal moves of
+every decision compared (mapped both ways) and the returns at the end.
+
+The mapping: a card is OpenSpiel's ``suit * 13 + rank`` (suits s c d h, ranks A … K); 52
+"Draw upcard" is ``take``, 53 "Draw stock" ``draw``, 54 "Pass" ``pass``, 55 "Knock"
+``knock``. A meld declared (OpenSpiel's actions 56 …, one action a meld) is, in academie, its
+cards chosen one by one and then ``meld``: at each of those decisions the cards academie offers
+are the cards of OpenSpiel's legal melds holding the cards chosen, and ``meld`` is offered when
+the cards chosen are one of them. A decision OpenSpiel asks with one legal move is taken in
+academie without asking.
+
+One difference is known and counted (``layoff_chain``): OpenSpiel extends a run laid off on
+by at most one card laid off at each end before it (gin_rummy_utils.cc, ``AllLayoffs``): after
+the 6 and 7 of a suit are laid off on its 3 4 5, the 8 is not offered. academie offers every
+card that continues the run. At such a decision the move is chosen among OpenSpiel's."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from academie.dsl.cards import card
+from academie.dsl.model import load_game
+from academie.interpreter.base import PASS
+from academie.interpreter.state import State
+
+pyspiel = pytest.importorskip("pyspiel")
+
+CONCEPT = Path(__file__).parent / "concepts" / "gin_rummy.yaml"
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+OS_RANKS = "A23456789TJQK"
+SUITS = "SCDH"  # OpenSpiel's "scdh"
+CARDS = [card(r + s) for s in SUITS for r in RANKS]  # by OpenSpiel's card number
+NUMBER = {c: i for i, c in enumerate(CARDS)}
+NAMED = {52: "take", 53: "draw", 54: PASS, 55: "knock"}
+MELD_BASE = 56
+
+
+def os_card(text: str) -> int:
+    return SUITS.index(text[1].upper()) * 13 + OS_RANKS.index(text[0])
+
+
+def chosen_now(st) -> tuple:
+    """The cards chosen at the draw_meld decision at hand (the frame the step paused with)."""
+    frame = st._frame
+    return tuple(frame[4]) if len(frame) == 6 else ()
+
+
+class Pair:
+    """One deal played in both engines."""
+
+    def __init__(self, game, seed: int):
+        self.rng = random.Random(seed)
+        deck = CARDS[:]
+        self.rng.shuffle(deck)
+        hands, up, self.draws = [deck[:10], deck[10:20]], deck[20], deck[21:]
+        self.up = up
+        # academie: a draw takes the stock's last card; the upcard is turned from its other end
+        deal = {"hands": [h[:] for h in hands], "stock": [up, *reversed(self.draws)]}
+        self.st = State(game, 2, seed, dealer=1, deal=deal, hands=1)
+        self.os = pyspiel.load_game("gin_rummy").new_initial_state()
+        for c in (*hands[0], *hands[1], up):
+            self.os.apply_action(NUMBER[c])
+        self.k = 0  # stock cards drawn
+        self.decisions = 0
+        self.differences: dict[str, int] = {}
+
+    def meld_cards(self, a: int) -> frozenset:
+        text = self.os.action_to_string(self.os.current_player(), a).split("Action: ")[1]
+        return frozenset(CARDS[os_card(text[i : i + 2])] for i in range(0, len(text), 2))
+
+    def ours(self) -> set:
+        return set(self.st.legal_moves())
+
+    def check(self, want: set, what: str) -> None:
+        got = self.ours()
+        self.decisions += 1
+        assert got == want, f"{what}: academie {sorted(map(str, got))} OpenSpiel {sorted(map(str, want))}"
+
+    def play(self) -> None:
+        os, st = self.os, self.st
+        while not os.is_terminal():
+            if os.is_chance_node():
+                os.apply_action(NUMBER[self.draws[self.k]])
+                self.k += 1
+                continue
+            legal = os.legal_actions()
+            melds = {a: self.meld_cards(a) for a in legal if a >= MELD_BASE}
+            if len(legal) == 1 and not melds:  # one move: academie makes it without asking
+                os.apply_action(legal[0])
+                continue
+            assert not st.is_terminal(), "academie's hand is over, OpenSpiel's is not"
+            assert st.current_player() == os.current_player()
+            if melds:  # a meld declared: its cards one by one, then meld
+                want = {x for m in melds.values() for x in m} | ({PASS} if 54 in legal else set())
+                self.check(want, "lay down")
+                a = self.rng.choice(legal)
+                if a == 54:
+                    st.apply(PASS)
+                    os.apply_action(a)
+                    continue
+                seat, chosen = st.current_player(), []
+                for x in sorted(melds[a], key=NUMBER.__getitem__):
+                    if x in st.pzones["melded"][seat] or x in chosen_now(st):
+                        chosen.append(x)  # the one card that completes the meld: chosen without asking
+                        continue
+                    if chosen:
+                        fit = [m for m in melds.values() if set(chosen) <= m]
+                        want = {y for m in fit for y in m} - set(chosen)
+                        want |= {"meld"} if frozenset(chosen) in fit else set()
+                        self.check(want, "lay down, cards chosen")
+                    st.apply(x)
+                    chosen.append(x)
+                if not set(chosen) <= set(st.pzones["melded"][seat]):  # else: meld was the one move
+                    fit = [m for m in melds.values() if set(chosen) <= m]
+                    want = {y for m in fit for y in m} - set(chosen) | {"meld"}
+                    self.check(want, "lay down, meld")
+                    st.apply("meld")
+                os.apply_action(a)
+                continue
+            want = {NAMED[a] if a >= 52 else CARDS[a] for a in legal}
+            got = self.ours()
+            if got != want and 54 in legal and want < got and all(isinstance(x, type(CARDS[0])) for x in got - want):
+                # a run laid off on: OpenSpiel's chain of at most one card at each end
+                self.differences["layoff_chain"] = self.differences.get("layoff_chain", 0) + 1
+            else:
+                self.check(want, f"decision ({os.current_player()})")
+            a = self.rng.choice(legal)
+            st.apply(NAMED[a] if a >= 52 else CARDS[a])
+            os.apply_action(a)
+        assert st.is_terminal(), "OpenSpiel's hand is over, academie's is not"
+        assert [float(x) for x in st.pvars["score"]] == os.returns()
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(str(CONCEPT))
+
+
+def test_the_deal_and_the_first_offer_are_openspiels(game):
+    p = Pair(game, 1)
+    assert p.st.zones["discards"] == [p.up] and p.st.current_player() == 0
+    assert set(p.st.legal_moves()) == {"take", PASS} and p.os.legal_actions() == [52, 54]
+
+
+def test_many_random_deals_play_alike_in_both_engines(game):
+    games = decisions = 0
+    differences: dict[str, int] = {}
+    for seed in range(300):
+        p = Pair(game, seed)
+        p.play()
+        games += 1
+        decisions += p.decisions
+        for k, v in p.differences.items():
+            differences[k] = differences.get(k, 0) + v
+    assert games == 300 and decisions > 300 * 20
+    assert differences.get("layoff_chain", 0) < 10
