@@ -97,6 +97,17 @@ def is_one(melds: Combination, cards: tuple) -> bool:
     return any(len(m) == k for part in melds.of for m in _candidates(melds, part, cards))
 
 
+def has_room(melds: Combination, cards: tuple) -> bool:
+    """Whether ``cards``, one set or run of ``melds``, may still take a card (a set of its
+    most cards may not)."""
+    k = len(cards)
+    return any(
+        part.most is None or k < part.most
+        for part in melds.of
+        if any(len(m) == k for m in _candidates(melds, part, cards))
+    )
+
+
 class DrawMeld(StateParts):
     """``State``'s draw-and-meld step."""
 
@@ -395,7 +406,9 @@ class DrawMeld(StateParts):
                 if m == PASS:  # he lays off no more
                     phase = "own"
                     continue
-                i = next(i for i, (o, g) in enumerate(groups) if (mine or o != seat) and is_one(on, (*g, m)))
+                # on the first meld it fits that it leaves open to more (a run before a set made full)
+                fits = [i for i, (o, g) in enumerate(groups) if (mine or o != seat) and is_one(on, (*g, m))]
+                i = next((i for i in fits if has_room(on, (*groups[i][1], m))), fits[0])
                 o, g = groups[i]
                 groups = (*groups[:i], (o, (*g, m)), *groups[i + 1 :])
                 hand.remove(m)

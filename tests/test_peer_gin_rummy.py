@@ -19,6 +19,7 @@ card that continues the run. At such a decision the move is chosen among OpenSpi
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -50,11 +51,19 @@ def chosen_now(st) -> tuple:
     return tuple(frame[4]) if len(frame) == 6 else ()
 
 
+def phase_now(st) -> str:
+    """The phase of the draw_meld step at its decision at hand ("off": laying off)."""
+    frame = st._frame
+    return frame[2] if len(frame) == 6 else ""
+
+
 class Pair:
     """One deal played in both engines."""
 
-    def __init__(self, game, seed: int):
+    def __init__(self, game, seed: int, keen: bool = False):
         self.rng = random.Random(seed)
+        self.keen = keen
+        self.spec = next(s.meld for s in game.steps if s.meld is not None)
         deck = CARDS[:]
         self.rng.shuffle(deck)
         hands, up, self.draws = [deck[:10], deck[10:20]], deck[20], deck[21:]
@@ -67,7 +76,28 @@ class Pair:
             self.os.apply_action(NUMBER[c])
         self.k = 0  # stock cards drawn
         self.decisions = 0
-        self.differences: dict[str, int] = {}
+        self.differences: Counter = Counter()
+
+    def choose(self, legal: list) -> int:
+        """A move of the legal set, at random; in the ``keen`` games a knock is made when it may
+        be, four times in five, a meld is laid down or a card laid off rather than passing four
+        times in five, and a discard is the one leaving the least deadwood, one time in two (so
+        that hands are knocked, laid down and laid off on, undercut, and settled)."""
+        rng = self.rng
+        if not self.keen:
+            return rng.choice(legal)
+        if 55 in legal and rng.random() < 0.8:
+            return 55
+        if 54 in legal and 52 not in legal and len(legal) > 1 and rng.random() < 0.8:
+            return rng.choice([a for a in legal if a != 54])  # a meld laid down, a card laid off
+        cards = [a for a in legal if a < 52]
+        seat = self.os.current_player()
+        if len(self.st.hand[seat]) == 11 and len(cards) > 1 and rng.random() < 0.5:
+            dw = self.spec.deadwood.fn
+            counts = {a: self.st._meld_eval(dw, seat, (CARDS[a],)) for a in cards}
+            least = min(counts.values())
+            return rng.choice([a for a in cards if counts[a] == least])
+        return rng.choice(legal)
 
     def meld_cards(self, a: int) -> frozenset:
         text = self.os.action_to_string(self.os.current_player(), a).split("Action: ")[1]
@@ -91,6 +121,15 @@ class Pair:
             legal = os.legal_actions()
             melds = {a: self.meld_cards(a) for a in legal if a >= MELD_BASE}
             if len(legal) == 1 and not melds:  # one move: academie makes it without asking
+                if (
+                    legal == [54]
+                    and not st.is_terminal()
+                    and phase_now(st) == "off"
+                    and st.current_player() == os.current_player()
+                ):
+                    # academie still lays off: a card that continues a run further (layoff_chain)
+                    self.differences["layoff_chain"] += 1
+                    st.apply(PASS)
                 os.apply_action(legal[0])
                 continue
             assert not st.is_terminal(), "academie's hand is over, OpenSpiel's is not"
@@ -98,7 +137,7 @@ class Pair:
             if melds:  # a meld declared: its cards one by one, then meld
                 want = {x for m in melds.values() for x in m} | ({PASS} if 54 in legal else set())
                 self.check(want, "lay down")
-                a = self.rng.choice(legal)
+                a = self.choose(legal)
                 if a == 54:
                     st.apply(PASS)
                     os.apply_action(a)
@@ -126,10 +165,10 @@ class Pair:
             got = self.ours()
             if got != want and 54 in legal and want < got and all(isinstance(x, type(CARDS[0])) for x in got - want):
                 # a run laid off on: OpenSpiel's chain of at most one card at each end
-                self.differences["layoff_chain"] = self.differences.get("layoff_chain", 0) + 1
+                self.differences["layoff_chain"] += 1
             else:
                 self.check(want, f"decision ({os.current_player()})")
-            a = self.rng.choice(legal)
+            a = self.choose(legal)
             st.apply(NAMED[a] if a >= 52 else CARDS[a])
             os.apply_action(a)
         assert st.is_terminal(), "OpenSpiel's hand is over, academie's is not"
@@ -147,15 +186,30 @@ def test_the_deal_and_the_first_offer_are_openspiels(game):
     assert set(p.st.legal_moves()) == {"take", PASS} and p.os.legal_actions() == [52, 54]
 
 
-def test_many_random_deals_play_alike_in_both_engines(game):
-    games = decisions = 0
-    differences: dict[str, int] = {}
-    for seed in range(300):
-        p = Pair(game, seed)
+def play_many(game, seeds, keen: bool) -> Counter:
+    seen: Counter = Counter()
+    for seed in seeds:
+        p = Pair(game, seed, keen)
         p.play()
-        games += 1
-        decisions += p.decisions
-        for k, v in p.differences.items():
-            differences[k] = differences.get(k, 0) + v
-    assert games == 300 and decisions > 300 * 20
-    assert differences.get("layoff_chain", 0) < 10
+        seen["games"] += 1
+        seen["decisions"] += p.decisions
+        seen.update(p.differences)
+        types = Counter(e["type"] for e in p.st.events or [])
+        seen["knocked"] += bool(types["knock"])
+        seen["laid off"] += bool(types["lay_off"])
+        knocks = [e["seat"] for e in p.st.events or [] if e["type"] == "knock"]
+        seen["undercut"] += bool(knocks) and p.os.returns()[knocks[0]] < 0
+        seen["gin"] += bool(knocks) and not p.st.hand[knocks[0]]
+    return seen
+
+
+def test_uniformly_random_deals_play_alike_in_both_engines(game):
+    seen = play_many(game, range(150), keen=False)
+    assert seen["games"] == 150 and seen["decisions"] > 150 * 50
+    assert seen["layoff_chain"] <= 2
+
+
+def test_deals_knocked_laid_down_and_laid_off_play_alike_in_both_engines(game):
+    seen = play_many(game, range(1000, 1150), keen=True)
+    assert seen["games"] == 150 and seen["knocked"] > 50 and seen["laid off"] > 10
+    assert seen["layoff_chain"] <= 2
