@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import academie
 from academie.dsl.cards import card, parse_card
+from academie.dsl.errors import RuleError
 from academie.dsl.model import load_game
 from academie.interpreter.agents import make_agents, play
 from academie.interpreter.state import State
@@ -278,3 +281,16 @@ def test_an_undercut_pays_the_other_the_difference_and_25():
     assert st.is_terminal()
     # the knocker counts 10, the other 1 + 2 + 5 = 8, less: he wins the 2 and 25
     assert st.pvars["score"] == [-27, 27]
+
+
+def test_a_laying_down_without_a_knock_or_a_count_is_a_located_error(tmp_path):
+    text = GIN.read_text()
+    for key, message in (
+        ("    knock_at_most:", "needs both deadwood and knock_at_most"),
+        ("    counts:", "needs counts"),
+    ):
+        bad = tmp_path / "bad.yaml"
+        bad.write_text("\n".join(line for line in text.splitlines() if not line.startswith(key)))
+        with pytest.raises(RuleError) as err:
+            load_game(str(bad))
+        assert message in str(err.value) and "bad.yaml:" in str(err.value)
