@@ -1,7 +1,11 @@
 """Gin Rummy written as a rule file (tests/concepts/gin_rummy.yaml) against OpenSpiel's
 ``gin_rummy`` (default parameters): the same deals in both engines (OpenSpiel's chance
-outcomes are academie's deal), random moves chosen from the legal set, the legal moves of
-every decision compared (mapped both ways) and the returns at the end.
+outcomes are academie's deal), moves chosen at random from the legal set, the legal moves of
+every decision compared (mapped both ways) and the returns at the end. Half the games choose
+uniformly (few of them are knocked: a knock is one move of twelve when it may be made); the
+other half are ``keen`` (a knock made when it may be, melds laid down and cards laid off rather
+than passing, discards that keep the deadwood low), so that hands are knocked, laid down, laid
+off on and settled.
 
 The mapping: a card is OpenSpiel's ``suit * 13 + rank`` (suits s c d h, ranks A … K); 52
 "Draw upcard" is ``take``, 53 "Draw stock" ``draw``, 54 "Pass" ``pass``, 55 "Knock"
@@ -9,7 +13,8 @@ The mapping: a card is OpenSpiel's ``suit * 13 + rank`` (suits s c d h, ranks A 
 cards chosen one by one and then ``meld``: at each of those decisions the cards academie offers
 are the cards of OpenSpiel's legal melds holding the cards chosen, and ``meld`` is offered when
 the cards chosen are one of them. A decision OpenSpiel asks with one legal move is taken in
-academie without asking.
+academie without asking (the stock drawn when both refused the upcard, a pass with nothing to
+lay, a discard with one card allowed after a knock).
 
 One difference is known and counted (``layoff_chain``): OpenSpiel extends a run laid off on
 by at most one card laid off at each end before it (gin_rummy_utils.cc, ``AllLayoffs``): after
