@@ -23,6 +23,7 @@ card that continues the run. At such a decision the move is chosen among OpenSpi
 
 from __future__ import annotations
 
+from os import environ
 import random
 from collections import Counter
 from pathlib import Path
@@ -44,6 +45,8 @@ CARDS = [card(r + s) for s in SUITS for r in RANKS]  # by OpenSpiel's card numbe
 NUMBER = {c: i for i, c in enumerate(CARDS)}
 NAMED = {52: "take", 53: "draw", 54: PASS, 55: "knock"}
 MELD_BASE = 56
+# games of each kind (uniform, keen): ACADEMIE_PEER_GAMES=3000 for a longer run (about four minutes)
+GAMES = int(environ.get("ACADEMIE_PEER_GAMES", "150"))
 
 
 def os_card(text: str) -> int:
@@ -209,12 +212,12 @@ def play_many(game, seeds, keen: bool) -> Counter:
 
 
 def test_uniformly_random_deals_play_alike_in_both_engines(game):
-    seen = play_many(game, range(150), keen=False)
-    assert seen["games"] == 150 and seen["decisions"] > 150 * 50
-    assert seen["layoff_chain"] <= 2
+    seen = play_many(game, range(GAMES), keen=False)
+    assert seen["games"] == GAMES and seen["decisions"] > GAMES * 50
+    assert seen["layoff_chain"] <= max(2, GAMES // 100)
 
 
 def test_deals_knocked_laid_down_and_laid_off_play_alike_in_both_engines(game):
-    seen = play_many(game, range(1000, 1150), keen=True)
-    assert seen["games"] == 150 and seen["knocked"] > 50 and seen["laid off"] > 10
-    assert seen["layoff_chain"] <= 2
+    seen = play_many(game, range(1000, 1000 + GAMES), keen=True)
+    assert seen["games"] == GAMES and seen["knocked"] > GAMES // 3 and seen["laid off"] > GAMES // 15
+    assert seen["layoff_chain"] <= max(2, GAMES // 100)
