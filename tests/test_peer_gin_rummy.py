@@ -45,7 +45,7 @@ CARDS = [card(r + s) for s in SUITS for r in RANKS]  # by OpenSpiel's card numbe
 NUMBER = {c: i for i, c in enumerate(CARDS)}
 NAMED = {52: "take", 53: "draw", 54: PASS, 55: "knock"}
 MELD_BASE = 56
-# games of each kind (uniform, keen): ACADEMIE_PEER_GAMES=3000 for a longer run (about four minutes)
+# games of each kind (uniform, keen): ACADEMIE_PEER_GAMES=3000 for a longer run (about six minutes)
 GAMES = int(environ.get("ACADEMIE_PEER_GAMES", "150"))
 
 
