@@ -24,6 +24,21 @@ from .describe_phrases import (
 )
 from .describe_play import PlayWords
 
+KNOCK_KEYS = (
+    "lay",
+    "deadwood",
+    "knock_at_most",
+    "counts",
+    "lay_off",
+    "lay_off_when",
+    "lay_off_melds",
+    "knocked",
+    "first_offer",
+    "stock_least",
+    "returns_end",
+    "takes_end",
+)
+
 
 class StepWords(PlayWords):
     """The statements of a hand's steps, one method per kind of step
@@ -464,8 +479,12 @@ class StepWords(PlayWords):
                 if faced
                 else ", into his hand"
             )
-            + f". He lays out cards on {table}, one by one: all of them together must lie in "
-            f"{s.get('melds')} (sets and runs, no card used twice), his earlier ones re-laid as he likes"
+            + (
+                f". He lays out cards on {table}, one by one: all of them together must lie in "
+                f"{s.get('melds')} (sets and runs, no card used twice), his earlier ones re-laid as he likes"
+                if s.get("lay", "turn") == "turn"
+                else ""
+            )
             + (
                 f". Then, while his hand holds a card, he discards one to the {s.get('discards')}"
                 if s.get("discard", True)
@@ -475,11 +494,15 @@ class StepWords(PlayWords):
         )
         if s.get("knock") is not None:
             text += f" After his discard he may knock, ending the hand, if {cond(s['knock'])}."
+        if s.get("knock_at_most") is not None:
+            text += self.knock_words(s)
         self.add(
             "play",
             base,
             _cap(when) + text,
-            strip({k: s.get(k) for k in ("first", "stock", "discards", "table", "melds", "drawn", "discard")}),
+            strip(
+                {k: s.get(k) for k in ("first", "stock", "discards", "table", "melds", "drawn", "discard", *KNOCK_KEYS)}
+            ),
             base,
         )
         for i, e in enumerate(s.get("end") or []):
@@ -491,6 +514,46 @@ class StepWords(PlayWords):
                 strip(e),
                 base + ("end", i),
             )
+
+    @staticmethod
+    def knock_words(s) -> str:
+        """The knock and the laying down of a ``draw_meld`` step, in words."""
+        t = ""
+        if s.get("first_offer"):
+            t += (
+                f" Before any draw the top card of the {s.get('discards')} is offered to each in turn; "
+                f"when all have refused it, the first draws from the {s.get('stock')}."
+            )
+        t += (
+            f" In place of a discard a player may knock when a discard would leave his deadwood "
+            f"({expr(s['deadwood'])}) at most {expr(s['knock_at_most'])}; he then discards such a card."
+        )
+        if s.get("lay") == "knock":
+            t += (
+                " Melds are laid down only after a knock, each apart: the knocker first, only melds that keep "
+                f"his deadwood within the limit, until his hand counts ({expr(s.get('counts', '0'))}) at most "
+                f"{expr(s['knock_at_most'])}; then each other player"
+            )
+            if s.get("lay_off", "none") != "none":
+                who = "the other players'" if s["lay_off"] == "others" else "any player's"
+                t += f" lays off cards on {who} melds"
+                if s.get("lay_off_when") is not None:
+                    t += f" (only if {cond(s['lay_off_when'])})"
+                t += ", then"
+            t += " lays down his own melds."
+        if s.get("stock_least"):
+            t += (
+                f" A turn begun with {s['stock_least']} cards or fewer in the {s.get('stock')} may only knock "
+                f"with the top card of the {s.get('discards')}, or the hand ends with no winner."
+            )
+        if s.get("returns_end"):
+            t += (
+                f" The hand ends with no winner when {s['returns_end']} turns in a row discard the card "
+                "taken from the pile."
+            )
+        if s.get("takes_end"):
+            t += f" It ends so at the {s['takes_end']}th take of the pile."
+        return t
 
     def passes_and_ends(self, s, base):
         """The effects after each card played (``on_play``), a lead that passes over a player with

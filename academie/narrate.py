@@ -422,6 +422,10 @@ def _discard(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["seat"]), _t(" discards "), w.card(ev["card"])]
 
 
+def _lay_off(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" lays off "), w.card(ev["card"]), _t(" on the melds of "), w.seat(ev["on"])]
+
+
 def _knock(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [w.seat(ev["seat"]), _t(" knocks")]
 
@@ -487,6 +491,7 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "meld": _meld,
     "discard": _discard,
     "knock": _knock,
+    "lay_off": _lay_off,
     "stock_out": _stock_out,
 }
 KINDS = frozenset(_KINDS)  # the kinds of event narrated

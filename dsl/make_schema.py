@@ -219,6 +219,45 @@ kinds["draw_meld"] = el(
         },
         "discard": {"type": "boolean", "description": "a turn ends with a discard while the hand holds a card"},
         "knock": {**expr, "description": "a condition (seat bound): the player may end the hand after his discard"},
+        "lay": {
+            "enum": ["turn", "knock"],
+            "description": "melds laid out in the turn (turn), or laid down only after a knock, each apart (knock)",
+        },
+        "deadwood": {**expr, "description": "a number (seat bound): what his hand counts left out of its best melds"},
+        "knock_at_most": {
+            **expr,
+            "description": "a number (seat bound): the knock, in place of a discard, when a discard leaves deadwood at most this",
+        },
+        "counts": {**expr, "description": "a number (seat bound): what his hand counts as it lies"},
+        "lay_off": {
+            "enum": ["none", "others", "all"],
+            "description": "after a knock: whose melds the others lay cards off on (others': not their own)",
+        },
+        "lay_off_when": {**expr, "description": "a condition (seat bound): the seat lays off only when it holds"},
+        "lay_off_melds": {
+            "type": "string",
+            "description": "a combination of kind melds: what a meld laid off on makes",
+        },
+        "knocked": {"type": "string", "description": "a per-seat counter set to 1 for the seat who knocks"},
+        "first_offer": {
+            "type": "boolean",
+            "description": "the pile's top offered to each in turn before the first draw",
+        },
+        "stock_least": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "a turn begun with this many stock cards: knock with the pile's top, or the hand ends",
+        },
+        "returns_end": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "the hand ends, no one winning, after so many turns in a row discard the card taken",
+        },
+        "takes_end": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "the hand ends, no one winning, at this take of the discard pile after the first turn",
+        },
         "end": {
             "type": "array",
             "items": el({"when": expr, "after": {"enum": ["turn"]}, "winner": expr}, ["when"]),

@@ -4,14 +4,19 @@ all of it lays out into sets and runs (a ``melds`` combination), and discards; t
 ends when an end rule holds after a turn, when a player knocks, or when the stock is out.
 
 A laying out is a sequence of decisions of atoms: cards chosen one by one (only those that
-can still complete a legal table), then the named move ``meld``, or ``pass``."""
+can still complete a legal table), then the named move ``meld``, or ``pass``.
+
+With a knock (``deadwood``, ``knock_at_most``): the named move ``knock`` in place of a
+discard, then a discard that keeps the deadwood within the limit; with ``lay: knock`` the
+knocker then lays down his melds, each apart (his own), the others lay off cards on them
+and lay down their own melds; the settlement is the file's (effects after the step)."""
 
 from __future__ import annotations
 
 from typing import Any, Generator
 
 from ..dsl.cards import Card
-from ..dsl.combinations import Combination
+from ..dsl.combinations import Combination, _candidates
 from ..dsl.model import Step
 from .base import PASS, Decision, StateParts, canon_key
 
@@ -79,8 +84,52 @@ def can_lay(melds: Combination, required: frozenset, optional: frozenset) -> boo
     return go(required, optional)
 
 
+def melds_in(melds: Combination, hand: list) -> list[frozenset]:
+    """Every single set or run of ``melds`` made of cards of ``hand``."""
+    cards = tuple(sorted(hand, key=canon_key))
+    out = {frozenset(cards[i] for i in m) for part in melds.of for m in _candidates(melds, part, cards)}
+    return sorted(out, key=lambda m: sorted(canon_key(x) for x in m))
+
+
+def is_one(melds: Combination, cards: tuple) -> bool:
+    """Whether ``cards`` make one set or run of ``melds``, every card in it."""
+    k = len(cards)
+    return any(len(m) == k for part in melds.of for m in _candidates(melds, part, cards))
+
+
+def has_room(melds: Combination, cards: tuple) -> bool:
+    """Whether ``cards``, one set or run of ``melds``, may still take a card (a set of its
+    most cards may not)."""
+    k = len(cards)
+    return any(
+        part.most is None or k < part.most
+        for part in melds.of
+        if any(len(m) == k for m in _candidates(melds, part, cards))
+    )
+
+
 class DrawMeld(StateParts):
     """``State``'s draw-and-meld step."""
+
+    def _meld_eval(self, fn, seat: int, out: tuple = (), into: tuple = ()) -> Any:
+        """``fn`` (seat bound) with the seat's hand as it would be without the cards ``out``
+        and with the cards ``into``: the hand put back as it was."""
+        hand = self.hand[seat]
+        kept = hand[:]
+        if out or into:
+            hand[:] = [x for x in kept if x not in out] + list(into)
+        try:
+            return fn(self, seat, None)
+        finally:
+            hand[:] = kept
+
+    def _knock_discards(self, spec, seat: int, into: tuple = ()) -> list:
+        """The cards whose discard leaves the seat's deadwood within the knock's limit (the
+        hand with the cards ``into``), in the canonical order."""
+        hand = sorted((*self.hand[seat], *into), key=canon_key)
+        limit = self._meld_eval(spec.knock_at_most.fn, seat)
+        dw = spec.deadwood.fn
+        return [c for c in hand if self._meld_eval(dw, seat, (c,), tuple(x for x in into if x is not c)) <= limit]
 
     def _step_draw_meld(self, st: Step, frame: tuple | None = None) -> Generator[Decision, Any, None]:
         """Turns from ``first``: draw or take, lay out, discard (docs/language.md,
@@ -92,24 +141,74 @@ class DrawMeld(StateParts):
         stock, pile = self.zones[spec.stock], self.zones[spec.discards]
         tables, hands = self.pzones[spec.table], self.hand
         melds, faced = spec.melds, spec.drawn == "faced"
+        down = spec.lay == "knock"  # melds laid down only after a knock, each apart
         logging = self._logging
         if frame is None:
             seat = spec.first.fn(self, None, None) % n if spec.first is not None else (self.dealer + 1) % n
             # offered: the seat who put the pile's top card there (none may take back his own);
-            # phase: source | lay | discard | knock; card: the card in play (faced); chosen: cards chosen
+            # phase: offer | source | lay | discard | knock | knock_discard | down | off | own | next;
+            # card: the card in play (faced); chosen: cards chosen
             offered, phase, card, chosen = None, "source", None, []
+            # knocker; groups: the melds laid apart ((owner, cards), …); streak: turns in a row
+            # that discarded the card taken; takes: of the pile after the first turn; passes: of
+            # the first offer; took: the card taken this turn; queue: the seats still to lay down
+            knocker: int = seat
+            groups: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+            queue: tuple[int, ...] = ()
+            streak, takes, passes, took = 0, 0, 0, None
+            if spec.first_offer and pile:
+                phase = "offer"
         else:
-            seat, offered, phase, card, chosen = frame
+            seat, offered, phase, card, chosen, extra = frame
             chosen = list(chosen)
+            knocker, groups, streak, takes, passes, took, queue = extra
+
+        def here() -> tuple:
+            return (seat, offered, phase, card, tuple(chosen), (knocker, groups, streak, takes, passes, took, queue))
+
         while not self._hand_over:
             self.mover = seat
             hand, table = hands[seat], tables[seat]
+            if phase == "offer":  # the first turn: the pile's top offered to each in turn
+                m = yield from self._meld_ask(seat, [PASS, "take"], here())
+                if m == "take":
+                    took = pile.pop()
+                    hand.append(took)
+                    if logging:
+                        self.emit({"type": "take_top", "seat": seat, "card": took.name})
+                    self._touched.add(seat)
+                    phase, chosen = "lay", []
+                    continue
+                if logging:
+                    self.emit({"type": "refuse", "seat": seat, "card": str(pile[-1])})
+                passes += 1
+                seat = (seat + 1) % n
+                if passes >= n:  # all have refused it: the first draws from the stock
+                    phase = "source"
+                continue
             if phase == "source":
                 moves: list = []
                 top = pile[-1] if pile else None
+                if spec.stock_least and len(stock) <= spec.stock_least:
+                    # the stock is down to its last cards: knock with the pile's top, or the hand ends
+                    can = spec.knock_at_most is not None and top is not None and offered != seat
+                    if can and self._knock_discards(spec, seat, (top,)):
+                        moves = [PASS, "knock"]
+                    m = (yield from self._meld_ask(seat, moves, here())) if moves else PASS
+                    if m == PASS:
+                        if logging:
+                            self.emit({"type": "stock_out", "seat": seat})
+                        self._hand_over = True
+                        break
+                    top = pile.pop()
+                    hand.append(top)
+                    if logging:
+                        self.emit({"type": "take_top", "seat": seat, "card": top.name})
+                    phase = "knock"
+                    continue
                 if stock:
                     moves.append("draw")
-                if top is not None and offered != seat:
+                if top is not None and offered != seat and passes < n:
                     if not faced or can_lay(melds, frozenset((*table, top)), frozenset(hand)):
                         moves.append("take")
                 if not stock:  # the stock is out: the hand ends, no one the winner
@@ -117,13 +216,19 @@ class DrawMeld(StateParts):
                         self.emit({"type": "stock_out", "seat": seat})
                     self._hand_over = True
                     break
-                m = (
-                    moves[0]
-                    if len(moves) == 1
-                    else (yield from self._meld_ask(seat, moves, (seat, offered, phase, card, chosen)))
-                )
+                m = moves[0] if len(moves) == 1 else (yield from self._meld_ask(seat, moves, here()))
+                passes = 0
+                took = None
                 if m == "take":
+                    if spec.takes_end:
+                        takes += 1
+                        if takes >= spec.takes_end:  # a bound on the hand: it ends, no one the winner
+                            if logging:
+                                self.emit({"type": "stock_out", "seat": seat})
+                            self._hand_over = True
+                            break
                     card = pile[-1] if faced else pile.pop()  # a faced card stays on the pile until laid out
+                    took = card
                     if logging:
                         self.emit({"type": "take_top", "seat": seat, "card": card.name})
                 else:
@@ -146,6 +251,9 @@ class DrawMeld(StateParts):
                 phase, chosen = "lay", []
                 continue
             if phase == "lay":
+                if down:  # nothing is laid out in the turn
+                    phase = "discard"
+                    continue
                 required = frozenset((*table, *chosen, *([card] if card is not None else ())))
                 rest = frozenset(x for x in hand if x not in chosen)
                 moves = [x for x in sorted(rest, key=canon_key) if can_lay(melds, required | {x}, rest - {x})]
@@ -157,7 +265,7 @@ class DrawMeld(StateParts):
                 if moves == [PASS]:
                     m = PASS
                 else:
-                    m = yield from self._meld_ask(seat, moves, (seat, offered, phase, card, chosen))
+                    m = yield from self._meld_ask(seat, moves, here())
                 if isinstance(m, Card):
                     chosen.append(m)
                     if logging:
@@ -190,27 +298,124 @@ class DrawMeld(StateParts):
             if phase == "discard":
                 if spec.discard and hand:
                     moves = sorted(hand, key=canon_key)
-                    m = (
-                        moves[0]
-                        if len(moves) == 1
-                        else (yield from self._meld_ask(seat, moves, (seat, offered, phase, card, chosen)))
-                    )
+                    if spec.knock_at_most is not None and self._knock_discards(spec, seat):
+                        moves.append("knock")
+                    m = moves[0] if len(moves) == 1 else (yield from self._meld_ask(seat, moves, here()))
+                    if m == "knock":
+                        phase = "knock"
+                        continue
                     hand.remove(m)
                     pile.append(m)
                     offered = seat
                     self._touched.add(seat)
                     if logging:
                         self.emit({"type": "discard", "seat": seat, "card": m.name})
+                    if spec.returns_end:  # the card taken discarded again, turns in a row
+                        streak = streak + 1 if m is took else 0
+                        if streak >= spec.returns_end:
+                            if logging:
+                                self.emit({"type": "stock_out", "seat": seat})
+                            self._hand_over = True
+                            break
                 phase = "knock" if spec.knock is not None and spec.knock.fn(self, seat, None) else "next"
+                if phase == "knock" and spec.knock_at_most is not None:
+                    phase = "next"  # the knock of a limit is made in place of the discard
                 continue
             if phase == "knock":
-                m = yield from self._meld_ask(seat, [PASS, "knock"], (seat, offered, phase, card, chosen))
+                if spec.knock_at_most is not None:  # he knocks: a discard that keeps him within the limit
+                    knocker = seat
+                    if spec.knocked is not None:
+                        self.pvars[spec.knocked][seat] = 1
+                    if logging:
+                        self.emit({"type": "knock", "seat": seat})
+                    phase = "knock_discard"
+                    continue
+                m = yield from self._meld_ask(seat, [PASS, "knock"], here())
                 if m == "knock":
                     if logging:
                         self.emit({"type": "knock", "seat": seat})
                     self._hand_over = True
                     break
                 phase = "next"
+                continue
+            if phase == "knock_discard":
+                moves = self._knock_discards(spec, seat)
+                m = moves[0] if len(moves) == 1 else (yield from self._meld_ask(seat, moves, here()))
+                hand.remove(m)
+                pile.append(m)
+                self._touched.add(seat)
+                if logging:
+                    self.emit({"type": "discard", "seat": seat, "card": m.name})
+                if not down:
+                    self._hand_over = True
+                    break
+                phase, chosen = "down", []
+                continue
+            if phase in ("down", "own"):  # melds laid down apart, one at a time
+                if phase == "down":  # the knocker: only melds that keep him within the limit
+                    limit = self._meld_eval(spec.knock_at_most.fn, seat)
+                    dw = spec.deadwood.fn
+                    legal = [m for m in melds_in(melds, hand) if self._meld_eval(dw, seat, tuple(m)) <= limit]
+                else:
+                    legal = melds_in(melds, hand)
+                have = frozenset(chosen)
+                fit = [m for m in legal if have <= m]
+                moves = sorted({x for m in fit for x in m} - have, key=canon_key)
+                if not chosen and (phase == "own" or self._meld_eval(spec.counts.fn, seat) <= limit):
+                    moves.append(PASS)
+                if chosen and have in fit:
+                    moves.append("meld")
+                m = moves[0] if len(moves) == 1 else (yield from self._meld_ask(seat, moves, here()))
+                if isinstance(m, Card):
+                    chosen.append(m)
+                    if logging:
+                        self.emit({"type": "choose", "seat": seat, "card": m.name})
+                    continue
+                if m == "meld":
+                    laid = sorted(chosen, key=canon_key)
+                    for x in laid:
+                        hand.remove(x)
+                    table.extend(laid)
+                    groups = (*groups, (seat, tuple(laid)))
+                    self._touched.add(seat)
+                    if logging:
+                        self.emit({"type": "meld", "seat": seat, "cards": [x.name for x in laid]})
+                    chosen = []
+                    continue
+                # pass: he lays down no more; the next seat lays off, then lays down
+                if phase == "down":
+                    queue = tuple((knocker + i) % n for i in range(1, n))
+                elif queue:
+                    queue = queue[1:]
+                if not queue:
+                    self._hand_over = True
+                    break
+                seat = queue[0]
+                off = spec.lay_off != "none" and (spec.lay_off_when is None or spec.lay_off_when.fn(self, seat, None))
+                phase, chosen = ("off" if off else "own"), []
+                continue
+            if phase == "off":  # cards laid off one at a time on the melds of the others (or all)
+                on = spec.lay_off_melds if spec.lay_off_melds is not None else melds
+                mine = spec.lay_off == "all"
+                moves = [
+                    x
+                    for x in sorted(hand, key=canon_key)
+                    if any((mine or o != seat) and is_one(on, (*g, x)) for o, g in groups)
+                ] + [PASS]
+                m = moves[0] if len(moves) == 1 else (yield from self._meld_ask(seat, moves, here()))
+                if m == PASS:  # he lays off no more
+                    phase = "own"
+                    continue
+                # on the first meld it fits that it leaves open to more (a run before a set made full)
+                fits = [i for i, (o, g) in enumerate(groups) if (mine or o != seat) and is_one(on, (*g, m))]
+                i = next((i for i in fits if has_room(on, (*groups[i][1], m))), fits[0])
+                o, g = groups[i]
+                groups = (*groups[:i], (o, (*g, m)), *groups[i + 1 :])
+                hand.remove(m)
+                tables[o].append(m)
+                self._touched.add(seat)
+                if logging:
+                    self.emit({"type": "lay_off", "seat": seat, "card": str(m), "on": o})
                 continue
             # phase == "next": the turn is over
             self._count_play()

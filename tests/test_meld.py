@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import academie
 from academie.dsl.cards import card, parse_card
+from academie.dsl.errors import RuleError
 from academie.dsl.model import load_game
 from academie.interpreter.agents import make_agents, play
 from academie.interpreter.state import State
@@ -184,3 +187,110 @@ def test_conquian_a_card_drawn_is_faced_refused_and_taken_by_the_other_only_to_l
     # the turns that follow ask nothing: a card that lays out with nothing is refused, one that
     # none can take is covered by the next card turned up
     assert st.zones["faced"][0] == card("AS") and st.current_player() is not None
+
+
+# -- the knock, the laying down and the laying off (tests/concepts/gin_rummy.yaml) ------------
+GIN = HERE / "concepts" / "gin_rummy.yaml"
+GIN_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def gin_state(hand0, hand1, up):
+    """Seat 0 plays first (seat 1 deals); ``up`` is the card turned up on the discards."""
+    given = {*hand0, *hand1, up}
+    rest = [c for c in (card(r + s) for s in "SCDH" for r in GIN_RANKS) if c not in given]
+    deal = {"hands": [list(hand0), list(hand1)], "stock": [up, *rest]}  # a draw takes the last
+    return State(load_game(str(GIN)), 2, 0, dealer=1, deal=deal, hands=1)
+
+
+def lay(st, *cs):
+    """The cards chosen one by one, then meld: a card or meld that is the one move left is made
+    without asking."""
+    for c in cs:
+        if card(c) in st.legal_moves():
+            st.apply(card(c))
+    if "meld" in st.legal_moves():
+        st.apply("meld")
+
+
+def test_a_knock_within_the_limit_then_melds_laid_down_and_cards_laid_off_and_the_difference_paid():
+    st = gin_state(
+        cards("AS", "2S", "3S", "4H", "5H", "6H", "9C", "9D", "9H", "KD"),
+        cards("7H", "8H", "9S", "4S", "KC", "KH", "KS", "5C", "10D", "3D"),
+        card("2C"),
+    )
+    assert st.pzones and st.zones["discards"] == [card("2C")]
+    assert set(st.legal_moves()) == {"take", "pass"}  # the upcard offered before any draw
+    st.apply("take")
+    assert "knock" in st.legal_moves()  # the king out, the two left: two, ten or less
+    st.apply("knock")
+    assert names(st.legal_moves()) == ["2C", "KD"]  # only discards that keep him within ten
+    st.apply(card("KD"))
+    # he lays down his melds one at a time; no pass while his hand counts more than ten
+    assert names(st.legal_moves()) == names(cards("AS", "2S", "3S", "4H", "5H", "6H", "9C", "9D", "9H"))
+    for meld in (("9C", "9D", "9H"), ("AS", "2S", "3S"), ("4H", "5H", "6H")):
+        lay(st, *meld)
+    # the two of clubs alone is left: he passes without asking; the other lays off on his melds
+    assert st.current_player() == 1
+    assert names(st.legal_moves()) == ["4S", "7H", "9S", "pass"]
+    st.apply(card("7H"))
+    assert names(st.legal_moves()) == ["4S", "8H", "9S", "pass"]  # the run laid off on goes on
+    for c in ("8H", "9S", "4S"):
+        st.apply(card(c))
+    # laid off: the cards lie with the knocker's melds; then he lays down his own melds
+    assert {"4S", "7H", "8H", "9S"} <= set(names(st.pzones["melded"][0]))
+    assert names(st.legal_moves()) == ["KC", "KH", "KS", "pass"]
+    lay(st, "KC", "KH", "KS")
+    assert st.is_terminal()  # nothing more to lay down: he passes without asking
+    # the knocker counts 2, the other 5 + 10 + 3 = 18: the knocker wins 16
+    assert st.pvars["score"] == [16, -16] and st.pvars["knocked"] == [1, 0]
+
+
+def test_nothing_is_laid_off_on_a_gin_hand_and_gin_wins_25_more():
+    st = gin_state(
+        cards("AS", "2S", "3S", "4H", "5H", "6H", "9C", "9D", "9H", "10H"),
+        cards("8H", "4S", "KC", "KH", "KS", "5C", "10D", "3D", "QD", "JC"),
+        card("7H"),
+    )
+    st.apply("take")
+    st.apply("knock")
+    st.apply(card("10H"))
+    for meld in (("9C", "9D", "9H"), ("AS", "2S", "3S"), ("4H", "5H", "6H", "7H")):
+        lay(st, *meld)
+    assert st.current_player() == 1
+    assert names(st.legal_moves()) == ["KC", "KH", "KS", "pass"]  # no laying off the 8H or 4S on gin
+    st.apply("pass")
+    assert st.is_terminal()
+    # the other counts 8 + 4 + 30 + 5 + 10 + 3 + 10 + 10 = 80, all of it: 80 and 25 for gin
+    assert st.pvars["score"] == [105, -105]
+
+
+def test_an_undercut_pays_the_other_the_difference_and_25():
+    st = gin_state(
+        cards("AS", "2S", "3S", "4H", "5H", "6H", "9C", "9D", "9H", "QD"),
+        cards("7H", "8H", "9S", "4S", "KC", "KH", "KS", "AC", "2C", "5D"),
+        card("10D"),
+    )
+    st.apply("take")
+    st.apply("knock")  # the queen out, the ten left: ten, at the limit
+    st.apply(card("QD"))
+    for meld in (("9C", "9D", "9H"), ("AS", "2S", "3S"), ("4H", "5H", "6H")):
+        lay(st, *meld)
+    for c in ("7H", "8H", "9S", "4S"):
+        st.apply(card(c))
+    lay(st, "KC", "KH", "KS")
+    assert st.is_terminal()
+    # the knocker counts 10, the other 1 + 2 + 5 = 8, less: he wins the 2 and 25
+    assert st.pvars["score"] == [-27, 27]
+
+
+def test_a_laying_down_without_a_knock_or_a_count_is_a_located_error(tmp_path):
+    text = GIN.read_text()
+    for key, message in (
+        ("    knock_at_most:", "needs both deadwood and knock_at_most"),
+        ("    counts:", "needs counts"),
+    ):
+        bad = tmp_path / "bad.yaml"
+        bad.write_text("\n".join(line for line in text.splitlines() if not line.startswith(key)))
+        with pytest.raises(RuleError) as err:
+            load_game(str(bad))
+        assert message in str(err.value) and "bad.yaml:" in str(err.value)
