@@ -23,6 +23,7 @@ TURN_FROM, banking_kinds, stake_effect, write_schema = (
     _bank.write_schema,
 )
 capture_kind = _part("schema_capture").capture_kind
+shedding_kinds = _part("schema_shedding").shedding_kinds
 _helpers = _part("schema_helpers")
 by_players, deletable, el, expr = _helpers.by_players, _helpers.deletable, _helpers.el, _helpers.expr
 PILES, patience_kind = _part("schema_patience").PILES, _part("schema_patience").patience_kind
@@ -203,6 +204,7 @@ kinds["sequence"] = el(
     ["obtain"],
 )
 kinds["capture"] = capture_kind(el, expr, step_common)
+kinds.update(shedding_kinds(el, expr, step_common))
 kinds["patience"] = patience_kind(el, expr, step_common)
 kinds.update(vying_kinds(el, expr, step_common))
 kinds["draw_meld"] = el(
@@ -274,7 +276,7 @@ document = {
         "title": {"type": "string"},
         "summary": {"type": "string"},
         "family": {
-            "enum": "trick stops vying banking adding fishing draw-and-meld patience shedding".split(),
+            "enum": "trick stops vying banking adding fishing draw-and-meld patience shedding collecting".split(),
             "description": "the family of play the game belongs to (how `academie list` and the site group games)",
         },
         "source": {"type": "string", "description": "default source id for cites written as a bare quote"},
