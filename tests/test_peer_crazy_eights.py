@@ -105,6 +105,14 @@ def test_the_same_game_with_openspiel_special_cards():
         play_both(seed, 4, ("special-cards",), {"use_special_cards": True})
 
 
+def test_the_same_game_with_a_short_limit_on_the_cards_played():
+    # max_turns 20: most hands end on the limit, every hand then scored
+    for seed in range(100):
+        play_both(seed, 3, ("short",), {"max_turns": 20})
+    for seed in range(40):
+        play_both(seed, 4, ("short", "special-cards"), {"max_turns": 20, "use_special_cards": True})
+
+
 def test_a_seat_sees_no_hand_but_its_own_nor_the_stock():
     # what a seat is shown (observation) names only cards it holds or held, and cards shown
     # face up to all: played, or turned up to start; never a card drawn by another
