@@ -22,10 +22,10 @@ from .describe_phrases import (
     cond,
     expr,
 )
-from .describe_play import PlayWords
+from .describe_shedding import SheddingWords
 
 
-class StepWords(PlayWords):
+class StepWords(SheddingWords):
     """The statements of a hand's steps, one method per kind of step
     (``step_KIND``), and the words of payments and effects."""
 
@@ -48,7 +48,7 @@ class StepWords(PlayWords):
             (
                 i
                 for i, k in enumerate(kinds)
-                if k in ("tricks", "sequence", "capture", "patience", "adding", "draw_meld")
+                if k in ("tricks", "sequence", "capture", "patience", "adding", "draw_meld", "shedding", "asking")
             ),
             None,
         )

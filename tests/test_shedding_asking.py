@@ -222,3 +222,30 @@ def test_the_hand_ends_when_every_card_is_in_a_book():
     move(st, "ask_2")
     assert st.is_terminal()
     assert st.returns() == [13, 0]
+
+
+# -- in words ---------------------------------------------------------------------------------
+def test_the_rule_book_says_the_steps_in_words():
+    from academie.render import render
+
+    eights_book = render(EIGHTS, options=("special-cards",))
+    assert "plays first, then each in turn: a player plays a card of his hand onto the discards" in eights_book
+    assert "an eight may be played on any, and its player names the suit to follow" in eights_book
+    assert "5 cards at most in a turn" in eights_book
+    assert "A queen makes the next player lose his turn; an ace turns the order of play round" in eights_book
+    fish_book = render(FISH)
+    assert "Seat 0 asks first. A player asks another who holds cards for a rank he holds himself" in fish_book
+
+
+def test_the_play_is_told_in_words():
+    from academie.narrate import narrate
+
+    st = fish(F, ["KC"])
+    move(st, 1)
+    move(st, "ask_2")
+    move(st, 2)
+    move(st, "ask_3")
+    told = [line.clause for ev in st.engine.events if (line := narrate(ev, symbols=False)) is not None]
+    text = "\n".join(told)
+    assert "seat 0 asks seat 1 for the 2s: 1 given" in text
+    assert "seat 0 asks seat 2 for the 3s: none (go fish)" in text
