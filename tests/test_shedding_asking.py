@@ -6,6 +6,8 @@ go fish, books. tests/concepts/crazy_eights.yaml and go_fish.yaml."""
 import random
 from pathlib import Path
 
+import pytest
+
 import academie
 from academie.dsl.cards import parse_card
 
@@ -249,3 +251,37 @@ def test_the_play_is_told_in_words():
     text = "\n".join(told)
     assert "seat 0 asks seat 1 for the 2s: 1 given" in text
     assert "seat 0 asks seat 2 for the 3s: none (go fish)" in text
+
+
+# -- what a seat sees --------------------------------------------------------------------------
+@pytest.mark.parametrize("ref", [EIGHTS, EIGHTS + "+special-cards", FISH])
+def test_a_seat_sees_nothing_of_the_cards_it_has_not_seen(ref):
+    # tests/test_visibility.py's check on the concept files: the cards a seat has not seen
+    # exchanged among their places, the same moves made: its view is the same
+    from test_visibility import _public_course, _view, counterfactuals
+
+    lo, hi = academie.load_game(ref).players
+    tried = 0
+    for n in sorted({lo, 3}):
+        for seed in range(3):
+            for real, cf, seat, k in counterfactuals(ref, n, seed, points=6):
+                if _public_course(real, seat) != _public_course(cf, seat):
+                    continue
+                tried += 1
+                assert _view(real, seat) == _view(cf, seat), (ref, n, seed, k, seat)
+    assert tried > 10
+
+
+def test_the_terminal_and_the_web_page_ask_in_words():
+    from academie.asking import question
+
+    st = eights([H0, H1], ["5C"])
+    q = question(st.engine, symbols=False)
+    assert q["kind"] == "shed" and q["answers"]["draw"] == "draw the top card of the stock"
+    move(st, "8S")
+    assert question(st.engine)["kind"] == "suit"
+    st = fish(F, ["KC"])
+    q = question(st.engine)
+    assert q["text"] == "Ask which player?" and q["answers"] == {"1": "seat 1", "2": "seat 2"}
+    move(st, 1)
+    assert question(st.engine)["answers"]["ask_2"] == "the 2s"
