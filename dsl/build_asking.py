@@ -30,6 +30,7 @@ class AskingSpec:
     empty_draw: bool = True  # a seat with no card, on its turn, draws one while the stock lasts
     ask_after_empty_draw: bool = True  # and then asks (else its turn is over)
     again_on_catch: bool = True  # a seat that draws the rank it asked for asks again (shown to all)
+    out_ends: bool = False  # a seat whose last cards go into a book ends the hand, its winner
 
 
 def build_asking(b, base: tuple, s: dict) -> AskingSpec | None:
@@ -51,5 +52,6 @@ def build_asking(b, base: tuple, s: dict) -> AskingSpec | None:
         empty_draw=bool(s.get("empty_draw", True)),
         ask_after_empty_draw=bool(s.get("ask_after_empty_draw", True)),
         again_on_catch=bool(s.get("again_on_catch", True)),
+        out_ends=bool(s.get("out_ends", False)),
     )
     return spec if ok else None

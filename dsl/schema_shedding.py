@@ -71,6 +71,10 @@ def shedding_kinds(el, expr: dict, step_common: dict) -> dict:
                 "type": "boolean",
                 "description": "a seat that draws the rank it asked for shows it and asks again (default true)",
             },
+            "out_ends": {
+                "type": "boolean",
+                "description": "a player whose last cards go into a book ends the hand, its winner (default false)",
+            },
         },
         ["stock", "books"],
     )

@@ -117,6 +117,11 @@ class Asking(StateParts):
         self._touched.add(seat)
         if self._logging:
             self.emit({"type": "meld", "seat": seat, "cards": [c.name for c in cards], "to": spec.books})
+        if spec.out_ends and not hand:  # out, with a book: the hand is over
+            self.winner = seat
+            self._hand_over = True
+            if self._logging:
+                self.emit({"type": "out", "seat": seat})
 
     def _ask_draw(self, spec: Any, seat: int, stock: list, hand: list):
         """The stock's top card into ``seat``'s hand (he alone sees it)."""

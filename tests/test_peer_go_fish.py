@@ -54,11 +54,11 @@ def peer_returns(books: list) -> list:
     return [1.0 / winners if b == top else -1.0 / (n - winners) for b in books]
 
 
-def play_both(seed: int, players: int, check=None) -> int:
+def play_both(seed: int, players: int, check=None, options=(), params=None) -> int:
     rng = random.Random(seed)
-    game = academie.load_game(RULES)
+    game = academie.load_game(RULES, options)
     ours = game.new_state(players=players, seed=f"gf/{seed}", keep_events=True)
-    s = pyspiel.load_game("go_fish", {"players": players}).new_initial_state()
+    s = pyspiel.load_game("go_fish", {"players": players, **(params or {})}).new_initial_state()
     feed = Feed(ours)
     feed.chance(s)
     decisions = 0
@@ -84,6 +84,11 @@ def play_both(seed: int, players: int, check=None) -> int:
         decisions += 1
         feed.chance(s)
     assert ours.is_terminal(), (seed, "OpenSpiel's hand ended first")
+    if "first-out" in options:  # the one out: 1, the others a share of -1
+        mine = [1.0 if r else -1.0 / (players - 1) for r in ours.returns()]
+        assert mine == pytest.approx(s.returns()), (seed, ours.returns(), s.returns())
+        assert sum(ours.returns()) == 1
+        return decisions
     assert peer_returns(ours.returns()) == pytest.approx(s.returns()), (seed, ours.returns(), s.returns())
     assert sum(ours.returns()) == len(RANKS)  # every rank in a book
     return decisions
@@ -94,6 +99,15 @@ def test_the_same_game_as_openspiel(players, games):
     # OpenSpiel's default go_fish (two players), and three and four
     decisions = sum(play_both(seed, players) for seed in range(games))
     assert decisions > games * 10
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_same_game_with_openspiels_other_rules(players):
+    # end_on_first_out (the first out with a book wins), and ask_after_empty_draw false
+    for seed in range(80):
+        play_both(seed, players, options=("first-out",), params={"end_on_first_out": True, "most_books_wins": False})
+    for seed in range(80):
+        play_both(seed, players, options=("no-ask-after-empty-draw",), params={"ask_after_empty_draw": False})
 
 
 def test_a_seat_sees_no_hand_but_its_own_nor_the_stock():
