@@ -51,7 +51,7 @@ class Shedding(StateParts):
                 if logging:
                     self.emit({"type": "suit", "seat": seat, "value": suit})
                 phase, drawn = "play", 0
-                seat = (seat + direction) % n
+                seat, direction, owed = self._shed_effects(spec, pile[-1], seat, direction, owed)
                 continue
             if owed and stock:  # made to draw: draw them all, or pass them on with a like card
                 moves: list = ["draw"]

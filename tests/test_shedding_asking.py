@@ -285,3 +285,19 @@ def test_the_terminal_and_the_web_page_ask_in_words():
     assert q["text"] == "Ask which player?" and q["answers"] == {"1": "seat 1", "2": "seat 2"}
     move(st, 1)
     assert question(st.engine)["answers"]["ask_2"] == "the 2s"
+
+
+def test_a_wild_card_with_an_effect_names_the_suit_then_acts(tmp_path):
+    # a wild card with an effect (a wild draw-four in the modern relatives; here a skip): the
+    # suit is named, then the card acts
+    text = Path(EIGHTS).read_text(encoding="utf-8").replace("skip: card.rank == Q", "skip: card.rank == 8")
+    f = tmp_path / "wild_skip.yaml"
+    f.write_text(text, encoding="utf-8")
+    game = academie.load_game(str(f), ("special-cards",))
+    hands = [["8C", "2S", "3S"], ["4D", "5D", "6D"], ["7H", "9H", "JH"]]
+    st = game.new_state(players=3, dealer=2, deal=deal(game, 3, hands, ["9C"]), keep_events=True)
+    move(st, "8C")
+    assert st.current_player() == 0
+    move(st, "H")
+    assert st.current_player() == 2  # seat 1 skipped, after the suit was named
+    assert legal(st) == sorted(["7H", "9H", "JH", "draw"])
