@@ -49,6 +49,10 @@ def question(
         kind = _KIND.get(st.kind, "play")
         if st.kind == "betting":  # a move of the round, or the amount of a bet chosen within bounds
             kind = "number" if moves and all(isinstance(m, int) for m in moves) else "bet"
+        elif st.kind == "shedding":  # a card to play, draw or pass; or the suit named on a wild card
+            kind = "suit" if moves and all(not isinstance(m, Card) and m in e.g.suits for m in moves) else "shed"
+        elif st.kind == "asking":
+            kind = "ask"
     else:
         dec = e.decision
         if dec is None:
@@ -131,6 +135,22 @@ def question(
             if isinstance(m, Card):
                 answers[m.name] = card_text(m.name, symbols)
         out.update(text="Draw, lay out, discard: choose.", answers=answers)
+        return out
+    if kind == "shed":  # a shedding turn: a card onto the discards, a draw, or a pass
+        answers = {
+            move_name(m): card_text(m.name, symbols)
+            if isinstance(m, Card)
+            else {"draw": "draw the top card of the stock", "pass": "pass"}.get(str(m), _w(m))
+            for m in moves
+        }
+        out.update(text="Play a card, draw or pass: choose.", answers=answers)
+        return out
+    if kind == "ask":  # an asking turn: the seat asked, then the rank asked for
+        if moves and all(isinstance(m, int) for m in moves):
+            out.update(text="Ask which player?", answers={move_name(m): f"seat {m}" for m in moves})
+        else:
+            answers = {move_name(m): "the " + _w(str(m).split("_", 1)[-1]) + "s" for m in moves}
+            out.update(text="Ask for which rank?", answers=answers)
         return out
     if kind == "announce":
         answers = {move_name(m): ("pass" if m == "pass" else _w(m)) for m in moves}

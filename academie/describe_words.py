@@ -23,9 +23,10 @@ from .describe_phrases import (
     expr,
 )
 from .describe_kinds import KindWords
+from .describe_shedding import SheddingWords
 
 
-class StepWords(KindWords):
+class StepWords(KindWords, SheddingWords):
     """The statements of a hand's steps, one method per kind of step
     (``step_KIND``), and the words of payments and effects."""
 
@@ -48,7 +49,7 @@ class StepWords(KindWords):
             (
                 i
                 for i, k in enumerate(kinds)
-                if k in ("tricks", "sequence", "capture", "patience", "adding", "draw_meld")
+                if k in ("tricks", "sequence", "capture", "patience", "adding", "draw_meld", "shedding", "asking")
             ),
             None,
         )

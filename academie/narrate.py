@@ -434,6 +434,28 @@ def _stock_out(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [_t("The stock is out")]
 
 
+def _ask(ev: dict, w: _Words, _: bool | None) -> _Got:
+    n = ev.get("count", 0)
+    given = f": {n} given" if n else ": none (go fish)"
+    return [w.seat(ev["seat"]), _t(" asks "), w.seat(ev["asked"]), _t(f" for the {ev['rank']}s{given}")]
+
+
+def _bury(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.card(ev["card"]), _t(" is put back in the stock")]
+
+
+def _pass(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" passes")]
+
+
+def _out(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [w.seat(ev["seat"]), _t(" is out of cards")]
+
+
+def _blocked(ev: dict, w: _Words, _: bool | None) -> _Got:
+    return [_t("No one can play and the stock is out")]
+
+
 def _game_end(ev: dict, w: _Words, _: bool | None) -> _Got:
     parts = [_t("Game over")]
     if ev.get("unfinished"):
@@ -493,5 +515,10 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "knock": _knock,
     "lay_off": _lay_off,
     "stock_out": _stock_out,
+    "ask": _ask,
+    "bury": _bury,
+    "pass": _pass,
+    "out": _out,
+    "blocked": _blocked,
 }
 KINDS = frozenset(_KINDS)  # the kinds of event narrated

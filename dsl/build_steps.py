@@ -10,6 +10,8 @@ from .build_banking import repeat_step, stake_step
 from .build_adding import build_adding
 from .build_betting import build_betting
 from .build_meld import build_meld
+from .build_shedding import SHEDDING_MOVES, build_shedding
+from .build_asking import build_asking, rank_move
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -139,6 +141,16 @@ class StepBuilder(PieceBuilder):
         elif kind == "draw_meld":
             st.meld = build_meld(self, base, s)
             st.move_names = ("draw", "take", "meld", "knock")
+        elif kind == "shedding":
+            st.shedding = build_shedding(self, base, s)
+            st.move_names = SHEDDING_MOVES
+            st.offers_suits = "wild" in s
+        elif kind == "asking":
+            st.asking = build_asking(self, base, s)
+            st.move_names = tuple(rank_move(str(r)) for r in (self.d.get("pack") or {}).get("ranks", []))
+            st.offers_numbers = True  # the seat asked, by its number
+            most = (self.d.get("players") or {}).get("max")
+            st.high_literal = most - 1 if isinstance(most, int) and most > 0 else None
         return st
 
     def choose_step(self, st: Step, base: tuple, s: dict) -> None:

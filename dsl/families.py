@@ -17,6 +17,7 @@ FAMILIES: dict[str, str] = {
     "draw-and-meld": "cards drawn and discarded to lay melds of sets and runs, until one goes out",
     "patience": "one player builds the pack into order on a tableau and foundations",
     "shedding": "each plays a card matching the last one played, the first out of cards wins",
+    "collecting": "cards of a rank asked of the other players and collected into books",
 }
 
 

@@ -45,6 +45,8 @@ STEP_KINDS = (
     "betting",
     "showdown",
     "draw_meld",
+    "shedding",
+    "asking",
 )
 
 
@@ -158,6 +160,9 @@ class Step:
     # repeat goes back to, until when
     stake: Any = None  # StakeSpec | None
     repeat: Any = None  # RepeatSpec | None
+    # shedding / asking: their keys (dsl/build_shedding.py, dsl/build_asking.py)
+    shedding: Any = None  # SheddingSpec | None
+    asking: Any = None  # AskingSpec | None
 
 
 @dataclass

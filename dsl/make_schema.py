@@ -23,6 +23,8 @@ TURN_FROM, banking_kinds, stake_effect, write_schema = (
     _bank.write_schema,
 )
 capture_kind = _part("schema_capture").capture_kind
+draw_meld_kind = _part("schema_meld").draw_meld_kind
+shedding_kinds = _part("schema_shedding").shedding_kinds
 _helpers = _part("schema_helpers")
 by_players, deletable, el, expr = _helpers.by_players, _helpers.deletable, _helpers.el, _helpers.expr
 PILES, patience_kind = _part("schema_patience").PILES, _part("schema_patience").patience_kind
@@ -203,68 +205,10 @@ kinds["sequence"] = el(
     ["obtain"],
 )
 kinds["capture"] = capture_kind(el, expr, step_common)
+kinds.update(shedding_kinds(el, expr, step_common))
 kinds["patience"] = patience_kind(el, expr, step_common)
 kinds.update(vying_kinds(el, expr, step_common))
-kinds["draw_meld"] = el(
-    {
-        **step_common,
-        "first": expr,
-        "stock": {"type": "string", "description": "the shared zone drawn from, face down"},
-        "discards": {"type": "string", "description": "the shared zone discarded to, its top face up"},
-        "table": {"type": "string", "description": "the per-seat zone of the cards a seat has laid out"},
-        "melds": {"type": "string", "description": "a combination of kind melds: what a seat's table lays out into"},
-        "drawn": {
-            "enum": ["hand", "faced"],
-            "description": "a card drawn goes into the hand (hand), or is turned up and laid out at once or passed (faced)",
-        },
-        "discard": {"type": "boolean", "description": "a turn ends with a discard while the hand holds a card"},
-        "knock": {**expr, "description": "a condition (seat bound): the player may end the hand after his discard"},
-        "lay": {
-            "enum": ["turn", "knock"],
-            "description": "melds laid out in the turn (turn), or laid down only after a knock, each apart (knock)",
-        },
-        "deadwood": {**expr, "description": "a number (seat bound): what his hand counts left out of its best melds"},
-        "knock_at_most": {
-            **expr,
-            "description": "a number (seat bound): the knock, in place of a discard, when a discard leaves deadwood at most this",
-        },
-        "counts": {**expr, "description": "a number (seat bound): what his hand counts as it lies"},
-        "lay_off": {
-            "enum": ["none", "others", "all"],
-            "description": "after a knock: whose melds the others lay cards off on (others': not their own)",
-        },
-        "lay_off_when": {**expr, "description": "a condition (seat bound): the seat lays off only when it holds"},
-        "lay_off_melds": {
-            "type": "string",
-            "description": "a combination of kind melds: what a meld laid off on makes",
-        },
-        "knocked": {"type": "string", "description": "a per-seat counter set to 1 for the seat who knocks"},
-        "first_offer": {
-            "type": "boolean",
-            "description": "the pile's top offered to each in turn before the first draw",
-        },
-        "stock_least": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "a turn begun with this many stock cards: knock with the pile's top, or the hand ends",
-        },
-        "returns_end": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "the hand ends, no one winning, after so many turns in a row discard the card taken",
-        },
-        "takes_end": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "the hand ends, no one winning, at this take of the discard pile after the first turn",
-        },
-        "end": {
-            "type": "array",
-            "items": el({"when": expr, "after": {"enum": ["turn"]}, "winner": expr}, ["when"]),
-        },
-    },
-    ["stock", "discards", "table", "melds"],
-)
+kinds["draw_meld"] = draw_meld_kind(el, expr, step_common)
 step = {
     "type": "object",
     "required": ["kind"],
@@ -313,7 +257,7 @@ document = {
         "title": {"type": "string"},
         "summary": {"type": "string"},
         "family": {
-            "enum": "trick stops vying banking adding fishing draw-and-meld patience shedding".split(),
+            "enum": "trick stops vying banking adding fishing draw-and-meld patience shedding collecting".split(),
             "description": "the family of play the game belongs to (how `academie list` and the site group games)",
         },
         "source": {"type": "string", "description": "default source id for cites written as a bare quote"},

@@ -59,6 +59,8 @@ from .effects import Effects
 from .procedure import Procedure, Snapshot
 from .patience import Patience
 from .meld import DrawMeld
+from .shedding import Shedding
+from .asking import Asking
 from .sequence import Sequence
 from .adding import Adding
 from .short_loop import ShortLoop
@@ -85,6 +87,8 @@ class State(
     Banking,
     Betting,
     DrawMeld,
+    Shedding,
+    Asking,
 ):
     """One game of ``game`` for ``players`` players.
 
