@@ -201,10 +201,15 @@ class DrawMeld(StateParts):
                     self._touched.add(seat)
                     if logging:
                         self.emit({"type": "discard", "seat": seat, "card": m.name})
-                phase = "knock" if spec.knock is not None and spec.knock.fn(self, seat, None) else "next"
+                phase = "knock" if spec.knock is not None else "next"
                 continue
             if phase == "knock":
-                m = yield from self._meld_ask(seat, [PASS, "knock"], (seat, offered, phase, card, chosen))
+                # asked after every discard, ``knock`` offered when the condition holds: the condition
+                # reads his hand, and that he is asked at all is seen by every seat
+                may = spec.knock is not None and spec.knock.fn(self, seat, None)
+                m = yield from self._meld_ask(
+                    seat, [PASS, "knock"] if may else [PASS], (seat, offered, phase, card, chosen)
+                )
                 if m == "knock":
                     if logging:
                         self.emit({"type": "knock", "seat": seat})
