@@ -161,9 +161,11 @@ def test_a_world_drawn_for_a_seat_looks_to_it_as_the_real_game(ref):
             st = game.new_state(players=n, seed=seed)
             steps = 0
             while not st.is_terminal() and st.hand_no == 1 and steps < 120:
-                if steps % 7 == 3:
+                if steps % 3 == 0:
                     for seat in range(n):
                         world = st.resample(seat, rng)
+                        if getattr(world, "fallback", False):
+                            continue  # no world drawn replays the hand as seen: one near it, said so (docs/players.md)
                         tried += 1
                         a, b = _seen_by(st, seat, enc), _seen_by(world, seat, enc)
                         for what in ("observation", "string", "tensor", "legal"):
