@@ -223,7 +223,16 @@ class Capture(StateParts):
                 moves.append("build")
             if sel and sel in takes:
                 moves.append("take")
-            if len(moves) == 1:
+            # the builds offered read his hand: whenever one could be (builds allowed, a card of
+            # value played, a card of value on the table) he is asked, one move or more, so that
+            # being asked tells the other seats nothing of his hand
+            may_build = (
+                cs.builds
+                and not sel
+                and any(u[2] > 0 for u in units)
+                and self._card_value(cs.value, seat, cs.pure)(p) > 0
+            )
+            if len(moves) == 1 and (self._auto is not None or not may_build):
                 m_ = moves[0]
             elif self._auto is not None:
                 m_ = self._ask(seat, moves)

@@ -317,7 +317,7 @@ class DrawMeld(StateParts):
                                 self.emit({"type": "stock_out", "seat": seat})
                             self._hand_over = True
                             break
-                phase = "knock" if spec.knock is not None and spec.knock.fn(self, seat, None) else "next"
+                phase = "knock" if spec.knock is not None else "next"
                 if phase == "knock" and spec.knock_at_most is not None:
                     phase = "next"  # the knock of a limit is made in place of the discard
                 continue
@@ -330,7 +330,10 @@ class DrawMeld(StateParts):
                         self.emit({"type": "knock", "seat": seat})
                     phase = "knock_discard"
                     continue
-                m = yield from self._meld_ask(seat, [PASS, "knock"], here())
+                # asked after every discard, ``knock`` offered when the condition holds: the condition
+                # reads his hand, and that he is asked at all is seen by every seat
+                may = spec.knock is not None and spec.knock.fn(self, seat, None)
+                m = yield from self._meld_ask(seat, [PASS, "knock"] if may else [PASS], here())
                 if m == "knock":
                     if logging:
                         self.emit({"type": "knock", "seat": seat})

@@ -57,6 +57,18 @@ class World(State):
         if self._sigma is None:
             self.rng.seed(self._world_seed)
 
+    def _step_shuffle(self, st):
+        """A hand without a deal step (its cards turned up or laid out from the pack): its cards
+        exchanged by ``sigma`` once shuffled, and the generator seeded with ``seed`` then."""
+        super()._step_shuffle(st)
+        sigma = self._sigma
+        if sigma is None or any(x.kind == "deal" for x in self.g.steps):
+            return
+        self._sigma = None
+        pack = self.zones["pack"]
+        pack[:] = [sigma.get(c, c) for c in pack]
+        self.rng.seed(self._world_seed)
+
     def _step_deal(self, st):
         sigma = self._sigma
         if sigma is None:

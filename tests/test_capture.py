@@ -108,8 +108,11 @@ def test_a_build_is_owned_taken_whole_and_only_by_a_card_of_its_value():
     assert events(st, "build") == [{"type": "build", "seat": 0, "card": "4H", "cards": ["6H"], "value": 10}]
     b = st.builds[0]
     assert ([c.name for c in b[0]], b[1], b[2]) == (["6H", "4H"], 10, 0)  # its cards, its value, its owner
-    # seat 1's six cannot take the six inside the build: it is left on the table, unasked
+    # seat 1's six cannot take the six inside the build: it is left on the table; he is asked
+    # all the same (a build could be made with cards of value on the table, had his hand the card)
     st.apply("6S")
+    assert names(st.legal_moves()) == ["trail"]
+    st.apply("trail")
     assert events(st, "trail")[-1] == {"type": "trail", "seat": 1, "card": "6S"}
     # seat 0 takes his build whole with the ten (his last card: played without asking)
     assert names(st.legal_moves()) == ["6H", "trail"]  # the build is named by its first card

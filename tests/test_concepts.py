@@ -506,9 +506,11 @@ def test_a_punter_hits_to_21_the_hole_card_unseen_till_the_dealer_draws_and_bust
     for seat in (0, 1):
         assert "7D" not in json.dumps(st.observation(seat))  # the hole card: nobody sees it
     assert "9C" in json.dumps(st.observation(1))
-    st.apply(1)  # hit: 5S, 21, his turn is over without asking
+    st.apply(1)  # hit: 5S, 21
+    # he is asked all the same: that he was not would tell the dealer his count
+    assert st.current_player() == 1 and st.engine.pvars["total"][1] == 21
+    st.apply(0)  # he stands
     assert st.is_terminal()
-    assert st.engine.pvars["total"][1] == 21
     assert [e["card"] for e in st.engine.events if e["type"] == "turnup"] == ["9C", "7D", "8H"]  # 16: he draws, 24
     assert [st.engine.bal[s]["chip"] for s in (0, 1)] == [-2, 2]
 
@@ -521,8 +523,9 @@ def test_the_dealer_stands_on_17_counting_an_ace_eleven_and_a_bust_punter_loses(
     st = g.new_state(players=2, seed=0, dealer=0, keep_events=True, deck=full_pack("10S", "6H", "6D", "AC", "KS"))
     st.apply("hand")
     st.apply(3)
-    st.apply(1)  # hit: KS, 26, bust
+    st.apply(1)  # hit: KS, 26, bust: he throws up his cards, face up
     assert st.is_terminal()
+    assert {"10S", "6H", "KS"} <= set(json.dumps(st.observation(0)).replace('"', " ").split())
     assert [e["card"] for e in st.engine.events if e["type"] == "turnup"] == ["AC", "6D"]  # soft 17: no draw
     assert [st.engine.bal[s]["chip"] for s in (0, 1)] == [3, -3]
 

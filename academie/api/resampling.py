@@ -28,6 +28,10 @@ class Resampling(Parts):
         from ..interpreter.worlds import lacks
 
         deal = next((full for _, owner, full in self._events if owner == -1), None)
+        if deal is None and not any(x.kind == "deal" for x in self.game.gamedef.steps):
+            # a hand without a deal (cards turned up or laid out from the pack): the pack is its
+            # one place of unseen cards, exchanged once shuffled (interpreter/worlds.py)
+            deal = {"type": "deal", "hands": [[] for _ in range(self.players)]}
         groups: list = []
         barred: dict = {}
         if deal is not None:

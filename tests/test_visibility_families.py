@@ -1,0 +1,203 @@
+"""What a seat sees never depends on the cards it has not seen, in the families of play added
+with their own step kinds: vying (``betting``/``showdown``, table stakes), banking (``stake``,
+``repeat``, ``turnup from:``), adding (``adding``/``show``), capture, draw and meld, patience.
+
+A differential test, for the corpus games of these families and their concept files: seeded
+random games on a stacked deck; at decisions of the first hand, for each seat, the cards the seat
+has not seen are exchanged among their places (``test_visibility.counterfactuals``) and the same
+moves made again. The two games must look the same to that seat in every way it is shown one:
+its observation (the public record of the hand included, which the corpus-wide test does not
+compare), its information-state string, its observation tensor, its legal moves, the narration
+of the hand as the terminal tells it to that seat, and the world a search player draws for it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import academie
+from academie.encoding import ObservationEncoder
+from academie.narrate import Witness, narrate
+
+from test_visibility import _names, _replay
+
+HERE = Path(__file__).parent
+
+GAMES = [
+    "poker/nuttall",
+    "brag/eb11",
+    "faro/hoyle",
+    "vingt-un/hoyle",
+    "lansquenet/eb11",
+    "cribbage/cribbage",
+    "cassino/cassino",
+    "conquian/conquian",
+    "klondike/cadogan",
+]
+CONCEPTS = [
+    str(HERE / "concepts" / f"{c}.yaml")
+    for c in (
+        "betting",
+        "betting_rounds",
+        "side_pots",
+        "banking",
+        "drawing",
+        "adding",
+        "capture",
+        "meld",
+        "patience",
+        "freecell",
+        "spider",
+    )
+]
+
+
+def counterfactuals(ref: str, n: int, seed: int, points: int = 5, draws: int = 2):
+    """(real state, counterfactual state, seat, moves made) at decisions of the first hand of a
+    seeded game on a stacked deck: in the counterfactual, the cards of the deck the seat has not
+    seen (named nowhere in its observation) are exchanged among their places in the deck, at
+    random, and the same moves made again (a move naming such a card renamed with it). Unlike
+    ``test_visibility.counterfactuals`` it needs no deal: the cards of a stock turned up one by
+    one (banking, patience) are exchanged the same way."""
+    game = academie.load_game(ref)
+    rng = random.Random(f"{Path(ref).name}:{n}:{seed}")  # the same draws wherever the tree is checked out
+    deck = list(game.new_state(players=n, seed=seed).engine.pack_cards)
+    rng.shuffle(deck)
+    walk = game.new_state(players=n, seed=0, dealer=0, deck=deck)
+    moves: list = []
+    first: list[int] = []
+    while not walk.is_terminal() and walk.hand_no == 1 and len(first) < 400:
+        first.append(len(moves))
+        m = rng.choice(walk.legal_moves())
+        moves.append(m)
+        walk.apply(m)
+    for k in sorted(rng.sample(first, min(points, len(first)))):
+        real = _replay(game, n, deck, moves[:k], {})
+        assert real is not None
+        for seat in range(n):
+            known = _names(real.observation(seat), set())
+            unseen = [c for c in deck if c.name not in known]
+            for _ in range(draws):
+                perm = unseen[:]
+                rng.shuffle(perm)
+                sigma = dict(zip(unseen, perm))
+                cf = _replay(game, n, [sigma.get(c, c) for c in deck], moves[:k], sigma)
+                if cf is None or cf.hand_no != real.hand_no:
+                    continue
+                yield real, cf, seat, k
+
+
+def _told(state, seat: int) -> list[str]:
+    """The hand's events as the terminal of ``academie play`` tells them to a person at ``seat``."""
+    w = Witness({seat})
+    hidden = set(range(state.players)) - {seat}
+    out = []
+    for public, _, full in state._events:
+        ev = public if full is None else full
+        if ev.get("type") == "score":
+            continue  # told with what the seat may see of the counter (cli/play.py _score_seen)
+        line = narrate(w.view(ev), you={seat}, hidden=hidden)
+        if line is not None:
+            out.append(repr(line.parts))
+    return out
+
+
+def _course(state, seat: int) -> list:
+    """The kinds of the hand's events, in order: a move named alike may be another move in the
+    other deal (a card chosen to lay out there, discarded here), and then the games differ by a
+    seat's choice, not by what the seat was shown."""
+    return [(ev["type"], ev.get("seat")) for ev in state.observation(seat)["events"]]
+
+
+def _seen_by(state, seat: int, enc: ObservationEncoder) -> dict:
+    obs = state.observation(seat)
+    return {
+        "observation": json.dumps(obs, sort_keys=True),
+        "string": state.information_state_string(seat),
+        "tensor": enc.encode(obs).tobytes(),
+        "legal": [str(m) for m in state.legal_moves()] if state.current_player() == seat else None,
+        "narration": [repr(line.parts) for ev in obs["events"] if (line := narrate(ev, you={seat}))],
+        "terminal": _told(state, seat),
+    }
+
+
+@pytest.mark.parametrize("ref", GAMES + CONCEPTS)
+def test_two_deals_alike_to_a_seat_look_alike_to_it(ref):
+    game = academie.load_game(ref)
+    lo, hi = game.players
+    tried = 0
+    for n in sorted({lo, min(hi, lo + 2)}):
+        enc = ObservationEncoder(game, n)
+        for seed in range(3):
+            for real, cf, seat, k in counterfactuals(ref, n, seed, points=5):
+                if _course(real, seat) != _course(cf, seat):
+                    continue
+                tried += 1
+                a, b = _seen_by(real, seat, enc), _seen_by(cf, seat, enc)
+                for what in a:
+                    if a[what] != b[what]:
+                        if what in ("observation", "string"):
+                            x, y = json.loads(a[what]), json.loads(b[what])
+                            diff = {key: (x[key], y.get(key)) for key in x if x[key] != y.get(key)}
+                        else:
+                            diff = (a[what], b[what])
+                        pytest.fail(f"{ref}, {n} players, seed {seed}, after {k} moves, seat {seat}: {what} {diff}")
+    assert tried
+
+
+@pytest.mark.parametrize("ref", GAMES + CONCEPTS)
+def test_a_world_drawn_for_a_seat_looks_to_it_as_the_real_game(ref):
+    game = academie.load_game(ref)
+    lo, hi = game.players
+    tried = 0
+    for n in sorted({lo, min(hi, lo + 2)}):
+        enc = ObservationEncoder(game, n)
+        for seed in range(2):
+            rng = random.Random(seed)
+            st = game.new_state(players=n, seed=seed)
+            steps = 0
+            while not st.is_terminal() and st.hand_no == 1 and steps < 120:
+                if steps % 3 == 0:
+                    for seat in range(n):
+                        world = st.resample(seat, rng)
+                        if getattr(world, "fallback", False):
+                            continue  # no world drawn replays the hand as seen: one near it, said so (docs/players.md)
+                        tried += 1
+                        a, b = _seen_by(st, seat, enc), _seen_by(world, seat, enc)
+                        for what in ("observation", "string", "tensor", "legal"):
+                            assert a[what] == b[what], (ref, n, seed, steps, seat, what)
+                st.apply(rng.choice(st.legal_moves()))
+                steps += 1
+    assert tried
+
+
+def _knock_file(tmp_path: Path) -> str:
+    """The draw-and-meld concept with a knock that reads the hand (an ace in it)."""
+    text = (HERE / "concepts" / "meld.yaml").read_text()
+    assert "    drawn: hand\n" in text
+    text = text.replace("    drawn: hand\n", '    drawn: hand\n    knock: "any(hand(seat), card.rank == A)"\n', 1)
+    path = tmp_path / "knock.yaml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_seat_asked_whether_to_knock_tells_the_others_nothing_of_its_hand(tmp_path):
+    """The question "knock?" is put after every discard, whatever the hand: asked only when the
+    hand allowed a knock, the seat to move told every other seat that it held an ace."""
+    ref = _knock_file(tmp_path)
+    game = academie.load_game(ref)
+    enc = ObservationEncoder(game, 2)
+    tried = 0
+    for seed in range(4):
+        for real, cf, seat, k in counterfactuals(ref, 2, seed, points=30):
+            if _course(real, seat) != _course(cf, seat):
+                continue
+            tried += 1
+            a, b = _seen_by(real, seat, enc), _seen_by(cf, seat, enc)
+            for what in a:
+                assert a[what] == b[what], (seed, k, seat, what, a[what], b[what])
+    assert tried
