@@ -101,16 +101,16 @@ class Resampling(Parts):
                     groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
             rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
             groups.append(("zone:pack", rest))
-            # what each seat has shown it lacks (the suits its renounces show, the cards that would
-            # have met the first duty of the follow rule where it played another), barred from the
-            # places of the cards it held then: the hand played again tells which, so that a card it
-            # drew or was passed is barred too, and one it had laid out is not
             if all(x.kind in _PLAIN_STEPS for x in self.game.gamedef.steps):
                 # no trick shows a lack here: where the unseen cards lie in a pile nothing reads, a
                 # world is a copy, and the hand need not be played again even once
                 copyable = self._copyable(seat, deal, groups)
                 if copyable is not None:
                     return deal, groups, barred, copyable, []
+            # what each seat has shown it lacks (the suits its renounces show, the cards that would
+            # have met the first duty of the follow rule where it played another), barred from the
+            # places of the cards it held then: the hand played again tells which, so that a card it
+            # drew or was passed is barred too, and one it had laid out is not
             at, _ = self._hand_mark
             snap = e.snapshot
             shown: dict = {}
@@ -151,8 +151,8 @@ class Resampling(Parts):
         before the one the hand met, which ``lacks`` bars), ``seat`` is to move (its moves are
         its own), and no card moved in secret (no event but the deal was seen by some seats
         only); or, in a hand of other steps, when every unseen card lies in one pile face down
-        that nothing reads (``_unseen_only_in_unread_piles``). The places in the hand's events of those some seats saw in full (the deal), or
-        None."""
+        that nothing reads (``_unseen_only_in_unread_piles``). The places in the hand's events
+        of those some seats saw in full (the deal), or None."""
         from ..interpreter.fastpath import reads_card_led_trump, reads_card_only
 
         e = self.engine
@@ -184,8 +184,8 @@ class Resampling(Parts):
         stock face down: no other seat's hand holds one), all in one zone (which so keeps the very
         cards it holds, in another order), the hand's steps all of kinds that move cards only from
         the top of a zone and ask only what their expressions read, and no expression of the rules
-        reads the cards of that zone (its size alone, which an exchange keeps): then no move made since the
-        deal could have gone otherwise with those cards placed otherwise, nor the hand's public
+        reads the cards of that zone (its size alone, which an exchange keeps): then no move made
+        since the deal could have gone otherwise with those cards placed otherwise, nor the hand's public
         course (a card turned up from the zone is seen, and stays where it is), and a world is the
         state with the zone's unseen cards in a new order. A banking game's pack, from which the
         cards are turned one by one between the stakes, is one."""
