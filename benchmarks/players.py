@@ -220,22 +220,63 @@ def worlds(args) -> list[dict]:
 
 
 # -- strength ---------------------------------------------------------------------------------
+def seats_that_decide(ref: str, n: int, games: int = 5) -> list[int]:
+    """The seats that have a choice to make (two legal moves or more) at some decision of
+    ``games`` random games of ``ref`` at ``n`` players (seeds 0, 1, …): a banker who only turns
+    the cards decides nothing, and a search seated there would measure the others' play. Every
+    seat where none is found to decide."""
+    game = academie.load_game(ref)
+    found: set[int] = set()
+    for g in range(games):
+        state = game.new_state(players=n, seed=f"seats/{g}")
+        rng = random.Random(g)
+        while not state.is_terminal() and len(found) < n:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                found.add(state.current_player())
+            state.apply_action(legal[int(rng.random() * len(legal))])
+        if len(found) == n:
+            break
+    return sorted(found) or list(range(n))
+
+
+_SEATS: dict[tuple[str, int], list[int]] = {}
+
+
 def play_match(job: tuple) -> tuple[int, int, float, float, int]:
-    """One game: ``ismcts`` at seat ``i % n`` against ``opponent`` in the other seats.
-    (seat, 1 if the ismcts seat ranks first — shared by ties —, its score less the others' mean,
-    seconds, the number of hands)."""
-    ref, n, i, opponent, iterations = job
+    """One game: ``ismcts`` at the ``i``-th seat that decides something (``seats_that_decide``:
+    seat ``i % n`` where every seat does) against ``opponent`` in the other seats. (seat, 1 if the
+    ismcts seat ranks first — shared by ties —, its score less the others' mean, seconds, the
+    number of hands)."""
+    ref, n, i, opponent, iterations, *more = job
+    paired = bool(more and more[0])
     game = academie.load_game(ref)
     if n == 1:
         return _play_alone(game, i, opponent, iterations)
-    state = game.new_state(players=n, seed=i)
-    seat = i % n
+    seats = _SEATS.get((ref, n))
+    if seats is None:
+        seats = _SEATS[(ref, n)] = seats_that_decide(ref, n)
+    seat = seats[i % len(seats)]
     me = academie.agent("ismcts", iterations=iterations, seed=f"{i}:{seat}:ismcts")
+    t = time.perf_counter()
+    win, margin, hands = _play_seated(game, n, i, seat, me, opponent, iterations)
+    seconds = time.perf_counter() - t
+    if not paired:
+        return seat, win, margin, seconds, hands
+    # the same deal (seed), the same seat, with a random player there instead: what chance gives that seat
+    base = academie.agent("random", seed=f"{i}:{seat}:random-in-seat")
+    base_win, base_margin, _ = _play_seated(game, n, i, seat, base, opponent, iterations)
+    return seat, win, margin, seconds, hands, {"random_win": base_win, "random_margin": base_margin}
+
+
+def _play_seated(game: academie.Game, n: int, i: int, seat: int, me, opponent: str, iterations: int) -> tuple:
+    """Game ``i`` (seed ``i``) with ``me`` at ``seat`` and ``opponent`` in the other seats: (1 if ``seat``
+    ranks first — shared by ties —, its score less the others' mean, the number of hands)."""
+    state = game.new_state(players=n, seed=i)
     others = [
         academie.agent(opponent, seed=f"{i}:{s}:{opponent}", **({"iterations": iterations} if opponent == "mc" else {}))
         for s in range(n)
     ]
-    t = time.perf_counter()
     while not state.is_terminal():
         s = state.current_player()
         state.apply_action((me if s == seat else others[s]).choose(state))
@@ -243,7 +284,7 @@ def play_match(job: tuple) -> tuple[int, int, float, float, int]:
     top = [r["seat"] for r in state.standings() if r["rank"] == 1]
     win = 1 / len(top) if seat in top else 0.0
     margin = ret[seat] - sum(ret[s] for s in range(n) if s != seat) / (n - 1)
-    return seat, win, margin, time.perf_counter() - t, state.hand_no
+    return win, margin, state.hand_no
 
 
 def _play_alone(game: academie.Game, i: int, opponent: str, iterations: int) -> tuple:
@@ -338,7 +379,7 @@ def strength(args) -> dict:
                     cell = min(open_cells, key=lambda c: (load(c), cells.index(c)))
                     ref, n, opponent = cell
                     i = next_seed(cell)
-                    job = (ref, n, i, opponent, args.iterations)
+                    job = (ref, n, i, opponent, args.iterations, getattr(args, "paired", False))
                     f: Future = pool.submit(play_match, job) if pool is not None else _now(play_match, job)
                     running[f] = (cell, i)
                     flying[cell].add(i)
@@ -363,7 +404,9 @@ def strength(args) -> dict:
                         "seconds": round(seconds, 2),
                         "rules": digests[ref],
                     }
-                    if alone:  # one player: the opponent played the same deal on its own
+                    if alone and isinstance(alone[0], dict):  # --paired: a random player in that seat
+                        row.update(alone[0])
+                    elif alone:  # one player: the opponent played the same deal on its own
                         row["opponent_win"] = alone[0]
                     done[cell][i] = row
                     spent[cell] += seconds
@@ -440,12 +483,28 @@ def summary(games: list[dict]) -> list[dict]:
                 "margin": round(m, 2),
                 "margin_ci": [round(m_lo, 2), round(m_hi, 2)],
                 "hands_mean": round(statistics.fmean(r["hands"] for r in rs), 1),
+                **_paired(rs),
                 "seconds_per_game": round(statistics.fmean(r["seconds"] for r in rs), 1),
                 "rules": digest,
                 "rules_now": digest is not None and digest == current[ref],
             }
         )
     return rows
+
+
+def _paired(rs: list[dict]) -> dict:
+    """Where every game was also played with a random player in the ``ismcts`` seat (``--paired``):
+    that player's share of wins, and the mean over the games of the ``ismcts`` margin less the random
+    player's on the same deal, in the same seat (mean ± 1.96·SE)."""
+    if not rs or not all("random_margin" in r for r in rs):
+        return {}
+    d, lo, hi = mean_ci([r["margin"] - r["random_margin"] for r in rs])
+    return {
+        "random_in_seat_win_share": round(statistics.fmean(r["random_win"] for r in rs), 3),
+        "random_in_seat_margin": round(statistics.fmean(r["random_margin"] for r in rs), 2),
+        "paired_gain": round(d, 2),
+        "paired_gain_ci": [round(lo, 2), round(hi, 2)],
+    }
 
 
 def markdown(rows: list[dict]) -> str:
@@ -491,6 +550,11 @@ def main() -> None:
         type=int,
         help="games played at once, each in its own process (default: all cores); with --games and no "
         "--minutes the figures are the same for any number (the seconds per game grow with the load)",
+    )
+    st.add_argument(
+        "--paired",
+        action="store_true",
+        help="also play each game with a random player in the ismcts seat: the gain over it on the same deal",
     )
     st.add_argument("--markdown", action="store_true")
     rp = sub.add_parser("report", help="the table from the games of strength --out files")

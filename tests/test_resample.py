@@ -296,19 +296,30 @@ def test_a_void_is_kept_in_the_cards_a_seat_drew():
 
 
 @pytest.mark.parametrize(
-    "ref, n", [("hearts/foster", 4), ("hearts/foster", 3), ("enfle/foster", 4), ("polignac/boussac", 5)]
+    "ref, n",
+    [
+        ("hearts/foster", 4),
+        ("hearts/foster", 3),
+        ("enfle/foster", 4),
+        ("polignac/boussac", 5),
+        ("faro/hoyle", 2),
+        ("faro/hoyle", 3),
+        ("lansquenet/eb11", 2),
+    ],
 )
 def test_a_world_made_from_a_copy_is_the_world_played_again(ref, n):
-    """Where nothing but the deal and cards played face up to tricks has happened, a world is made
-    from a copy of the state with the unseen cards exchanged in place: it is the very world that
-    playing the hand again with that exchange gives (every seat's view, the moves, the future)."""
+    """Where nothing but the deal and cards played face up to tricks has happened, or where the only
+    unseen cards lie in a pack face down that nothing reads (a banking game's, the cards turned up
+    from it one by one between the stakes), a world is made from a copy of the state with the unseen
+    cards exchanged in place: it is the very world that playing the hand again with that exchange
+    gives (every seat's view, the moves, the future)."""
     from academie.interpreter.worlds import place as draw
 
     rng = random.Random(3)
     copied = 0
     for seed in range(2):
         state = academie.load_game(ref).new_state(players=n, seed=seed)
-        while not state.is_terminal() and state.hand_no <= 2:
+        while not state.is_terminal() and state.hand_no <= 2 and len(state.history) < 120:
             seat = state.current_player()
             _, groups, barred, copyable, _ = state._unseen(seat)
             if copyable is not None:

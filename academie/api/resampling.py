@@ -16,6 +16,57 @@ _RESAMPLE_TRIES = 20  # worlds drawn before the true deal is taken (with the han
 _RESAMPLE_FEW = 1  # ... once most worlds drawn from a state have fallen back
 
 
+# the kinds of step that move cards only from the top of a zone, face up or by a deal, and ask only
+# what their expressions read: where the hand has no other, the order of a pile face down matters to
+# the past only through what was turned up from it
+_PLAIN_STEPS = frozenset({"shuffle", "deal", "turnup", "effects", "repeat", "stake", "pay", "betting", "choose_number"})
+_ZONES_READ: dict[int, tuple[Any, frozenset | None]] = {}
+
+
+def _zones_read(gamedef: Any) -> frozenset | None:
+    """The zones whose cards some expression of the rules looks at (``dsl/reads.py``: not their
+    size alone), worked out once per game; None when an expression cannot be read so."""
+    got = _ZONES_READ.get(id(gamedef))
+    if got is not None and got[0] is gamedef:
+        return got[1]
+    from ..dsl.expr import Expr
+    from ..dsl.reads import reads_of
+
+    scope = gamedef.scope
+    found: set[str] | None = set()
+    seen: set[int] = set()
+    todo: list = [gamedef.steps, gamedef.game_end]
+    while todo and found is not None:
+        obj = todo.pop()
+        if id(obj) in seen or obj is None or isinstance(obj, (str, int, float, bool)):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, Expr):
+            try:
+                r = reads_of(obj.text, scope, obj.pos)
+            except Exception:  # an expression the analysis does not read: assume it reads every zone
+                found = None
+                break
+            if r is not None:
+                found.update(z.name for z in r.zones)
+                stack = list(r.branches)
+                while stack:
+                    b = stack.pop()
+                    for x in (b.test, b.then, b.other):
+                        if x is not None:
+                            found.update(z.name for z in x.zones)
+                            stack.extend(x.branches)
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            todo.extend(obj)
+        elif isinstance(obj, dict):
+            todo.extend(obj.values())
+        elif hasattr(obj, "__dataclass_fields__"):
+            todo.extend(getattr(obj, f, None) for f in obj.__dataclass_fields__ if f not in ("doc", "scope"))
+    out = None if found is None else frozenset(found)
+    _ZONES_READ[id(gamedef)] = (gamedef, out)
+    return out
+
+
 class Resampling(Parts):
     """``State``'s worlds drawn for a seat."""
 
@@ -54,6 +105,12 @@ class Resampling(Parts):
                     groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
             rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
             groups.append(("zone:pack", rest))
+            if all(x.kind in _PLAIN_STEPS for x in self.game.gamedef.steps):
+                # no trick shows a lack here: where the unseen cards lie in a pile nothing reads, a
+                # world is a copy, and the hand need not be played again even once
+                copyable = self._copyable(seat, deal, groups)
+                if copyable is not None:
+                    return deal, groups, barred, copyable, []
             # what each seat has shown it lacks (the suits its renounces show, the cards that would
             # have met the first duty of the follow rule where it played another), barred from the
             # places of the cards it held then: the hand played again tells which, so that a card it
@@ -86,10 +143,10 @@ class Resampling(Parts):
                     if bar:
                         barred[key] = set(bar)
             groups = split
-            return deal, groups, barred, self._copyable(seat, deal), marks
+            return deal, groups, barred, self._copyable(seat, deal, groups), marks
         return deal, groups, barred, None, None
 
-    def _copyable(self, seat: int, deal: dict | None) -> tuple | None:
+    def _copyable(self, seat: int, deal: dict | None, groups: list) -> tuple | None:
         """Whether a world for ``seat`` may be made from a copy of this state with the unseen cards
         exchanged in place, with nothing played again: what playing the hand again would check,
         the barred cards say already. So when the hand so far is its one deal and then only cards
@@ -97,8 +154,9 @@ class Resampling(Parts):
         card, ``led`` and ``trump`` alone (a card's legality then turns on the cards of the tiers
         before the one the hand met, which ``lacks`` bars), ``seat`` is to move (its moves are
         its own), and no card moved in secret (no event but the deal was seen by some seats
-        only). The places in the hand's events of those some seats saw in full (the deal), or
-        None."""
+        only); or, in a hand of other steps, when every unseen card lies in one pile face down
+        that nothing reads (``_unseen_only_in_unread_piles``). The places in the hand's events
+        of those some seats saw in full (the deal), or None."""
         from ..interpreter.fastpath import reads_card_led_trump, reads_card_only
 
         e = self.engine
@@ -107,19 +165,54 @@ class Resampling(Parts):
         g = self.game.gamedef
         step = e.step
         deals = [i for i, x in enumerate(g.steps) if x.kind == "deal"]
-        if step is None or step.kind != "tricks" or len(deals) != 1 or e.step_index != deals[0] + 1:
-            return None
-        if not all(reads_card_led_trump(t, g) for t in step.must):
-            return None
-        if step.lead_test is not None and not reads_card_led_trump(step.lead_test, g):
-            return None
-        if step.free is not None and not reads_card_only(step.free, g):
+        if step is None or len(deals) != 1:
             return None
         if not all(owner is None or owner == -1 for _, owner, _ in self._events):
             return None
-        if e.counter_atoms and not self._sees_all_counters(seat):  # a hidden counter is worked out again
+        if step.kind == "tricks" and e.step_index == deals[0] + 1:
+            if not all(reads_card_led_trump(t, g) for t in step.must):
+                return None
+            if step.lead_test is not None and not reads_card_led_trump(step.lead_test, g):
+                return None
+            if step.free is not None and not reads_card_only(step.free, g):
+                return None
+            if e.counter_atoms and not self._sees_all_counters(seat):  # a hidden counter is worked out again
+                return None
+        elif not self._unseen_only_in_unread_piles(groups):
+            # (no counter is worked out from cards that no expression reads: each is as it was)
             return None
         return tuple(i for i, (_, owner, _) in enumerate(self._events) if owner is not None)
+
+    def _unseen_only_in_unread_piles(self, groups: list) -> bool:
+        """Whether every card the seat has not seen lies, unmoved, in the zone it was dealt to (a
+        stock face down: no other seat's hand holds one), all in one zone (which so keeps the very
+        cards it holds, in another order), the hand's steps all of kinds that move cards only from
+        the top of a zone and ask only what their expressions read, and no expression of the rules
+        reads the cards of that zone (its size alone, which an exchange keeps): then no move made
+        since the deal could have gone otherwise with those cards placed otherwise, nor the hand's public
+        course (a card turned up from the zone is seen, and stays where it is), and a world is the
+        state with the zone's unseen cards in a new order. A banking game's pack, from which the
+        cards are turned one by one between the stakes, is one."""
+        e = self.engine
+        g = self.game.gamedef
+        if any(x.kind not in _PLAIN_STEPS for x in g.steps):
+            return False
+        read = _zones_read(g)
+        zone = None
+        for key, cards in groups:
+            if not cards:
+                continue
+            if not isinstance(key, str) or not key.startswith("zone:") or key == "zone:pack":
+                return False
+            if zone is not None and key[5:] != zone:
+                return False  # one zone only: each zone keeps the very cards it holds
+            zone = key[5:]
+            if read is None or zone in read or zone not in e.zones:
+                return False
+            here = set(map(id, e.zones[zone]))
+            if not all(id(c) in here for c in cards):
+                return False
+        return zone is not None
 
     def resample(self, seat: int, rng: "random.Random | int | str | None" = None) -> "State":
         """A world ``seat`` cannot tell from this state: the same game with the
