@@ -243,3 +243,59 @@ def json_of(obs):
     import json
 
     return json.dumps(obs)
+
+
+def test_hoffmanns_two_illustrative_hands_end_at_twenty_and_twenty_seven():
+    # Hoyle's Games Modernized (1909), the five-card game played out: "the score stands eight to
+    # fifteen", then after A's deal "The game now stands--A 20, B 27." B (seat 0) deals first.
+    g = cribbage()
+    st = start(g, ["AH", "10H", "10C", "5S", "4D"], ["QH", "6H", "9C", "8D", "7S"], "QC", ["QH", "9C"], ["AH", "4D"])
+    for c in ["7S", "10H", "8D", "5S"]:  # 7, 17, 25, 30: "Go," says A; B one for last card
+        st.apply(c)
+    while st.hand_no == 1 and not st.finished:
+        st.apply(st.legal_moves()[0])
+    assert scores(st, "play") == [(0, 1)]
+    # A: fifteen two and a run of three, five; B: fifteen six and a pair, eight; crib: fifteen four and a pair, six
+    assert scores(st, "count_non_dealer") == [(1, 5)]
+    assert scores(st, "count_dealer") == [(0, 8)]
+    assert scores(st, "count_crib") == [(0, 6)]
+    assert st.pvars["points"] == [15, 8]
+    # A (seat 1) deals the second hand
+    deck = stacked(["5D", "9D", "3S", "10H", "6C"], ["KH", "8H", "7S", "8D", "3C"], "6D")
+    st2 = State(g, 2, 0, dealer=1, deck=deck, keep_events=True)
+    for c in ["KH", "3C", "6C", "9D"]:  # the non-dealer lays out first
+        st2.apply(c)
+    for c in ["8H", "10H", "8D", "5D"]:  # 8, 18, 26, 31: A makes thirty-one exactly, two points
+        st2.apply(c)
+    while st2.hand_no == 1 and not st2.finished:
+        st2.apply(st2.legal_moves()[0])
+    assert scores(st2, "play") == [(1, 2)]
+    assert scores(st2, "count_non_dealer") == [(0, 12)]  # fifteen four, a pair, a run of three twice over
+    assert scores(st2, "count_dealer") == [(1, 2)]  # fifteen two only
+    assert scores(st2, "count_crib") == [(1, 8)]  # fifteen six and a pair
+    # the second hand's own scores on the first hand's standing (the new state's three for last aside)
+    a = 8 + sum(n for step in ["play", "count_dealer", "count_crib"] for s, n in scores(st2, step) if s == 1)
+    b = 15 + sum(n for s, n in scores(st2, "count_non_dealer") if s == 0)
+    assert (a, b) == (20, 27)
+
+
+def test_the_game_of_121_at_six_card_goes_on_past_61():
+    # Hoffmann: "it is customary to play six-card cribbage twice round the board, i.e. to make the
+    # game 121 points"; Hoyle's board is 61, the default
+    deal = (
+        ["KS", "QS", "9H", "2D", "8C", "AC"],
+        ["KH", "QH", "JD", "3C", "7S", "AD"],
+        "4D",
+        ["3C", "7S"],
+        ["8C", "2D"],
+    )
+    for options, over in [(("six_card",), True), (("six_card", "game_of_121"), False)]:
+        st = start(cribbage(*options), *deal, batch=3, standing=[59, 50])
+        st.apply("KH")
+        st.apply("KS")  # a pair: 61
+        assert st.pvars["points"][0] == 61
+        assert st.finished is over, options
+    st = start(cribbage("six_card", "game_of_121"), *deal, batch=3, standing=[119, 50])
+    st.apply("KH")
+    st.apply("KS")  # a pair: 121
+    assert st.finished and st.pvars["points"][0] == 121
