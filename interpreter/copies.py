@@ -34,3 +34,17 @@ def face_down(state: Any) -> dict[str, int]:
         if stock:
             out[stock] = len(zones[stock])
     return out
+
+
+def hidden_zones(g: Any) -> frozenset:
+    """The shared zones whose cards lie face down, by name, in a game with copies: the pack, every
+    zone a deal leaves its rest in, and a patience's stock (what ``face_down`` leaves out whole). A
+    card taken from one of them is not shown to all, though its name was seen (its other copy)."""
+    out = {"pack"}
+    for st in g.steps:
+        if st.kind == "deal" and st.rest:
+            out.add(st.rest)
+        pat = getattr(st, "patience", None)
+        if pat is not None and pat.stock:
+            out.add(pat.stock)
+    return frozenset(out)

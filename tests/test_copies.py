@@ -197,3 +197,34 @@ def test_spider_of_two_packs_plays_through_the_api_and_never_shows_a_face_down_c
                 assert obs["zones"][z]["cards"] == [c.name for c in eng.zones[z][k:]]
             st.apply_action(rng.choice(acts))
         st.engine.check_invariants()
+
+
+def test_a_copy_taken_from_a_face_down_zone_is_not_shown_to_all_though_its_name_was_seen(tmp_path):
+    # seat 0 plays one ace of spades and one of hearts; after the play it takes the talon's aces,
+    # the other copies: seat 1 saw both names played, never these cards
+    text = (CONCEPTS / "copies.yaml").read_text()
+    text = text.replace(
+        "deal: {kind: deal, hand: 6, batches: 3,", "deal: {kind: deal, hand: 5, batches: 5, rest: talon,"
+    )
+    text = text.replace("zones:\n", "zones:\n  talon: {editorial: {reason: the rest, evidence: a test}}\n")
+    draw = (
+        "{take: {from: talon, to: hand(0), cards: card.rank == A}, editorial: {reason: aces drawn, evidence: a test}}"
+    )
+    text = text.replace(
+        "    won_to: tricks\n", f"    won_to: tricks\n  draw:\n    kind: effects\n    do:\n      - {draw}\n"
+    )
+    p = tmp_path / "g.yaml"
+    p.write_text(text)
+    game = academie.load_game(str(p))
+    st = game.new_state(players=2, seed=0, deck="KS KS 10S 10S KH AS KH 10H 10H AH AS AH".split())
+    assert names(st.engine.zones["talon"]) == ["AS", "AH"]
+    rng = random.Random(0)
+    while not st.is_terminal():
+        st.apply_action(rng.choice(st.legal_actions()))
+    played = {c for e in st.observation(1)["events"] if e["type"] == "play" for c in [e.get("card")]}
+    assert {"AS", "AH"} <= played
+    drawn = [e for e in st.observation(1)["events"] if e["type"] == "take" and e.get("from") == "talon"]
+    assert drawn == [
+        {"type": "take", "seat": None, "to": "hand", "rule": ["hand", "draw", "do", 0], "from": "talon", "count": 2}
+    ]
+    assert st.observation(0)["hand"] == ["AS", "AH"]  # seat 0 holds them, and sees them in its hand

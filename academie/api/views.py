@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..interpreter.copies import face_down
+from ..interpreter.copies import face_down, hidden_zones
 from ..interpreter.visibility import FACE_UP
 from .actions import _name, _plain, _shown
 from .errors import InvalidSeat
@@ -40,7 +40,9 @@ class Views(Parts):
             events.append((ev, None, None))
         elif t == "take":
             seen = self._seen_
-            if all(c in seen for c in ev["cards"]):
+            if all(c in seen for c in ev["cards"]) and (
+                "from" not in ev or not self.game.gamedef.copies or ev["from"] not in hidden_zones(self.game.gamedef)
+            ):
                 events.append((ev, None, None))
             else:  # cards no one saw: their number for all, the cards for the taker
                 public = {k: v for k, v in ev.items() if k != "cards"}
