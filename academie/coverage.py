@@ -65,7 +65,6 @@ DEBTS = ("variant-not-encoded", "cannot-express")
 # now). tests/test_ledger.py checks that no
 # source has more than recorded here, and no other source any, nor any plain-string entry.
 LEDGER_PENDING: dict[str, int] = {
-    "cadogan-napoleon": 16,  # no rule file yet (issue 28)
     "dictionnaire-academie-1740-brelan": 6,  # no rule file yet (issue 28)
     "new-international-bezique": 15,  # no rule file yet (issue 28)
 }

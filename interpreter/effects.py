@@ -81,6 +81,8 @@ class Effects(StateParts):
             ev = {"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name}
             if rule:
                 ev["rule"] = list(rule)
+            if self._copies:  # copies of a card: where they came from says whether they were seen there
+                ev["from"] = self.zone_named(src).get("zone", "?") if src is not None else "?"
             self.emit(ev)
 
     def _money_totals(self) -> dict[str, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..interpreter.copies import face_down, hidden_zones
 from ..interpreter.visibility import FACE_UP
 from .actions import _name, _plain, _shown
 from .errors import InvalidSeat
@@ -39,7 +40,9 @@ class Views(Parts):
             events.append((ev, None, None))
         elif t == "take":
             seen = self._seen_
-            if all(c in seen for c in ev["cards"]):
+            if all(c in seen for c in ev["cards"]) and (
+                "from" not in ev or not self.game.gamedef.copies or ev["from"] not in hidden_zones(self.game.gamedef)
+            ):
                 events.append((ev, None, None))
             else:  # cards no one saw: their number for all, the cards for the taker
                 public = {k: v for k, v in ev.items() if k != "cards"}
@@ -110,7 +113,16 @@ class Views(Parts):
         e = self.engine
         seen = self._seen
         events = _view(self._events, seat)
-        zones = {z: {"count": len(cs), "cards": [c.name for c in cs if c.name in seen]} for z, cs in e.zones.items()}
+        if e.g.copies:  # copies of a card: a name seen face up does not say which copy lies where
+            down = face_down(e)
+            zones = {
+                z: {"count": len(cs), "cards": [c.name for c in cs[down.get(z, 0) :] if c.name in seen]}
+                for z, cs in e.zones.items()
+            }
+        else:
+            zones = {
+                z: {"count": len(cs), "cards": [c.name for c in cs if c.name in seen]} for z, cs in e.zones.items()
+            }
         seat_zones = {
             z: [
                 {"count": len(cs), "cards": [c.name for c in cs if s == seat or c.name in seen]}
