@@ -267,8 +267,9 @@ class Tricks(StateParts):
                             if self._auto is not None:  # run_with() took over: ask its agents inline from now on
                                 choosers, uniform, check_choice = self._agents_inline()
                                 to_short = self._short_loop_now(st, uniform)
-                        if declaring and not any(x is c for x in hand):
+                        if declaring and c not in hand:
                             shown[seat].remove(c)  # a card of a meld, played from the table
+                            self._unshow(seat, c)
                         else:
                             hand.remove(c)
                     trick.append(c)
