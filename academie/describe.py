@@ -133,6 +133,16 @@ class Describer(StepWords):
             f"{_and([SUIT_PLURAL.get(str(s), str(s)) for s in suits])}."
         )
         self.add("pack", ("pack", "full"), text, strip({"suits": suits, "ranks": ranks}), ("pack",), only="render")
+        copies = p.get("copies")
+        if isinstance(copies, int) and not isinstance(copies, bool):
+            total = len(self.game.pack(self.player_counts()[0])) if self.player_counts() else size * copies
+            text = f"{copies} packs are shuffled together: {total} cards, every card {copies} times."
+            self.add("pack", ("pack", "copies"), text, copies, ("pack",))
+        elif isinstance(copies, list):
+            for i, c in enumerate(copies):
+                if isinstance(c, dict):
+                    text = f"Every card that is {card_test(c.get('cards'))} is in the pack {c.get('count')} times."
+                    self.add("pack", ("pack", "copies", i), text, strip(c), ("pack", "copies", i))
         for i, r in enumerate(p.get("remove") or []):
             when = r.get("when")
             counts = [n for n in self.player_counts() if self._holds_for(i, n)]

@@ -29,10 +29,11 @@ class ObservationEncoder:
     the vector holds, in order (seats are relative: index 0 is the observing seat, then the next
     seats in seat order):
 
-    - `hand` (C): 1 for each card in the seat's own hand;
-    - `trick` (C): 1 for each card face up in the zone `trick`;
-    - `seen` (C): 1 for each card this seat sees face up this hand in any shared or per-seat zone
-      (the trick, a turn-up, tricks taken, its own taken cards, …), other than its own hand;
+    - `hand` (C): the number of copies of each card in the seat's own hand (1 or 0 with one pack;
+      up to the pack's copies of a card, ``pack: copies:``);
+    - `trick` (C): the same for each card face up in the zone `trick`;
+    - `seen` (C): the same for each card this seat sees face up this hand in any shared or per-seat
+      zone (the trick, a turn-up, tricks taken, its own taken cards, …), other than its own hand;
     - `declared` (D): 1 for each of `pass`/declarations made this hand (the declarer is not kept);
     - `led`, `trump` (4 each): one-hot of the suit led and of the trump suit (S H D C), or all 0;
     - `current`, `dealer`, `leader`, `winner` (P each): one-hot of that seat, or all 0;
@@ -67,10 +68,13 @@ class ObservationEncoder:
         self.zones = sorted(start["zones"])
         self.currencies = sorted({cur for seat in range(players) for cur in start["balances"].get(str(seat), {})})
         c, d, p = len(card_ids), len(other_ids), players
+        gd = game.gamedef
+        k = max(gd.pack_counts(players).values(), default=1) if gd.copies else 1  # copies of a card
+        c_all = len(gd.pack(players)) if gd.copies else c
         blocks: list[tuple[str, int, float, float]] = [
-            ("hand", c, 0, 1),
-            ("trick", c, 0, 1),
-            ("seen", c, 0, 1),
+            ("hand", c, 0, k),
+            ("trick", c, 0, k),
+            ("seen", c, 0, k),
             ("declared", d, 0, 1),
             ("led", 4, 0, 1),
             ("trump", 4, 0, 1),
@@ -78,12 +82,12 @@ class ObservationEncoder:
             ("dealer", p, 0, 1),
             ("leader", p, 0, 1),
             ("winner", p, 0, 1),
-            ("hand_sizes", p, 0, c),
-            ("won", p, 0, c),
+            ("hand_sizes", p, 0, c_all),
+            ("won", p, 0, c_all),
             ("balances", p * len(self.currencies), -np.inf, np.inf),
-            ("zone_counts", len(self.zones), 0, c),
+            ("zone_counts", len(self.zones), 0, c_all),
             ("hand_no", 1, 0, np.inf),
-            ("tricks_played", 1, 0, c),
+            ("tricks_played", 1, 0, c_all),
             ("terminal", 1, 0, 1),
         ]
         self.layout: dict[str, slice] = {}
@@ -101,7 +105,7 @@ class ObservationEncoder:
         base = self.layout[block].start
         for name in names:
             if name in self.card_ids:
-                vec[base + self.card_ids[name]] = 1
+                vec[base + self.card_ids[name]] += 1  # a count: copies of a card (two packs) count each
 
     def _seat(self, vec: np.ndarray, block: str, seat: Any, me: int) -> None:
         if isinstance(seat, int) and 0 <= seat < self.players:
@@ -124,8 +128,16 @@ class ObservationEncoder:
         for per_seat in obs["seat_zones"].values():
             for zone in per_seat:
                 seen += zone["cards"]
-        own = set(obs["hand"])
-        self._cards(vec, "seen", [name for name in seen if name not in own])
+        own: dict[str, int] = {}
+        for name in obs["hand"]:
+            own[name] = own.get(name, 0) + 1
+        others = []
+        for name in seen:  # every copy seen, less as many as the seat holds
+            if own.get(name):
+                own[name] -= 1
+            else:
+                others.append(name)
+        self._cards(vec, "seen", others)
         base = self.layout["declared"].start
         for name in obs["declared"]:
             if name in self.other_ids:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .build_copies import build_copies
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_SEAT_OR_NONE, WANT_TRUTH, value_at
 from .build_steps import StepBuilder
 from .cards import RANKS, SUITS, card as _card
@@ -174,6 +175,7 @@ class GameBuilder(StepBuilder):
                     w = t = None
             if w and t:
                 removals.append((w, t))
+        copies = build_copies(self, pack, len(suits) * len(ranks), static)
         if not pack and not d.get("abstract"):
             self.err((), "the game has no pack: add pack: {suits:, ranks:, cite:}")
         dealer = d.get("dealer") or {}
@@ -241,6 +243,7 @@ class GameBuilder(StepBuilder):
             suits=suits,
             ranks=ranks,
             removals=removals,
+            copies=copies,
             orders=orders,
             direction=(d.get("direction") or {}).get("value", "clockwise"),
             seat_zones=seat_zones,

@@ -131,6 +131,8 @@ def build_patience(b: PieceBuilder, st: Step, base: tuple, s: dict) -> PatienceS
     spec.give_up = bool(s.get("give_up", False))
     spec.turn_up = bool(s.get("turn_up", True))
     dests = [z for m in spec.moves for z in piles.get(m.to, ())]
+    if (b.d.get("pack") or {}).get("copies") is not None:  # copies of a card: the pile it leaves is named
+        dests += [z for m in spec.moves for z in piles.get(m.src, ())]
     st.move_names = tuple(
         dict.fromkeys([*dests, *([DRAW] if spec.stock else []), *([GIVE_UP] if spec.give_up else [])])
     )

@@ -208,8 +208,12 @@ class GameDef:
     # counter -> how its value is told (``vars: NAME: say:``, ``parts:``; dsl/saying.py), for the narration
     sayings: dict = field(default_factory=dict)
     _teams: dict = field(default_factory=dict, repr=False)
+    # copies of a card (``pack: copies:``): ((a card test or None for every card, how many), …),
+    # the first whose test holds; () : one card of each name
+    copies: tuple = ()
     _packs: dict = field(default_factory=dict, repr=False)
     _pack_sets: dict = field(default_factory=dict, repr=False)
+    _pack_counts: dict = field(default_factory=dict, repr=False)
 
     def pack(self, players: int) -> list[Card]:
         """The cards in play for ``players`` players, in canonical order."""
@@ -220,8 +224,28 @@ class GameDef:
             for when, test in self.removals:
                 if when(ctx):
                     cards = [c for c in cards if not test(ctx, None, c)]
+            if self.copies:
+                cards = [c for c in cards for _ in range(self.copies_of(c))]
             p = self._packs[players] = sorted(cards, key=lambda c: c.canon)
         return list(p)
+
+    def copies_of(self, c: Card) -> int:
+        """How many copies of card ``c`` the pack holds (``pack: copies:``; 1 without it)."""
+        ctx = PackContext(0)
+        for test, k in self.copies:
+            if test is None or test(ctx, None, c):
+                return k
+        return 1
+
+    def pack_counts(self, players: int) -> dict[Card, int]:
+        """How many copies of each card are in play for ``players`` players."""
+        pc = self._pack_counts.get(players)
+        if pc is None:
+            pc = {}
+            for c in self.pack(players):
+                pc[c] = pc.get(c, 0) + 1
+            self._pack_counts[players] = pc
+        return pc
 
     def pack_set(self, players: int) -> frozenset:
         """The cards in play for ``players`` players, as a set."""

@@ -313,6 +313,19 @@ document = {
                 "suits": {"type": "array", "items": {"enum": ["S", "H", "D", "C"]}, "minItems": 1},
                 "ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1},
                 "remove": {"type": "array", "items": el({"when": expr, "cards": expr}, ["when", "cards"])},
+                "copies": {
+                    "description": "copies of each card: a number (2: two packs) or the cards a test admits, count times",
+                    "oneOf": [
+                        {"type": "integer", "minimum": 1},
+                        {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": el(
+                                {"cards": expr, "count": {"type": "integer", "minimum": 1}}, ["cards", "count"]
+                            ),
+                        },
+                    ],
+                },
             },
             ["suits", "ranks"],
         ),

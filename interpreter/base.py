@@ -115,6 +115,7 @@ class StateParts:
     _check_moves: bool
     _forced_dealer: int | None
     _pack_set: frozenset[Card]
+    _copies: bool  # the pack holds copies of a card (pack: copies:)
     _all_zones: list[list[Card]]
     _zone_owner: dict[int, int]
     _hand_ids: frozenset[int]

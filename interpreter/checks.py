@@ -22,10 +22,19 @@ class InputChecks(StateParts):
                 Pos("--deck", 1, 1),
                 code="deck",
             )
-        dup = sorted({c.name for c in deck if deck.count(c) > 1})
+        counts = self.g.pack_counts(self.n)
+        held: dict[Card, int] = {}
+        for c in deck:
+            held[c] = held.get(c, 0) + 1
+        dup = sorted(c.name for c, k in held.items() if k > counts.get(c, 0))
         if dup:
-            raise RuleError(f"the stacked deck holds {', '.join(dup)} more than once", Pos("--deck", 1, 1), code="deck")
-        missing = [c.name for c in self.pack_cards if c not in set(deck)]
+            raise RuleError(
+                f"the stacked deck holds {', '.join(dup)} "
+                + ("more than once" if len(counts) == len(self.pack_cards) else "more times than the pack has copies"),
+                Pos("--deck", 1, 1),
+                code="deck",
+            )
+        missing = [c.name for c, k in counts.items() for _ in range(k - held.get(c, 0))]
         if missing:
             raise RuleError(
                 f"the stacked deck lacks {len(missing)} card(s) of the pack: {', '.join(missing)}",
@@ -64,6 +73,8 @@ class InputChecks(StateParts):
         rest_zone = counts[0][0].rest if counts else None
         out: dict[str, Any] = {"hands": []}
         seen: dict[Card, str] = {}
+        dealt: dict[Card, int] = {}
+        copies = self.g.pack_counts(self.n)
 
         def cards_of(items, label, path):
             if isinstance(items, str):
@@ -82,7 +93,12 @@ class InputChecks(StateParts):
                         f"{label}: {c} is not in this game's pack for {self.n} players", at(*path, j), code="deal"
                     )
                 if c in seen:
-                    raise RuleError(f"{label}: {c} is dealt twice (also in {seen[c]})", at(*path, j), code="deal")
+                    dealt[c] += 1
+                    if dealt[c] > copies.get(c, 1):
+                        twice = "twice" if copies.get(c, 1) == 1 else f"{dealt[c]} times, of {copies[c]} copies"
+                        raise RuleError(f"{label}: {c} is dealt {twice} (also in {seen[c]})", at(*path, j), code="deal")
+                else:
+                    dealt[c] = 1
                 seen[c] = label
                 got.append(c)
             return got

@@ -34,6 +34,7 @@ class Patience(StateParts):
     """``State``'s patience step."""
 
     onto: Card | None = None  # the card a moving card is tested on (``onto`` in the build rules)
+    pile_down: tuple | None = None  # ({pile: face-down cards}, the stock's zone) of the patience in play
 
     def _pat_fits(self, test: Any, card: Card, onto: Card | None) -> bool:
         """Whether ``test`` (a build rule) admits ``card`` on ``onto`` (none: an empty pile)."""
@@ -136,7 +137,7 @@ class Patience(StateParts):
                         continue
                     got = out.setdefault(card, [])
                     for dst in sorted(cands, key=dsts.index):
-                        if dst == src or any(d == dst for d, _, _ in got):
+                        if dst == src or any(d == dst and f == src for d, f, _ in got):
                             continue
                         was = down.get(src, 0)
                         turns = spec.turn_up and was and was == len(pile) - k
@@ -178,6 +179,7 @@ class Patience(StateParts):
         if id(spec.moves[0].build) not in self._compiled.patience_fits:
             self._pat_tables(spec)
         zones, logging = self.zones, self._logging
+        pending_src: str | None = None  # the pile a card leaves, when copies of it lie on several
         if frame is None:
             down: dict[str, int] = {}
             for lay in spec.layout:
@@ -214,8 +216,11 @@ class Patience(StateParts):
         else:
             down, passes, seen, pending = frame
             down, seen = dict(down), set(seen)
+            if isinstance(pending, tuple):  # paused at the pile a card goes to, its pile named
+                pending, pending_src = pending
         seat = 0
         self.mover = seat
+        self.pile_down = (down, spec.stock)  # what lies face down, for what a seat is shown (copies.face_down)
         goal = [zones[z] for z in spec.piles[spec.goal]] if spec.goal else []
         total = len(self.pack_cards)
         stock = zones[spec.stock] if spec.stock else None
@@ -281,6 +286,16 @@ class Patience(StateParts):
             dests = moves.get(card)
             if not dests:
                 raise RuleError(f"{card} cannot be moved", st.pos, code="runtime")
+            if pending_src is not None:  # the pile it leaves, named before this pause
+                dests = [m for m in dests if m[1] == pending_src]
+            elif dests[-1][1] != dests[0][1]:  # copies of the card on several piles: which one moves
+                froms = list(dict.fromkeys(f for _, f, _ in dests))
+                if self._auto is not None:
+                    pending_src = self._ask(seat, froms)
+                else:
+                    self._frame = (dict(down), passes, frozenset(seen), card)
+                    pending_src = yield Decision(seat, froms, "from")
+                dests = [m for m in dests if m[1] == pending_src]
             if len(dests) == 1:
                 dst, src, k = dests[0]
             else:
@@ -288,9 +303,15 @@ class Patience(StateParts):
                 if self._auto is not None:
                     where = self._ask(seat, names)
                 else:
-                    self._frame = (dict(down), passes, frozenset(seen), card)
+                    self._frame = (
+                        dict(down),
+                        passes,
+                        frozenset(seen),
+                        card if pending_src is None else (card, pending_src),
+                    )
                     where = yield Decision(seat, names, "place")
                 dst, src, k = next(m for m in dests if m[0] == where)
+            pending_src = None
             pile = zones[src]
             moved = pile[-k:]
             del pile[-k:]

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from itertools import chain, repeat
 from typing import Any, Callable
 
@@ -39,6 +40,7 @@ from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import GameDef, Step
 from .banking import Banking
+from .copies import once
 from .base import (
     DEFAULT_MAX_PLAYS,
     PASS,
@@ -178,6 +180,7 @@ class State(
         self.hand = self.pzones["hand"]
         self._hand_ids = frozenset(map(id, self.hand))
         self._touched: set[int] = set()
+        self._copies = bool(game.copies)  # copies of a card (two packs): each legal card named once
         self._short_cfg: dict[int, tuple] = {}  # id(tricks step) -> what _short_setup() gives
         self._inline: tuple | None = None  # (the agents, what _agents_inline() gives)
         if resume is None:
@@ -288,7 +291,9 @@ class State(
     def legal_moves(self) -> list:
         """The options of the decision at hand, in canonical order (cards by
         suit S H D C and rank 2 … A; declining before declaring)."""
-        return [] if self.decision is None else list(self.decision.moves)
+        if self.decision is None:
+            return []
+        return once(self.decision.moves) if self._copies else list(self.decision.moves)
 
     def decision_kind(self) -> str | None:
         return None if self.decision is None else self.decision.kind
@@ -503,7 +508,9 @@ class State(
             raise InvariantError(f"cards: {count} in zones, pack of {len(self.pack_cards)}")
         if full:
             seen = set(chain.from_iterable(zones))
-            if seen != self._pack_set:
+            if seen != self._pack_set or (
+                count != len(seen) and Counter(chain.from_iterable(zones)) != self.g.pack_counts(self.n)
+            ):
                 raise InvariantError(f"cards: {count} in zones, {len(seen)} distinct, pack of {len(self.pack_cards)}")
         if self._totals is not None:
             totals = self._money_totals()

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from ..dsl.cards import Card
 from ..dsl.model import Step
 from .base import SUIT_SPAN, Decision, StateParts, Unfinished, canon_key
+from .copies import once
 from .fastpath import card_table, key_plan, reads_card_only
 
 
@@ -261,6 +262,8 @@ class Tricks(StateParts):
                                     self._illegal(seat, c, moves)
                         if c is None:
                             self.plays = played
+                            if self._copies:  # two copies of a card in the hand: one move
+                                moves = once(moves)
                             # all a copy needs to resume here (``_hand`` keeps the step's place)
                             self._frame = (leader, led, plays, best_seat, best_key, seat, turn, moves)
                             c = yield Decision(seat, moves, "play")

@@ -39,16 +39,19 @@ class Resampling(Parts):
                 if owner == seat and full is not None:
                     known.update(full.get("cards", ()))
             by_name = {c.name: c for c in e.pack_cards}
-            placed: set[str] = set()
-            for s, names in enumerate(deal["hands"]):
-                placed.update(names)
-                if s != seat:
-                    groups.append((s, [by_name[n] for n in names if n not in known]))
-            for z, names in deal.items():
-                if z not in ("type", "hands") and isinstance(names, list):
+            if not self.game.gamedef.copies:
+                placed: set[str] = set()
+                for s, names in enumerate(deal["hands"]):
                     placed.update(names)
-                    groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
-            rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
+                    if s != seat:
+                        groups.append((s, [by_name[n] for n in names if n not in known]))
+                for z, names in deal.items():
+                    if z not in ("type", "hands") and isinstance(names, list):
+                        placed.update(names)
+                        groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
+                rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
+            else:
+                groups, rest = _unseen_copies(e, deal, seat, known, by_name)
             groups.append(("zone:pack", rest))
             # what each seat has shown it lacks (the suits its renounces show, the cards that would
             # have met the first duty of the follow rule where it played another), barred from the
@@ -204,3 +207,40 @@ class Resampling(Parts):
             elif world._near:
                 given_up.append((world, None))
         raise AssertionError("the true deal always replays")  # pragma: no cover
+
+
+def _unseen_copies(e: Any, deal: dict, seat: int, known: set, by_name: dict) -> tuple[list, list]:
+    """``_unseen``'s places with copies of a card (``pack: copies:``). A world exchanges card
+    names (``sigma``: {card: card}), every copy of a name with it, so the cards it may exchange are
+    the names none of whose copies the seat has seen, each named once, at the place of its first
+    copy dealt, and of the most copies (a name of fewer copies, in a pack partly copied, stays
+    where it is). A name of which the seat has seen a copy stays where its copies are."""
+    counts = e.g.pack_counts(e.n)
+    most = max(counts.values(), default=1)
+    taken = set(known)
+    for c, k in counts.items():
+        if k != most:
+            taken.add(c.name)
+
+    def unseen(names: list) -> list:
+        out = []
+        for n in names:
+            if n not in taken:
+                taken.add(n)
+                out.append(by_name[n])
+        return out
+
+    for n in deal["hands"][seat]:
+        taken.add(n)
+    placed: set[str] = set()
+    groups: list = []
+    for s, names in enumerate(deal["hands"]):
+        placed.update(names)
+        if s != seat:
+            groups.append((s, unseen(names)))
+    for z, names in deal.items():
+        if z not in ("type", "hands") and isinstance(names, list):
+            placed.update(names)
+            groups.append(("zone:" + z, unseen(names)))
+    rest = unseen([c.name for c in counts if c.name not in placed])
+    return groups, rest

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..interpreter.copies import face_down
 from ..interpreter.visibility import FACE_UP
 from .actions import _name, _plain, _shown
 from .errors import InvalidSeat
@@ -110,7 +111,16 @@ class Views(Parts):
         e = self.engine
         seen = self._seen
         events = _view(self._events, seat)
-        zones = {z: {"count": len(cs), "cards": [c.name for c in cs if c.name in seen]} for z, cs in e.zones.items()}
+        if e._copies:  # copies of a card: a name seen face up does not say which copy lies where
+            down = face_down(e)
+            zones = {
+                z: {"count": len(cs), "cards": [c.name for c in cs[down.get(z, 0) :] if c.name in seen]}
+                for z, cs in e.zones.items()
+            }
+        else:
+            zones = {
+                z: {"count": len(cs), "cards": [c.name for c in cs if c.name in seen]} for z, cs in e.zones.items()
+            }
         seat_zones = {
             z: [
                 {"count": len(cs), "cards": [c.name for c in cs if s == seat or c.name in seen]}
