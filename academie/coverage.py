@@ -67,7 +67,6 @@ DEBTS = ("variant-not-encoded", "cannot-express")
 LEDGER_PENDING: dict[str, int] = {
     "cadogan-napoleon": 16,  # no rule file yet (issue 28)
     "dictionnaire-academie-1740-brelan": 6,  # no rule file yet (issue 28)
-    "new-international-bezique": 15,  # no rule file yet (issue 28)
 }
 
 # the schema of a source's metadata (sources/ID.yaml); other keys are allowed

@@ -22,7 +22,6 @@ REWORKED = {
     # stored for the games of issue 28, which no rule file plays yet
     "cadogan-napoleon",
     "dictionnaire-academie-1740-brelan",
-    "new-international-bezique",
 }
 ENFLE = corpus_root() / "enfle" / "academie.yaml"
 
