@@ -6,7 +6,9 @@ alike. A meld must show at least one card from the hand; a card already shown ma
 only in a meld of another kind (``reuse: other_kind``), or never (``reuse: never``).
 
 A declaration is a sequence of decisions of atoms: the meld's name (or ``pass``), then, while
-several ways of making it remain, a card that some of them hold and others not.
+several ways of making it remain, a card that tells them apart (one they hold in different
+numbers), or ``pass`` for the way made of the cards named so far when it is complete (a run of
+three, where a run of four holds it too).
 
 Copies of a card (a game of two packs) are one ``Card`` held twice: a way of making a meld is a
 multiset of cards (a sorted tuple), and the record of what each card on a table was shown in
@@ -82,6 +84,17 @@ def ways_of(comb: Combination, pool: list) -> list[tuple]:
             if sum(vals[c.rank] for c in w) == comb.total and add(w):
                 return list(found)
     return list(found)
+
+
+def _telling(ways: list[tuple], chosen: tuple) -> list:
+    """The cards that tell the ways apart (several, each holding ``chosen``): those some way holds
+    more copies of than are chosen, and the ways hold in different numbers; in canonical order."""
+    out = []
+    for c in sorted({c for w in ways for c in w}, key=canon_key):
+        counts = [w.count(c) for w in ways]
+        if max(counts) > chosen.count(c) and min(counts) != max(counts):
+            out.append(c)
+    return out
 
 
 def _holds(way: tuple, part: tuple) -> bool:
@@ -175,10 +188,14 @@ class Declare(StateParts):
                     return
                 name, chosen = m, ()
             left = [w for w in ways[name] if _holds(w, chosen)]
-            while len(left) > 1:  # several ways: a card some hold (once more than chosen) and others not
-                more = [set(w) - set(chosen) | {c for c in w if w.count(c) > chosen.count(c)} for w in left]
-                moves = sorted(set().union(*more) - set.intersection(*more), key=canon_key)
+            while len(left) > 1:  # several ways: a card they hold more or fewer copies of
+                moves = _telling(left, chosen)
+                if any(len(w) == len(chosen) for w in left):  # a way is complete: pass takes it
+                    moves = [PASS, *moves]
                 c: Any = yield from self._declare_ask(seat, moves, ("declare", seat, k, name, chosen))
+                if c == PASS:
+                    left = [w for w in left if len(w) == len(chosen)]
+                    break
                 chosen = (*chosen, c)
                 if logging:
                     self.emit({"type": "choose", "seat": seat, "card": c.name})

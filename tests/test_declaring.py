@@ -170,3 +170,23 @@ def test_of_two_ways_of_a_meld_the_winner_names_a_card_of_the_one_he_shows():
     st.apply(card("QC"))
     assert names(st.pzones["shown"][0]) == ["KC", "QC"] and st.pvars["points"] == [20, 0]
     assert [e for e in st.events if e["type"] == "choose"] == [{"type": "choose", "seat": 0, "card": "QC"}]
+
+
+def test_ways_of_a_meld_with_copies_of_a_card_are_told_apart_by_the_cards_held_in_different_numbers():
+    from academie.dsl.combinations import Combination
+    from academie.interpreter.declare import _telling, ways_of
+
+    four = Combination("four", "set", least=4, most=4, strength={"A": 8}, ranks=frozenset({"A"}))
+    hand = cards("AS", "AS", "AH", "AD", "AC")  # two copies of the ace of spades (two packs)
+    ways = ways_of(four, hand)
+    assert sorted(names(w) for w in ways) == [
+        ["AC", "AD", "AH", "AS"],
+        ["AC", "AD", "AS", "AS"],
+        ["AC", "AH", "AS", "AS"],
+        ["AD", "AH", "AS", "AS"],
+    ]
+    # every card tells some ways apart, the ace of spades too (held once or twice)
+    assert names(_telling(ways, ())) == ["AC", "AD", "AH", "AS"]
+    chosen = (card("AS"), card("AS"))
+    left = [w for w in ways if w.count(card("AS")) == 2]
+    assert names(_telling(left, chosen)) == ["AC", "AD", "AH"]
