@@ -252,6 +252,8 @@ class Tricks(StateParts):
                                     seat = nxt[seat]
                                     continue
                             self.mover = seat
+                            if declaring and self._copies:  # a card in hand and table: one move, as when asked
+                                moves = once(moves)
                             if uniform is not None:  # an agent drawing uniformly: draw here
                                 nm = len(moves)
                                 c = moves[int(uniform[seat]() * nm)] if nm > 1 else moves[0]
