@@ -152,6 +152,14 @@ def question(
             answers = {move_name(m): "the " + _w(str(m).split("_", 1)[-1]) + "s" for m in moves}
             out.update(text="Ask for which rank?", answers=answers)
         return out
+    if kind == "declare":  # melds shown after winning a trick: a meld's name, then a card of the way shown
+        answers = {move_name(m): ("declare nothing (more)" if m == "pass" else _w(m)) for m in moves}
+        for m in moves:
+            if isinstance(m, Card):
+                answers[m.name] = card_text(m.name, symbols)
+        text = "Declare a meld, or pass?" if "pass" in answers else "Which cards: choose a card of the meld you show."
+        out.update(text=text, answers=answers)
+        return out
     if kind == "announce":
         answers = {move_name(m): ("pass" if m == "pass" else _w(m)) for m in moves}
         out.update(text="Announce, or pass?", answers=answers)

@@ -66,7 +66,6 @@ DEBTS = ("variant-not-encoded", "cannot-express")
 # source has more than recorded here, and no other source any, nor any plain-string entry.
 LEDGER_PENDING: dict[str, int] = {
     "dictionnaire-academie-1740-brelan": 6,  # no rule file yet (issue 28)
-    "new-international-bezique": 15,  # no rule file yet (issue 28)
 }
 
 # the schema of a source's metadata (sources/ID.yaml); other keys are allowed

@@ -294,11 +294,45 @@ class StepWords(KindWords, SheddingWords):
                 z,
                 base,
             )
+        if isinstance(s.get("declare"), dict):
+            self.declare(s["declare"], base + ("declare",))
         for i, e in enumerate(s.get("on_trick") or []):
             self.add(
                 "play", base + ("on_trick", i), f"After each trick, {self.effect(e)}.", strip(e), base + ("on_trick", i)
             )
         self.passes_and_ends(s, base)
+
+    def declare(self, d, base):
+        """The melds the winner of a trick may show (``declare`` of a trick step)."""
+        when = f", if {cond(d['when'])}" if d.get("when") is not None else ""
+        most = int(d.get("max", 1))
+        again = (
+            "a card shown may not be shown again in any meld"
+            if d.get("reuse") == "never"
+            else "a card shown may be shown again only in a meld of another kind"
+        )
+        self.add(
+            "play",
+            base,
+            f"After each trick{when}, its winner may declare {'one meld' if most == 1 else f'up to {most} melds'}, "
+            f"laying its cards face up in his {d.get('table')} zone; they stay his to play from there. A meld shows at "
+            f"least one card from his hand, and {again}.",
+            strip(d),
+            base,
+        )
+        for name, m in (d.get("melds") or {}).items():
+            if not isinstance(m, dict):
+                continue
+            test = f", of cards each {card_test(m['cards'])}" if m.get("cards") is not None else ""
+            scores = "; ".join(self.effect(e) for e in m.get("do") or [])
+            self.add(
+                "play",
+                base + ("melds", name),
+                f"The meld {name.replace('_', ' ')}: a {str(m.get('combination')).replace('_', ' ')}{test}"
+                + (f"; {scores}." if scores else "."),
+                strip(m),
+                base + ("melds", name),
+            )
 
     def step_adding(self, name, s, base, phase, when):
         test = f" that is {card_test(s['cards'])}" if s.get("cards") is not None else ""

@@ -415,6 +415,8 @@ def _meld(ev: dict, w: _Words, _: bool | None) -> _Got:
     parts = [w.seat(ev["seat"]), _t(" lays out ")]
     for i, c in enumerate(ev["cards"]):
         parts += ([_t(" ")] if i else []) + [w.card(c)]
+    if ev.get("as"):  # a meld declared in trick play, by its name
+        parts.append(_t(f" ({str(ev['as']).replace('_', ' ')})"))
     return parts
 
 

@@ -12,6 +12,7 @@ from .build_betting import build_betting
 from .build_meld import build_meld
 from .build_shedding import SHEDDING_MOVES, build_shedding
 from .build_asking import build_asking, rank_move
+from .build_declare import build_declare
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .cards import RANKS, SUITS
 from .gamedef import MAX_NUMBER, Step
@@ -98,6 +99,10 @@ class StepBuilder(PieceBuilder):
             st.on_trick = self.effects(base + ("on_trick",))
             st.on_play = self.effects(base + ("on_play",))
             st.end = self.end_rules(base + ("end",))
+            if "declare" in s:  # melds shown after a trick by its winner
+                st.declare = build_declare(self, base + ("declare",), s["declare"])
+                if st.declare is not None:
+                    st.move_names = tuple(m.name for m in st.declare.melds)
         elif kind == "patience":
             st.patience = build_patience(self, st, base, s)
         elif kind == "sequence":

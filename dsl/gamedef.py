@@ -134,6 +134,7 @@ class Step:
     on_trick: list[Effect] = field(default_factory=list)
     on_play: list[Effect] = field(default_factory=list)  # after each card played, seat = its player
     lead_passes: bool = False  # a leader without cards: the next seat with a card leads
+    declare: Any = None  # tricks: melds its winner may show after a trick, a DeclareSpec (dsl/build_declare.py)
     end: list[EndRule] = field(default_factory=list)
     order: dict | None = None
     wrap: bool = False

@@ -175,6 +175,30 @@ kinds["tricks"] = el(
         "on_trick": {"$ref": "#/$defs/effects"},
         "on_play": {"$ref": "#/$defs/effects"},
         "end": {"type": "array", "items": end_cond},
+        "declare": el(
+            {
+                "table": {"type": "string", "description": "the per-seat zone the melds lie on, face up, still played"},
+                "when": {**expr, "description": "when the trick's winner may declare (seat bound: the winner)"},
+                "max": {"type": "integer", "minimum": 1, "maximum": 10, "description": "melds after one trick"},
+                "reuse": {
+                    "enum": ["other_kind", "never"],
+                    "description": "a card shown may serve again only in a meld of another kind, or never",
+                },
+                "melds": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "additionalProperties": el(
+                        {
+                            "combination": {"type": "string", "description": "a set, run or sum of combinations:"},
+                            "cards": {**expr, "description": "which cards may make it (card bound)"},
+                            "do": {"$ref": "#/$defs/effects"},
+                        },
+                        ["combination"],
+                    ),
+                },
+            },
+            ["table", "melds"],
+        ),
     },
     ["leader", "winner"],
 )

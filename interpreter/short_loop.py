@@ -36,7 +36,7 @@ def short_loop_fits(st: Step) -> bool:
     the card is looked up, winner keys are tabulated where they read only the
     card, led and trump; any other lead test, tier or key is evaluated as the
     general loop does."""
-    return st.kind == "tricks" and not st.on_play and not st.lead_passes
+    return st.kind == "tricks" and not st.on_play and not st.lead_passes and st.declare is None
 
 
 def plain_shape(st: Step) -> bool:

@@ -68,6 +68,7 @@ from .adding import Adding
 from .short_loop import ShortLoop
 from .steps import Steps
 from .tricks import Tricks
+from .declare import Declare
 from .visibility import Visibility
 
 __all__ = ["DEFAULT_MAX_PLAYS", "PASS", "Abandoned", "Decision", "InvariantError", "State", "move_name"]
@@ -78,6 +79,7 @@ class State(
     Steps,
     Choices,
     Tricks,
+    Declare,
     ShortLoop,
     Sequence,
     Capture,

@@ -26,7 +26,7 @@ class Tricks(StateParts):
         hand meets the first tier of the follow rule (False: he cannot follow).
         ``first``: the follow rule's tiers before it are known to give him no
         card (a card is led): they are not tested again."""
-        hand = self.hand[seat]
+        hand = self.hand[seat] if st.declare is None else self._playable(st, seat)
         if self.led is None:
             if st.lead_test is not None:
                 return (st.lead_test.filter(self, seat, hand) or list(hand)), True
@@ -52,7 +52,7 @@ class Tricks(StateParts):
             return None
         if self.led is None:
             return st, None
-        hand = self.hand[seat]
+        hand = self._playable(st, seat)
         for i, tier in enumerate(st.must):
             if tier.filter(self, seat, hand):
                 return st, i
@@ -120,20 +120,49 @@ class Tricks(StateParts):
         won_seat = self.pzones.get(st.won_to) if st.won_to is not None else None
         won_zone: Any = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
         pack = self.zones["pack"]
+        # melds declared after a trick (``declare``): the cards shown are played from the table too
+        declaring = st.declare is not None
+        shown: Any = self.pzones[st.declare.table] if declaring else None
+        if declaring:
+            suit_led = lead_any = False  # the legal cards are those of the hand and the table
+            if frame is None:
+                self.melded_as = {}
         played = self.plays  # kept in a local, written back before anything else can read it
         try:
             while not self._hand_over:
                 plays: list[tuple[int, Card]]
                 table: Any
                 moves: list
+                if frame is not None and frame[0] == "declare":  # a copy resuming at a declaration
+                    leader = frame[1]
+                    self.plays = played
+                    yield from self._declare_window(st, leader, frame)
+                    frame = None
+                    if self._hand_over:
+                        return
+                    if st.on_trick:
+                        self._effects(st.on_trick, leader)
+                    self.led = None
+                    if end_trick and self._check_end(end_trick, leader):
+                        return
+                    continue
                 if frame is None:
                     if to_short:  # a trick's start: the short loop plays on from here
                         handed = True
                         break
-                    if not hands[leader]:
+                    if not hands[leader] and not (declaring and shown[leader]):
                         # the lead passes to the next seat that has a card (``lead_passes``)
                         nxt_lead = (
-                            next((x for x in range(1, n) if hands[(leader + x) % n]), None) if st.lead_passes else None
+                            next(
+                                (
+                                    x
+                                    for x in range(1, n)
+                                    if hands[(leader + x) % n] or (declaring and shown[(leader + x) % n])
+                                ),
+                                None,
+                            )
+                            if st.lead_passes
+                            else None
                         )
                         if nxt_lead is None:
                             break
@@ -161,7 +190,7 @@ class Tricks(StateParts):
                     c = None
                     if frame is not None:
                         pass  # the moves were saved with the frame
-                    elif not hand:
+                    elif not hand and not (declaring and shown[seat]):
                         seat = nxt[seat]
                         continue
                     elif led is None:
@@ -223,6 +252,8 @@ class Tricks(StateParts):
                                     seat = nxt[seat]
                                     continue
                             self.mover = seat
+                            if declaring and self._copies:  # a card in hand and table: one move, as when asked
+                                moves = once(moves)
                             if uniform is not None:  # an agent drawing uniformly: draw here
                                 nm = len(moves)
                                 c = moves[int(uniform[seat]() * nm)] if nm > 1 else moves[0]
@@ -241,7 +272,11 @@ class Tricks(StateParts):
                             if self._auto is not None:  # run_with() took over: ask its agents inline from now on
                                 choosers, uniform, check_choice = self._agents_inline()
                                 to_short = self._short_loop_now(st, uniform)
-                        hand.remove(c)
+                        if declaring and c not in hand:
+                            shown[seat].remove(c)  # a card of a meld, played from the table
+                            self._unshow(seat, c)
+                        else:
+                            hand.remove(c)
                     trick.append(c)
                     if led is None:
                         self.led = led = c.suit
@@ -326,6 +361,11 @@ class Tricks(StateParts):
                     counts["lead_changes"] += 1
                 self.mover = best_seat
                 leader = best_seat
+                if declaring:  # the winner may declare melds, before anything else is done
+                    self.plays = played
+                    yield from self._declare_window(st, best_seat, None)
+                    if self._hand_over:
+                        return
                 if st.on_trick:
                     self.plays = played
                     self._effects(st.on_trick, best_seat)
