@@ -334,13 +334,36 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
                     else:
                         st.vars[name] = v if op == "set" else st.vars[name] + v
 
+        elif len(items) == 1:  # one counter: its closure called directly, no loop
+            name1, (per_seat1, expr1) = items[0]
+            fn1, setting = expr1.fn, op == "set"
+            if per_seat1:
+
+                def f(st, seat):
+                    if st._logging:
+                        return logged(st, seat)
+                    v = fn1(st, seat, None)
+                    if setting:
+                        st.pvars[name1][seat] = v
+                    else:
+                        st.pvars[name1][seat] += v
+
+            else:
+
+                def f(st, seat):
+                    if st._logging:
+                        return logged(st, seat)
+                    v = fn1(st, seat, None)
+                    st.vars[name1] = v if setting else st.vars[name1] + v
+
         else:
+            fitems = [(name, per_seat, expr.fn) for name, (per_seat, expr) in items]
 
             def f(st, seat):
                 if st._logging:
                     return logged(st, seat)
-                for name, (per_seat, expr) in items:
-                    v = expr(st, seat)
+                for name, per_seat, fn in fitems:
+                    v = fn(st, seat, None)
                     if per_seat:
                         target = st.pvars[name]
                         if op == "set":
@@ -353,15 +376,15 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
     wplan = plan(e.when, track) if track is not None and counters and e.when is not None else None
     if e.each:  # at: each: for every seat from the dealer's next, when: tested for each
         inner0, sides = f, e.each == "each_side"
-        when0: Any = e.when
+        when0: Any = e.when.fn if e.when is not None else None  # the test's closure (st, seat, card)
         if wplan is not None:  # the guard's atoms recorded for each seat's cells
             wplan0, when1 = wplan, when0
 
             saved = Cell(NOTHING)  # the guard before this seat's, per thread (a compiled game is shared)
 
-            def guarded(st, s):
+            def guarded(st, s, c=None):
                 atoms = guard_taint(st, e, wplan0, s, True)
-                if when1(st, s):
+                if when1(st, s, None):
                     saved.v = st._guard
                     st._guard = saved.v | atoms
                     return True
@@ -385,7 +408,7 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
                     if side[s] in met:
                         continue
                     met.add(side[s])
-                if when0 is None or when0(st, s):
+                if when0 is None or when0(st, s, None):
                     inner0(st, s)
             return None
 
@@ -393,9 +416,10 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
 
     if e.at is not None:
         inner2, at = f, e.at
+        atf = at.fn
 
         def f(st, seat):
-            seat = at(st, seat)
+            seat = atf(st, seat, None)
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos, code="runtime")
             return inner2(st, seat % st.n)
@@ -427,10 +451,10 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
             return None
 
     elif e.when is not None:  # tested first, about the seat in hand: it guards at:
-        inner, when = f, e.when
+        inner, wfn = f, e.when.fn  # the test's closure, called directly
 
         def f(st, seat):
-            if when(st, seat):
+            if wfn(st, seat, None):
                 return inner(st, seat)
             return None
 
