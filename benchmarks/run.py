@@ -26,8 +26,9 @@ With ``--game piquet``, only this: each game that has a hand-written
 equivalent against it, the interpreter on Piquet (``rules/piquet/hoyle.yaml``,
 2 players) and Piquet written by hand (``piquet_direct.py``), L'Enflé (4
 players, ``enfle_direct.py``), Emprunt (``rules/emprunt/lacombe.yaml``, 4
-players, ``emprunt_direct.py``) and Whist (``rules/whist/hoyle.yaml``, whole
-rubbers, ``whist_direct.py``), timed in turn in this process by their CPU time
+players, ``emprunt_direct.py``), Whist (``rules/whist/hoyle.yaml``, whole
+rubbers, ``whist_direct.py``) and Hoc (``rules/hoc/encyclopedie.yaml``, 2
+players, whole games of two hands, ``hoc_direct.py``), timed in turn in this process by their CPU time
 (``time.process_time``), each the best of ``--repeat``; ``--games`` games of
 Piquet, and of each other game about as many plays, the interpreter and the
 hand-written game the same number of games. Printed: plays and games per
@@ -54,6 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import emprunt_direct  # noqa: E402
 import enfle_direct  # noqa: E402
+import hoc_direct  # noqa: E402
 import piquet_direct  # noqa: E402
 import whist_direct  # noqa: E402
 
@@ -67,6 +69,7 @@ ENFLE = "enfle/academie"
 PIQUET = "piquet/hoyle"
 EMPRUNT = "emprunt/lacombe"
 WHIST = "whist/hoyle"
+HOC = "hoc/encyclopedie"
 
 
 def _interp_games(game, n: int, games: int, seed="bench") -> dict:
@@ -236,23 +239,27 @@ def _cpu_timed(fn) -> tuple[float, dict]:
     return time.process_time() - t, out
 
 
-def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4, emprunt_players: int = 4) -> dict:
-    """The interpreter and the hand-written game on Piquet, L'Enflé, Emprunt and
-    Whist: plays and games per second by CPU time, each the best of ``repeat``,
-    the eight taken in turn at each round (so that a slow spell of the machine
-    falls on all). Each game is played as many times by both; L'Enflé, Emprunt
-    and Whist about as many plays as the ``games`` games of Piquet (a probe of
-    the hand-written games)."""
+def bench_yardsticks(
+    games: int, repeat: int, enfle_players: int = 4, emprunt_players: int = 4, hoc_players: int = 2
+) -> dict:
+    """The interpreter and the hand-written game on Piquet, L'Enflé, Emprunt,
+    Whist and Hoc: plays and games per second by CPU time, each the best of
+    ``repeat``, the ten taken in turn at each round (so that a slow spell of the
+    machine falls on all). Each game is played as many times by both; L'Enflé,
+    Emprunt, Whist and Hoc about as many plays as the ``games`` games of Piquet
+    (a probe of the hand-written games)."""
     gp, ge = load_game(PIQUET), load_game(ENFLE)
-    gm, gw = load_game(EMPRUNT), load_game(WHIST)
-    n, m = enfle_players, emprunt_players
+    gm, gw, gh = load_game(EMPRUNT), load_game(WHIST), load_game(HOC)
+    n, m, h = enfle_players, emprunt_players, hoc_players
     per_p = piquet_direct.run_games(50, "probe")["totals"]["plays"] / 50
     per_e = enfle_direct.run_games(n, 50, "probe")["totals"]["plays"] / 50
     per_m = emprunt_direct.run_games(m, 50, "probe")["totals"]["plays"] / 50
     per_w = whist_direct.run_games(50, "probe")["totals"]["plays"] / 50
+    per_h = hoc_direct.run_games(h, 50, "probe")["totals"]["plays"] / 50
     games_e = max(1, round(games * per_p / per_e))
     games_m = max(1, round(games * per_p / per_m))
     games_w = max(1, round(games * per_p / per_w))
+    games_h = max(1, round(games * per_p / per_h))
     # each round plays new games (seeds bench/ROUND/…): the interpreter keeps some values per
     # the cards a hand holds, and the same games played again would find them kept
     runs = {
@@ -264,6 +271,8 @@ def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4, emprunt_pl
         ("emprunt", "direct"): lambda seed: emprunt_direct.run_games(m, games_m, seed),
         ("whist", "interpreter"): lambda seed: _interp_games(gw, 4, games_w, seed),
         ("whist", "direct"): lambda seed: whist_direct.run_games(games_w, seed),
+        ("hoc", "interpreter"): lambda seed: _interp_games(gh, h, games_h, seed),
+        ("hoc", "direct"): lambda seed: hoc_direct.run_games(h, games_h, seed),
     }
     best = dict.fromkeys(runs, math.inf)  # seconds a play, the least of the rounds
     best_game = dict.fromkeys(runs, math.inf)  # seconds a game, the least of the rounds
@@ -280,6 +289,7 @@ def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4, emprunt_pl
         ("enfle", n, games_e),
         ("emprunt", m, games_m),
         ("whist", 4, games_w),
+        ("hoc", h, games_h),
     ):
         ri, rd = reports[game, "interpreter"], reports[game, "direct"]
         pi, pd = ri["totals"]["plays"], rd["totals"]["plays"]
@@ -311,7 +321,13 @@ def bench_yardsticks(games: int, repeat: int, enfle_players: int = 4, emprunt_pl
     }
 
 
-YARDSTICKS = (("Piquet", "piquet"), ("L'Enflé", "enfle"), ("Emprunt", "emprunt"), ("Whist", "whist"))
+YARDSTICKS = (
+    ("Piquet", "piquet"),
+    ("L'Enflé", "enfle"),
+    ("Emprunt", "emprunt"),
+    ("Whist", "whist"),
+    ("Hoc", "hoc"),
+)
 
 
 def print_yardsticks(out: dict) -> None:

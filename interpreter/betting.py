@@ -30,7 +30,7 @@ from typing import Any, Generator
 from ..dsl.errors import RuleError
 from ..dsl.model import Step
 from .base import Decision, StateParts, canon_key
-from .effects import counter_event
+from .counter_events import counter_event
 
 
 class Betting(StateParts):

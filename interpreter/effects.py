@@ -15,7 +15,8 @@ from ..dsl.cells import Cell
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment
 from .base import StateParts, canon_key
-from .visibility import NOTHING, declared_with, guard_taint, plan, sees, value_taint
+from .counter_events import _logged_counters, _tracked_counters
+from .visibility import NOTHING, guard_taint, plan
 
 
 class Effects(StateParts):
@@ -336,13 +337,36 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
                     else:
                         st.vars[name] = v if op == "set" else st.vars[name] + v
 
+        elif len(items) == 1:  # one counter: its closure called directly, no loop
+            name1, (per_seat1, expr1) = items[0]
+            fn1, setting = expr1.fn, op == "set"
+            if per_seat1:
+
+                def f(st, seat):
+                    if st._logging:
+                        return logged(st, seat)
+                    v = fn1(st, seat, None)
+                    if setting:
+                        st.pvars[name1][seat] = v
+                    else:
+                        st.pvars[name1][seat] += v
+
+            else:
+
+                def f(st, seat):
+                    if st._logging:
+                        return logged(st, seat)
+                    v = fn1(st, seat, None)
+                    st.vars[name1] = v if setting else st.vars[name1] + v
+
         else:
+            fitems = [(name, per_seat, expr.fn) for name, (per_seat, expr) in items]
 
             def f(st, seat):
                 if st._logging:
                     return logged(st, seat)
-                for name, (per_seat, expr) in items:
-                    v = expr(st, seat)
+                for name, per_seat, fn in fitems:
+                    v = fn(st, seat, None)
                     if per_seat:
                         target = st.pvars[name]
                         if op == "set":
@@ -355,15 +379,15 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
     wplan = plan(e.when, track) if track is not None and counters and e.when is not None else None
     if e.each:  # at: each: for every seat from the dealer's next, when: tested for each
         inner0, sides = f, e.each == "each_side"
-        when0: Any = e.when
+        when0: Any = e.when.fn if e.when is not None else None  # the test's closure (st, seat, card)
         if wplan is not None:  # the guard's atoms recorded for each seat's cells
             wplan0, when1 = wplan, when0
 
             saved = Cell(NOTHING)  # the guard before this seat's, per thread (a compiled game is shared)
 
-            def guarded(st, s):
+            def guarded(st, s, c=None):
                 atoms = guard_taint(st, e, wplan0, s, True)
-                if when1(st, s):
+                if when1(st, s, None):
                     saved.v = st._guard
                     st._guard = saved.v | atoms
                     return True
@@ -387,7 +411,7 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
                     if side[s] in met:
                         continue
                     met.add(side[s])
-                if when0 is None or when0(st, s):
+                if when0 is None or when0(st, s, None):
                     inner0(st, s)
             return None
 
@@ -395,9 +419,10 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
 
     if e.at is not None:
         inner2, at = f, e.at
+        atf = at.fn
 
         def f(st, seat):
-            seat = at(st, seat)
+            seat = atf(st, seat, None)
             if not isinstance(seat, int) or isinstance(seat, bool):
                 raise RuleError(f"at: {at.text} names no seat here (it is {seat!r})", at.pos, code="runtime")
             return inner2(st, seat % st.n)
@@ -429,142 +454,14 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
             return None
 
     elif e.when is not None:  # tested first, about the seat in hand: it guards at:
-        inner, when = f, e.when
+        inner, wfn = f, e.when.fn  # the test's closure, called directly
 
         def f(st, seat):
-            if when(st, seat):
+            if wfn(st, seat, None):
                 return inner(st, seat)
             return None
 
     return f
-
-
-def _tracked_counters(e: Effect, game: GameDef) -> Callable[[StateParts, Any], None]:
-    """``set``/``add`` with the atoms of each value recorded in the cells it sets (``visibility``)."""
-    op, team, path = e.op, e.team_vars, e.path
-    items = [(name, per_seat, expr, plan(expr, game)) for name, (per_seat, expr) in e.args.items()]
-
-    def f(st, seat):
-        side = sides_of(st) if team else None
-        logging = st._logging
-        for name, per_seat, expr, reads in items:
-            v = expr(st, seat)
-            if per_seat:
-                target = st.pvars[name]
-                mates = (
-                    [x for x in range(st.n) if side[x] == side[seat]] if side is not None and name in team else [seat]
-                )
-                old = target[mates[0]] if logging else None
-                for x in mates:
-                    target[x] = v if op == "set" else target[x] + v
-                value_taint(st, name, True, reads, seat, op, mates)
-                if logging:
-                    _counter_event(st, path, op, name, mates, old, target[mates[0]])
-            else:
-                old = st.vars[name]
-                st.vars[name] = v if op == "set" else st.vars[name] + v
-                value_taint(st, name, False, reads, seat, op, None)
-                if logging:
-                    _counter_event(st, path, op, name, None, old, st.vars[name])
-
-    return f
-
-
-def _logged_counters(e: Effect) -> Callable[[StateParts, Any], None]:
-    """``set``/``add`` when events are kept: each change of a counter a player may see is an event
-    (``_counter_event``); the loops that keep no events build none."""
-    op, team, path = e.op, e.team_vars, e.path
-    items = list(e.args.items())
-
-    def f(st, seat):
-        side = sides_of(st) if team else None
-        for name, (per_seat, expr) in items:
-            v = expr(st, seat)
-            if per_seat:
-                target = st.pvars[name]
-                mates = (
-                    [x for x in range(st.n) if side[x] == side[seat]] if side is not None and name in team else [seat]
-                )
-                old = target[mates[0]]
-                for x in mates:
-                    target[x] = v if op == "set" else target[x] + v
-                _counter_event(st, path, op, name, mates, old, target[mates[0]])
-            else:
-                old = st.vars[name]
-                st.vars[name] = v if op == "set" else old + v
-                _counter_event(st, path, op, name, None, old, st.vars[name])
-        return None
-
-    return f
-
-
-def counter_event(st: Any, path: tuple, op: str, name: str, seats: list | None, old: Any, new: Any) -> None:
-    """``_counter_event``, for the other parts of the engine that change a counter (a betting round's
-    stakes)."""
-    _counter_event(st, path, op, name, seats, old, new)
-
-
-def _counter_event(st: Any, path: tuple, op: str, name: str, seats: list | None, old: Any, new: Any) -> None:
-    """The event of a counter changed by a rule element (``score``): the element's path, ``op`` (``set``
-    or ``add``), the counter,
-    the seat (and ``seats``, a side's) whose cell it is, the change (``amount``, for numbers) and the
-    value after it (``total``). None for a counter no player sees (``shown: hidden``) or one unchanged."""
-    if old == new and type(old) is type(new):
-        return
-    if st.g.shown.get(name) == "hidden":
-        return
-    ev = ScoreEvent(type="score", counter=name, op=op)
-    label = st.g.labels.get(name)
-    if label is not None:
-        ev["label"] = label
-    if seats is not None:
-        ev["seat"] = seats[0]
-        if len(seats) > 1:
-            ev["seats"] = list(seats)
-    if _number(old) and _number(new):
-        ev["amount"] = new - old
-    ev["total"] = new
-    if path:
-        ev["rule"] = list(path)
-    if st._track and st._taint:  # the cell's atoms, for the library to say who may see the value
-        ev.atoms = st._taint.get(name if seats is None else (name, seats[0]), NOTHING)
-    if seats is not None and name in st.g.wins:  # a win: the others' totals, when every seat sees them
-        ev.others = _others(st, name, seats)
-    if new and st.g.shown.get(name) == "declared":  # said aloud, with the counters it declares
-        ev.said = {c: st.vars[c] if seats is None else st.pvars[c][seats[0]] for c in declared_with(st.g.shown, name)}
-    st.emit(ev)
-
-
-def _others(st: Any, name: str, seats: list) -> list | None:
-    """The totals of the other seats' cells of ``name`` (one for each other side, when kept by side),
-    or None when one of them is not seen by every seat."""
-    side = sides_of(st) if name in st.g.team_vars else None
-    out, taken = [], set()
-    for x in range(st.n):
-        if x in seats:
-            continue
-        key = side[x] if side is not None else x
-        if key in taken:
-            continue
-        taken.add(key)
-        atoms = st._taint.get((name, x)) if st._track else None
-        if atoms and (st._knowing is None or not all(sees(atoms, s, st._knowing(s)) for s in range(st.n))):
-            return None
-        out.append(st.pvars[name][x])
-    return out
-
-
-class ScoreEvent(dict):
-    """A ``score`` event: a dict as every event, and, where what each counter depends on is
-    tracked, the ``atoms`` of the cell it is about (not part of the event: no log shows them)."""
-
-    atoms: frozenset = NOTHING
-    others: list | None = None  # a win's (vars: wins:): the other seats' or sides' totals
-    said: dict = {}  # a declaration's: the value of each counter declared with it (shown: {declared_with: …})
-
-
-def _number(v: Any) -> bool:
-    return type(v) is int or type(v) is float
 
 
 def _take_count(fsrc, fdst, test, count, to_name: str, src_text: str):

@@ -9,6 +9,7 @@ from ..dsl.cards import Card
 from ..dsl.errors import RuleError
 from ..dsl.model import Step
 from .base import Decision, StateParts
+from .fastpath import card_table, reads_card_only
 
 
 class Sequence(StateParts):
@@ -48,7 +49,12 @@ class Sequence(StateParts):
         suits, place, ranks, rank_at = plan
         by_rank, passing = st.by_rank, st.unheld == "pass"
         stop = st.stops.fn if st.stops is not None else None
+        # a stop test that reads only the card: looked up, not called
+        stop_tab = card_table(self, st.stops) if st.stops is not None and reads_card_only(st.stops, self.g) else None
         on_play = st.on_play
+        # the effects after each card, as one function (fetched again after a pause: a state
+        # silenced there runs them untracked)
+        run_on_play = self._runner(on_play) if on_play else None
         # a card followed may be a choice: of the rank required, or a stop card
         choosing = by_rank or stop is not None
         from_hand = any(z == "hand" for z, _ in st.obtain)
@@ -113,11 +119,14 @@ class Sequence(StateParts):
                 self.led = None
                 options = list(hands[seat])
             elif choosing:
-                options = [
-                    c
-                    for c in hands[seat]
-                    if (from_hand and c in required) or (stop is not None and stop(self, seat, c))
-                ] or None
+                if stop_tab is not None:
+                    options = [c for c in hands[seat] if (from_hand and c in required) or stop_tab[c]] or None
+                else:
+                    options = [
+                        c
+                        for c in hands[seat]
+                        if (from_hand and c in required) or (stop is not None and stop(self, seat, c))
+                    ] or None
             src = None
             if options is not None:
                 hand = hands[seat]
@@ -135,6 +144,8 @@ class Sequence(StateParts):
                 else:
                     self._frame = top
                     c = yield Decision(seat, options, "play")
+                    if on_play:
+                        run_on_play = self._runner(on_play)
                 hand.remove(c)
                 src = "hand"
                 if new_run:
@@ -193,9 +204,11 @@ class Sequence(StateParts):
                 self.emit({"type": "play", "seat": seat, "card": c.name, "from": src})
             last, last_seat = c, seat
             touched.add(seat)
-            if on_play:  # after each card, ``seat`` its player, ``last_card`` the card
-                self._effects(on_play, seat)
-            if stop is not None and stop(self, seat, c):  # its player begins the next run
+            if run_on_play is not None:  # after each card, ``seat`` its player, ``last_card`` the card
+                run_on_play(self, seat)
+            if stop is not None and (
+                stop_tab[c] if stop_tab is not None else stop(self, seat, c)
+            ):  # its player begins the next run
                 stopped = True
             if empty_hand_ends:
                 # no hand changed since the last test is empty: the test would find none

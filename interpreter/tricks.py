@@ -105,6 +105,9 @@ class Tricks(StateParts):
         cannot_follow = st.cannot_follow
         renounce = self._runner(cannot_follow) if cannot_follow else None
         on_play = st.on_play
+        # the effects after each card, as one function (fetched again after a pause: a state
+        # silenced there runs them untracked)
+        run_on_play = self._runner(on_play) if on_play else None
         suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
         one_tier = len(st.must) == 1
         lead_any = st.lead_test is None
@@ -206,22 +209,29 @@ class Tricks(StateParts):
                         # a hand is in canonical order, so the cards of a suit lie together: a slice
                         lo, hi = SUIT_SPAN[led]
                         i = bisect_left(hand, lo, key=canon_key)
-                        moves = hand[i : bisect_left(hand, hi, i, key=canon_key)]
-                        if moves:
-                            follows = True
-                            if free_tab is not None:
-                                moves = [c for c in hand if c.suit == led or free_tab[c]]
-                            elif free is not None:
-                                keep = set(moves)
-                                moves = [c for c in hand if c in keep or free(self, seat, c)]
+                        j = bisect_left(hand, hi, i, key=canon_key)
+                        if j > i and uniform is not None and free is None:
+                            # an agent drawing uniformly among the cards of the suit led: drawn
+                            # from their place in the hand, as from their slice
+                            k = j - i
+                            c = hand.pop(i + int(uniform[seat]() * k) if k > 1 else i)
                         else:
-                            follows = False
-                            if renounce is None:
-                                moves = hand[:] if one_tier else legal(st, seat, 1)[0]  # tier 0 gave none
-                        c = None
+                            moves = hand[i:j]
+                            if moves:
+                                follows = True
+                                if free_tab is not None:
+                                    moves = [c for c in hand if c.suit == led or free_tab[c]]
+                                elif free is not None:
+                                    keep = set(moves)
+                                    moves = [c for c in hand if c in keep or free(self, seat, c)]
+                            else:
+                                follows = False
+                                if renounce is None:
+                                    moves = hand[:] if one_tier else legal(st, seat, 1)[0]  # tier 0 gave none
+                            c = None
                     else:
                         moves, follows = legal(st, seat)
-                    if c is not None:  # drawn at the lead, taken from the hand already
+                    if c is not None:  # drawn inline (a lead, or a card of the suit led), taken from the hand already
                         self.mover = seat
                     else:
                         if frame is not None:
@@ -272,6 +282,8 @@ class Tricks(StateParts):
                             if self._auto is not None:  # run_with() took over: ask its agents inline from now on
                                 choosers, uniform, check_choice = self._agents_inline()
                                 to_short = self._short_loop_now(st, uniform)
+                            if on_play:
+                                run_on_play = self._runner(on_play)
                         if declaring and c not in hand:
                             shown[seat].remove(c)  # a card of a meld, played from the table
                             self._unshow(seat, c)
@@ -297,9 +309,9 @@ class Tricks(StateParts):
                         raise Unfinished()
                     if logging:
                         self.emit({"type": "play", "seat": seat, "card": c.name})
-                    if on_play:  # after each card, ``seat`` its player, ``last_card`` the card
+                    if run_on_play is not None:  # after each card, ``seat`` its player, ``last_card`` the card
                         self.plays = played
-                        self._effects(on_play, seat)
+                        run_on_play(self, seat)
                     if end_play:
                         if empty_hand_ends:
                             # the mover's hand, then any other hand changed since the last check

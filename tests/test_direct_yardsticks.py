@@ -3,7 +3,8 @@ written by hand (benchmarks/piquet_direct.py) reckons and scores a hand card
 for card as the interpreter does with rules/piquet/hoyle.yaml, given the same
 deal and the same choices; Emprunt (benchmarks/emprunt_direct.py,
 rules/emprunt/lacombe.yaml) and Whist (benchmarks/whist_direct.py,
-rules/whist/hoyle.yaml) given the interpreter's deals and its random agent's
+rules/whist/hoyle.yaml) and Hoc (benchmarks/hoc_direct.py,
+rules/hoc/encyclopedie.yaml) given the interpreter's deals and its random agent's
 choices play the same games: the same winners, plays, jetons, tricks, points
 and games, hand by hand and at the end."""
 
@@ -33,6 +34,7 @@ def _benchmark(name: str):
 piquet_direct = _benchmark("piquet_direct")
 emprunt_direct = _benchmark("emprunt_direct")
 whist_direct = _benchmark("whist_direct")
+hoc_direct = _benchmark("hoc_direct")
 
 NAMES = [r + s for s in "SHDC" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 RECKONING = ("blanche", "pt", "sq", "seqlen", "seqbig", "st", "pointv", "seqv", "setv")
@@ -484,3 +486,131 @@ def test_whist_random_rubbers_end_at_two_games():
         standings, hands, plays = whist_direct.play_game(random.Random(g), log=log)
         assert sorted(standings) == [0, 0, 2, 2] or sorted(standings) == [1, 1, 2, 2]
         assert len(log) == hands and max(log[-1][2]) == 2 and plays % 52 == 0 and plays <= 52 * hands
+
+
+# -- Hoc ---------------------------------------------------------------------------------------
+
+
+def _hoc_end(n: int, ends: list):
+    """An ``on_hand`` that adds, at each hand's end, its stakes reckoned, winner, plays and
+    every seat's and stake's jetons."""
+
+    def on_hand(s, end):
+        if end:
+            v = s.pvars
+            money = [s.bal[x]["jeton"] for x in range(n)]
+            pots = [s.bal[z]["jeton"] for z in ("point", "sequence", "tricon")]
+            r = s.hand_results[-1]
+            ends.append(((v["pt"][:], v["sq"][:], v["nseq"][:], v["tr"][:]), r["winner"], r["plays"], money, pots))
+
+    return on_hand
+
+
+def interpreter_hoc(n: int, seed: int):
+    """A game of the rule file (as many hands as players), each choice a seeded random one
+    among the legal moves: (the state at the end, the cards chosen, each hand's end)."""
+    ends: list = []
+    st = State(load_game("hoc/encyclopedie"), n, f"hoc/{seed}", on_hand=_hoc_end(n, ends))
+    rng = random.Random(seed)
+    chosen = []
+    while not st.is_terminal():
+        m = rng.choice(st.legal_moves())
+        chosen.append(m.name)
+        st.apply(m)
+    return st, chosen, ends
+
+
+def direct_hoc(st, chosen):
+    """The hand-written game from the interpreter's deals and chosen cards: each hand's end
+    as ``_hoc_end`` gives it."""
+    n = st.n
+    money, pots = [hoc_direct.START] * n, [0, 0, 0]
+    script = iter(map(hoc_direct.card_of, chosen))
+    out, dealer = [], 0
+    for e in st.events:
+        if e["type"] == "hand_start":
+            dealer = e["dealer"]
+        elif e["type"] == "deal":
+            hands = [[hoc_direct.card_of(c) for c in h] for h in e["hands"]]
+            got: dict = {}
+            hoc_direct.settle(n, dealer, hands, money, pots, got)
+            winner, plays = hoc_direct.play_hand(None, n, hands, dealer, money, script=script)
+            stakes = (got["pt"], got["sq"], got["nseq"], got["tr"])
+            out.append((stakes, winner, plays, money[:], pots[:]))
+    assert next(script, None) is None  # every choice made
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_hoc_random_deals_and_choices_played_alike(players):
+    # the interpreter's deals and its random agent's choices: hand by hand the point, the
+    # sequences and the tricon reckoned, the winner, the plays and every seat's and stake's
+    # jetons, and the standings
+    seen = set()
+    for seed in range(80):
+        st, chosen, ends = interpreter_hoc(players, seed)
+        assert direct_hoc(st, chosen) == ends
+        assert st.returns() == ends[-1][3]
+        for (_, sq, _, tr), _, _, _, pots in ends:
+            seen.update(k for k, v in (("no sequence", max(sq) == 0), ("no tricon", max(tr) == 0)) if v)
+            seen.update(k for k, v in (("sequence left", pots[1]), ("tricon left", pots[2])) if v)
+    assert {"no sequence", "no tricon", "tricon left"} <= seen
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_hoc_the_hand_written_random_choices_replayed_by_the_interpreter(players):
+    # the hand-written game's own random choices (the path that is timed), on each of the
+    # interpreter's deals, made again in the rule file's game: each is legal there, no other
+    # choice is asked, and every hand ends alike
+    for seed in range(40):
+        ends: list = []
+        st = State(load_game("hoc/encyclopedie"), players, f"hoc/{seed}", on_hand=_hoc_end(players, ends))
+        rnd = random.Random(seed).random
+        money, pots = [hoc_direct.START] * players, [0, 0, 0]
+        mine = []
+        for k in range(players):
+            deals = [e for e in st.events if e["type"] == "deal"]
+            dealer = [e for e in st.events if e["type"] == "hand_start"][k]["dealer"]
+            hands = [[hoc_direct.card_of(c) for c in h] for h in deals[k]["hands"]]
+            got: dict = {}
+            hoc_direct.settle(players, dealer, hands, money, pots, got)
+            trace: list = []
+            winner, plays = hoc_direct.play_hand(rnd, players, hands, dealer, money, trace=trace)
+            for c in trace:
+                assert st.hand_no == k + 1
+                st.apply(hoc_direct.card_name(c))
+            mine.append(((got["pt"], got["sq"], got["nseq"], got["tr"]), winner, plays, money[:], pots[:]))
+        assert st.is_terminal()
+        assert mine == ends
+
+
+def test_hoc_a_card_that_may_not_follow_is_refused():
+    # a card of neither the next rank nor a hoc, where one of those is held, is refused
+    for seed in range(50):
+        st, chosen, _ = interpreter_hoc(2, seed)
+        deal = next(e for e in st.events if e["type"] == "deal")
+        dealer = next(e for e in st.events if e["type"] == "hand_start")["dealer"]
+        hands = [[hoc_direct.card_of(c) for c in h] for h in deal["hands"]]
+        first = hoc_direct.card_of(chosen[0])
+        leader = (dealer + 1) % 2
+        # the leader begins with a card whose next rank the other holds twice or more, no hoc
+        nxt = [c for c in hands[1 - leader] if c % 13 == first % 13 + 1]
+        if first in hoc_direct.HOCS or len(nxt) < 2:
+            continue
+        wrong = next((c for c in hands[1 - leader] if c % 13 != first % 13 + 1 and c not in hoc_direct.HOCS), None)
+        if wrong is None:
+            continue
+        with pytest.raises(ValueError, match="may not be played"):
+            hoc_direct.play_hand(None, 2, hands, dealer, [0, 0], script=iter([first, wrong]))
+        return
+    raise AssertionError("no deal found to try")
+
+
+def test_hoc_random_games_keep_every_jeton():
+    for n in (2, 3):
+        for g in range(50):
+            log: list = []
+            money, plays, first = hoc_direct.play_game(n, random.Random(g), log)
+            assert len(log) == n and plays == sum(p for _, p in log) and first in range(n)
+            # every jeton is a seat's or a stake's left for the next hand (at most two of three)
+            assert sum(money) <= hoc_direct.START * n

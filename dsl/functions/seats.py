@@ -69,18 +69,18 @@ def f_top_seat(cp, node, args):
 
 def f_count_seats(cp, node, args):
     e = cp.lazy(args[0], "seat", "bool")
-    return (lambda st, s, c: sum(1 for x in range(st.n) if e(st, x, c))), "num"
+    return (lambda st, s, c: len([x for x in range(st.n) if e(st, x, c)])), "num"
 
 
 def f_sum_seats(cp, node, args):
     e = cp.lazy(args[0], "seat", *NUMERIC)
-    return (lambda st, s, c: sum(e(st, x, c) for x in range(st.n))), "num"
+    return (lambda st, s, c: sum([e(st, x, c) for x in range(st.n)])), "num"
 
 
 def f_seats_extreme(fn):
     def build(cp, node, args):
         e = cp.lazy(args[0], "seat", *NUMERIC)
-        return (lambda st, s, c: fn(e(st, x, c) for x in range(st.n))), "num"
+        return (lambda st, s, c: fn([e(st, x, c) for x in range(st.n)])), "num"  # a list: quicker than a generator
 
     return build
 
