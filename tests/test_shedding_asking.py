@@ -264,7 +264,9 @@ def test_a_seat_sees_nothing_of_the_cards_it_has_not_seen(ref):
     lo, hi = academie.load_game(ref).players
     tried = 0
     for n in sorted({lo, 3}):
-        for seed in range(3):
+        # eight deals: in Go Fish most exchanges of unseen cards change what is asked and given
+        # (the public course), and those are not compared
+        for seed in range(8):
             for real, cf, seat, k in counterfactuals(ref, n, seed, points=6):
                 if _public_course(real, seat) != _public_course(cf, seat):
                     continue

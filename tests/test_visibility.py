@@ -75,7 +75,9 @@ def _view(state, seat: int) -> tuple:
 def counterfactuals(ref: str, n: int, seed: int, points: int = 4, draws: int = 2):
     """(real state, counterfactual state, seat) at decisions of the first hand of a seeded game."""
     game = academie.load_game(ref)
-    rng = random.Random(f"{ref}:{n}:{seed}")
+    # a file named by its path draws the same wherever the tree is checked out
+    key = Path(ref).name if ".yaml" in ref else ref
+    rng = random.Random(f"{key}:{n}:{seed}")
     probe = game.new_state(players=n, seed=seed)
     deck = list(probe.engine.pack_cards)
     rng.shuffle(deck)
