@@ -59,8 +59,8 @@ def discard(st, *cards):
 def first_betting_and_draw(st):
     assert paid(st) == [0, 1, 0, 0, 0]  # the Age "has put up, by way of ante a single counter"
     assert st.current_player() == 2  # "C is the first to declare."
-    assert st.legal_moves() == ["pass", "go-in", "go-better"]
-    st.apply("go-in")  # "C, we will suppose, has simply made good the ante."
+    assert st.legal_moves() == ["pass-out", "make-good", "go-better"]
+    st.apply("make-good")  # "C, we will suppose, has simply made good the ante."
     assert paid(st)[2] == 2  # "he puts in the pool double the amount staked by the Age"
     st.apply("go-better")  # "D not only does the same, but goes four better."
     st.apply(4)
@@ -68,10 +68,10 @@ def first_betting_and_draw(st):
     st.apply("go-better")  # "E makes good D's "raise," and goes three better, making in all nine counters."
     st.apply(3)
     assert paid(st)[4] == 9
-    st.apply("pass")  # A "passes out, and throws up his cards"
-    st.apply("go-in")  # B "must hand in eight counters, i.e. nine, less the single counter ... by way of ante"
-    st.apply("go-in")  # "If C still elects to go in, he must pay seven counters, in addition to the two"
-    st.apply("go-in")  # "D, in like manner, three counters."
+    st.apply("pass-out")  # A "passes out, and throws up his cards"
+    st.apply("make-good")  # B "must hand in eight counters, i.e. nine, less the single counter ... by way of ante"
+    st.apply("make-good")  # "If C still elects to go in, he must pay seven counters, in addition to the two"
+    st.apply("make-good")  # "D, in like manner, three counters."
     # "B, C, D and E have respectively raised or made good the raise (... nine counters each)"
     assert paid(st) == [0, 9, 9, 9, 9] and st.bal["pool"]["chip"] == 36
     # the draw, B first ("B has the first claim to draw"): each throws the cards he chooses
@@ -88,8 +88,8 @@ def first_betting_and_draw(st):
 def second_betting_to_b_s_last_choice(st):
     # "In regular order it would be for B (the Age) to start it, but he has the privilege ... of
     # "holding the age" ... C, therefore, is the first to declare."
-    assert st.current_player() == 2 and st.legal_moves() == ["pass", "go"]
-    st.apply("pass")  # C "decides to pass out"
+    assert st.current_player() == 2 and st.legal_moves() == ["pass-out", "go"]
+    st.apply("pass-out")  # C "decides to pass out"
     st.apply("go")  # D "goes five counters"
     st.apply(5)
     st.apply("go-better")  # E "makes good D's stake, but goes ten better"
@@ -97,10 +97,10 @@ def second_betting_to_b_s_last_choice(st):
     assert st.current_player() == 1  # "A has already passed out; and it is, therefore, B's turn."
     st.apply("go-better")  # B "makes good the raise, and goes five better"
     st.apply(5)
-    st.apply("pass")  # D "goes out also"
+    st.apply("pass-out")  # D "goes out also"
     st.apply("go-better")  # E "again goes the maximum (ten) better"
     st.apply(10)
-    assert st.current_player() == 1 and st.legal_moves() == ["pass", "make-good", "go-better"]
+    assert st.current_player() == 1 and st.legal_moves() == ["pass-out", "make-good", "go-better"]
 
 
 def test_hoffmann_imaginary_game_b_sees_the_bluff_and_his_threes_take_the_pool():
@@ -118,7 +118,7 @@ def test_hoffmann_imaginary_game_b_passes_and_e_takes_the_pool_without_showing()
     st = game()
     first_betting_and_draw(st)
     second_betting_to_b_s_last_choice(st)
-    st.apply("pass")  # "If he is a timid player, he may possibly ... adopt the latter course"
+    st.apply("pass-out")  # "If he is a timid player, he may possibly ... adopt the latter course"
     assert st.is_terminal() and st.winner == 4  # "in which case E takes the pool without showing his cards"
     assert not [e for e in st.events if e["type"] == "show"]
     assert paid(st) == [0, 29, 9, 14, -52]
@@ -127,7 +127,7 @@ def test_hoffmann_imaginary_game_b_passes_and_e_takes_the_pool_without_showing()
 def showdown_of(a, b):
     """Two players stand pat, the first goes one and the second makes good: the pool's winner."""
     st = State(load_game("poker/hoffmann", ()), 2, 0, dealer=0, deal={"hands": [a, b]}, hands=1)
-    st.apply("go-in")  # the dealer goes in at two
+    st.apply("make-good")  # the dealer goes in at two
     st.apply("stand-in")  # the Age's stake stands at the double ante: he stands in
     st.apply("pass")  # the Age draws none
     st.apply("pass")  # nor the dealer
