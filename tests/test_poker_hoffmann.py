@@ -150,3 +150,26 @@ def test_hoffmann_two_pairs_compare_the_best_pair_then_the_indifferent_card():
     assert showdown_of(["KS", "KH", "3D", "3C", "2S"], ["QS", "QH", "JD", "JC", "AS"]) == 0
     # equal pairs: "the hand containing the highest indifferent card wins"
     assert showdown_of(["KS", "KH", "3D", "3C", "2S"], ["KD", "KC", "3H", "3S", "4S"]) == 1
+
+
+def test_hoffmann_table_stakes_no_one_is_raised_beyond_what_he_has_before_him():
+    # option table-stakes: sixty counters before each; "cannot be "raised" to any greater amount"
+    g = load_game("poker/hoffmann", ("table-stakes",))
+    st = State(
+        g, 2, 0, dealer=0, deal={"hands": [["KS", "KH", "KD", "9C", "8S"], ["AS", "2H", "3D", "4C", "5S"]]}, hands=1
+    )
+    for _ in range(2):
+        st.apply("go-better")  # the dealer, then the Age, twelve better each time
+        st.apply(12)
+        st.apply("go-better")
+        st.apply(12)
+    assert st.current_player() == 0 and [-st.bal[s]["chip"] for s in range(2)] == [38, 49]
+    st.apply("go-better")
+    assert st.legal_moves() == list(range(1, 11))  # 38 paid, 12 to make good: ten more is all he has
+    st.apply(10)
+    assert st.legal_moves() == ["pass-out", "make-good"]  # the Age cannot go better: all he has matches it
+    st.apply("make-good")
+    st.apply("pass")  # no draw
+    st.apply("pass")
+    # no betting after the draw (both have all they had in the pool); the sequence ace to five wins
+    assert st.is_terminal() and st.winner == 1 and [st.bal[s]["chip"] for s in range(2)] == [-60, 60]
