@@ -46,7 +46,7 @@ class Asking(StateParts):
             hand = hands[seat]
             if not hand:
                 if stock and spec.empty_draw:
-                    self._ask_draw(spec, seat, stock, hand)
+                    self._draw_top(seat, stock, hand, spec.stock)
                     self._ask_book(spec, seat, hand[-1].rank if hand else None, book, hands, books)
                     if not spec.ask_after_empty_draw:
                         seat = (seat + 1) % n
@@ -95,7 +95,7 @@ class Asking(StateParts):
             if not stock:
                 seat = (seat + 1) % n
                 continue
-            c = self._ask_draw(spec, seat, stock, hand)
+            c = self._draw_top(seat, stock, hand, spec.stock)
             caught = c.rank == rank
             if caught and logging:  # the rank asked for, shown
                 self.emit({"type": "show", "seat": seat, "cards": [c.name]})
@@ -122,16 +122,6 @@ class Asking(StateParts):
             self._hand_over = True
             if self._logging:
                 self.emit({"type": "out", "seat": seat})
-
-    def _ask_draw(self, spec: Any, seat: int, stock: list, hand: list):
-        """The stock's top card into ``seat``'s hand (he alone sees it)."""
-        c = stock.pop()
-        hand.append(c)
-        hand.sort(key=canon_key)
-        self._touched.add(seat)
-        if self._logging:
-            self.emit({"type": "take", "seat": seat, "from": spec.stock, "to": "hand", "cards": [c.name]})
-        return c
 
     def _ask_ask(self, seat: int, moves: list, frame: tuple) -> Generator[Decision, Any, Any]:
         """The seat's choice among ``moves``: asked of its agent, or yielded."""

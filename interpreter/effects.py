@@ -86,6 +86,17 @@ class Effects(StateParts):
                 ev["from"] = self.zone_named(src).get("zone", "?") if src is not None else "?"
             self.emit(ev)
 
+    def _draw_top(self, seat: int, stock: list, hand: list, stock_name: str) -> Any:
+        """The top card of ``stock`` (the zone ``stock_name``) into ``seat``'s hand, kept in its
+        order; he alone sees it (a ``take`` event naming the card, the zone it came from)."""
+        c = stock.pop()
+        hand.append(c)
+        hand.sort(key=canon_key)
+        self._touched.add(seat)
+        if self._logging:
+            self.emit({"type": "take", "seat": seat, "from": stock_name, "to": "hand", "cards": [c.name]})
+        return c
+
     def _money_totals(self) -> dict[str, int]:
         holders = self.bal.values()
         tot = {}

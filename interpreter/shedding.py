@@ -60,7 +60,7 @@ class Shedding(StateParts):
                 m = yield from self._shed_ask(seat, moves, here, "shed")
                 if m == "draw":
                     for _ in range(min(owed, len(stock))):
-                        self._shed_draw(spec, seat, stock, hand)
+                        self._draw_top(seat, stock, hand, spec.stock)
                     owed, drawn = 0, 0
                     seat = (seat + direction) % n
                     continue
@@ -75,7 +75,7 @@ class Shedding(StateParts):
                     moves.append("draw")
                 m = yield from self._shed_ask(seat, moves, here, "shed")
                 if m == "draw":
-                    self._shed_draw(spec, seat, stock, hand)
+                    self._draw_top(seat, stock, hand, spec.stock)
                     drawn += 1
                     continue
                 if m == PASS:
@@ -152,15 +152,6 @@ class Shedding(StateParts):
             return bool(spec.match.fn(self, seat, c))
         finally:
             self.onto = None
-
-    def _shed_draw(self, spec: Any, seat: int, stock: list, hand: list) -> None:
-        """The stock's top card into ``seat``'s hand (he alone sees it)."""
-        c = stock.pop()
-        hand.append(c)
-        hand.sort(key=canon_key)
-        self._touched.add(seat)
-        if self._logging:
-            self.emit({"type": "take", "seat": seat, "from": spec.stock, "to": "hand", "cards": [c.name]})
 
     def _shed_ask(self, seat: int, moves: list, frame: tuple, kind: str) -> Generator[Decision, Any, Any]:
         """The seat's choice among ``moves``: asked of its agent, or yielded."""
