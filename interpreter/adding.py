@@ -68,14 +68,7 @@ class Adding(StateParts):
                 continue
             self.mover = seat
             if self._auto is not None:
-                uniform = self._agents_inline()[1]
-                if uniform is not None and self._draw_inline:  # an agent drawing uniformly: draw here
-                    k = len(options)
-                    c = options[int(uniform[seat]() * k)] if k > 1 else options[0]
-                    if self._check_moves:
-                        self._check_card_count()
-                else:
-                    c = self._ask(seat, options)
+                c = self._ask_card(seat, options)
             else:
                 self._frame = (seat, last_seat, passes, tuple(owners))
                 c = yield Decision(seat, options, "play")

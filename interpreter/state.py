@@ -491,6 +491,18 @@ class State(
             self._check_card_count()
         return c
 
+    def _ask_card(self, seat, options):
+        """A card among ``options`` for ``seat``, asked of its agent inside the rules' loop: drawn
+        here when the agents draw uniformly (the same draw as the agent's), else asked (``_ask``)."""
+        uniform = self._agents_inline()[1]
+        if uniform is not None and self._draw_inline:  # an agent drawing uniformly: draw here
+            k = len(options)
+            c = options[int(uniform[seat]() * k)] if k > 1 else options[0]
+            if self._check_moves:
+                self._check_card_count()
+            return c
+        return self._ask(seat, options)
+
     def _illegal(self, seat, move, moves):
         raise RuleError(
             f"{move_name(move)} is not a legal move for seat {seat} (legal: {' '.join(move_name(m) for m in moves)})",
