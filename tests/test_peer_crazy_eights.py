@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import academie
+from test_visibility import assert_names_only_seen
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -117,31 +118,7 @@ def test_a_seat_sees_no_hand_but_its_own_nor_the_stock():
     # what a seat is shown (observation) names only cards it holds or held, and cards shown
     # face up to all: played, or turned up to start; never a card drawn by another
     def check(ours):
-        e = ours.engine
-        public = set()
-        own = [set() for _ in range(e.n)]
-        for ev in e.events:
-            if ev["type"] in ("discard", "turnup"):
-                public.add(ev["card"])
-            elif ev["type"] == "deal":
-                for s, h in enumerate(ev["hands"]):
-                    own[s].update(h)
-            elif ev["type"] == "take":
-                own[ev["seat"]].update(ev["cards"])
-        names = {c.name for c in e.pack_cards}
-        for seat in range(e.n):
-            shown = {t for t in _strings(ours.observation(seat)) if t in names}
-            assert shown <= public | own[seat], (seat, shown - public - own[seat])
+        assert_names_only_seen(ours, {"discard": "card", "turnup": "card"})
 
     for seed in range(12):
         play_both(seed, 3, check=check)
-
-
-def _strings(x):
-    if isinstance(x, str):
-        return [x]
-    if isinstance(x, dict):
-        return [s for k, v in x.items() for s in _strings(k) + _strings(v)]
-    if isinstance(x, list):
-        return [s for v in x for s in _strings(v)]
-    return []

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import academie
+from test_visibility import assert_names_only_seen
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -114,21 +115,7 @@ def test_a_seat_sees_no_hand_but_its_own_nor_the_stock():
     # what a seat is shown names only cards it holds or held, and cards shown to all: handed
     # over when asked for, drawn of the rank asked for, laid down in books; never a card drawn
     def check(ours):
-        e = ours.engine
-        public = set()
-        own = [set() for _ in range(e.n)]
-        for ev in e.events:
-            if ev["type"] in ("show", "meld"):
-                public.update(ev["cards"])
-            elif ev["type"] == "deal":
-                for s, h in enumerate(ev["hands"]):
-                    own[s].update(h)
-            elif ev["type"] == "take":
-                own[ev["seat"]].update(ev["cards"])
-        names = {c.name for c in e.pack_cards}
-        for seat in range(e.n):
-            shown = {t for t in _strings(ours.observation(seat)) if t in names}
-            assert shown <= public | own[seat], (seat, shown - public - own[seat])
+        assert_names_only_seen(ours, {"show": "cards", "meld": "cards"})
 
     for seed in range(12):
         play_both(seed, 3, check=check)
@@ -148,13 +135,3 @@ def test_cards_handed_over_are_seen_by_all():
                 text = json.dumps(st.observation(other))
                 assert all(c in text for c in given[-1]["cards"])
                 break
-
-
-def _strings(x):
-    if isinstance(x, str):
-        return [x]
-    if isinstance(x, dict):
-        return [s for k, v in x.items() for s in _strings(k) + _strings(v)]
-    if isinstance(x, list):
-        return [s for v in x for s in _strings(v)]
-    return []

@@ -72,6 +72,29 @@ def _view(state, seat: int) -> tuple:
     return json.dumps(obs, sort_keys=True), None
 
 
+def assert_names_only_seen(state, public: dict[str, str]) -> None:
+    """What each seat is shown names only the cards it holds or held (dealt it, taken by it) and
+    the cards shown face up to all: those of the events of the types in ``public`` (the event's
+    key that names them, one card or a list). For the shedding and asking peers' games."""
+    e = state.engine
+    shown_to_all: set = set()
+    own: list[set] = [set() for _ in range(e.n)]
+    for ev in e.events:
+        key = public.get(ev["type"])
+        if key is not None:
+            v = ev[key]
+            shown_to_all.update(v if isinstance(v, list) else [v])
+        elif ev["type"] == "deal":
+            for s, h in enumerate(ev["hands"]):
+                own[s].update(h)
+        elif ev["type"] == "take":
+            own[ev["seat"]].update(ev["cards"])
+    names = {c.name for c in e.pack_cards}
+    for seat in range(e.n):
+        shown = _names(state.observation(seat), set()) & names
+        assert shown <= shown_to_all | own[seat], (seat, shown - shown_to_all - own[seat])
+
+
 def counterfactuals(ref: str, n: int, seed: int, points: int = 4, draws: int = 2):
     """(real state, counterfactual state, seat) at decisions of the first hand of a seeded game."""
     game = academie.load_game(ref)
