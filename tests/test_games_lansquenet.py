@@ -9,6 +9,7 @@ from pathlib import Path
 from academie.dsl.cards import card
 from academie.dsl.model import load_game
 from academie.interpreter.state import State
+from test_games_faro import money, punt  # a stake step of the punters, seats 1 and 2; their money
 
 RULES = Path(__file__).parent.parent / "rules" / "lansquenet" / "eb11.yaml"
 # two to the banker's left (4S, 3H), his own (KS), the rejouissance (2S), then the cards turned
@@ -19,21 +20,6 @@ def new(*options, first=FIRST, hands=1):
     names = [r + s for s in "SHDC" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
     deck = [card(n) for n in [*first, *[n for n in names if n not in first]]]
     return State(load_game(str(RULES), options), 3, 0, dealer=0, deck=deck, hands=hands)
-
-
-def punt(st, stakes=None):
-    """One stake step: each punter in turn (seats 1, 2) stakes as ``stakes`` says, then passes."""
-    stakes = stakes or {}
-    for seat in (1, 2):
-        assert st.decision.seat == seat and st.decision_kind() == "stake"
-        for target, amount in stakes.get(seat, {}).items():
-            st.apply(target)
-            st.apply(amount)
-        st.apply("pass")
-
-
-def money(st):
-    return [st.bal[s]["money"] for s in range(3)]
 
 
 def test_a_card_matching_none_is_laid_in_the_middle_a_matched_stake_is_the_banks_and_his_card_ends_the_deal():
