@@ -61,10 +61,10 @@ class Asking(StateParts):
                 if len(asked) == 1:
                     target = asked[0]
                 else:
-                    target = yield from self._ask_ask(seat, asked, (seat, None))
+                    target = yield from self._choice("ask", seat, asked, (seat, None))
             ranks = sorted({c.rank for c in hand}, key=lambda r: self.g.ranks.index(r))
             names = [rank_move(r) for r in ranks]
-            m = yield from self._ask_ask(seat, names, (seat, target))
+            m = yield from self._choice("ask", seat, names, (seat, target))
             rank = str(m)[len(ASK_PREFIX) :]
             given = [c for c in hands[target] if c.rank == rank]
             if logging:
@@ -122,11 +122,3 @@ class Asking(StateParts):
             self._hand_over = True
             if self._logging:
                 self.emit({"type": "out", "seat": seat})
-
-    def _ask_ask(self, seat: int, moves: list, frame: tuple) -> Generator[Decision, Any, Any]:
-        """The seat's choice among ``moves``: asked of its agent, or yielded."""
-        if self._auto is not None:
-            return self._ask(seat, moves)
-        self._frame = frame
-        m = yield Decision(seat, moves, "ask")
-        return m

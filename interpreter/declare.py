@@ -183,7 +183,7 @@ class Declare(StateParts):
                 names = [m.name for m in spec.melds if ways[m.name]]
                 if not names:
                     return
-                m = yield from self._declare_ask(seat, [PASS, *names], ("declare", seat, k, None, ()))
+                m = yield from self._choice("declare", seat, [PASS, *names], ("declare", seat, k, None, ()))
                 if m == PASS:
                     return
                 name, chosen = m, ()
@@ -192,7 +192,7 @@ class Declare(StateParts):
                 moves = _telling(left, chosen)
                 if any(len(w) == len(chosen) for w in left):  # a way is complete: pass takes it
                     moves = [PASS, *moves]
-                c: Any = yield from self._declare_ask(seat, moves, ("declare", seat, k, name, chosen))
+                c: Any = yield from self._choice("declare", seat, moves, ("declare", seat, k, name, chosen))
                 if c == PASS:
                     left = [w for w in left if len(w) == len(chosen)]
                     break
@@ -231,11 +231,3 @@ class Declare(StateParts):
             if rules[name].do:
                 self._effects(rules[name].do, seat)
             k, name, chosen = k + 1, None, ()
-
-    def _declare_ask(self, seat: int, moves: list, frame: tuple) -> Generator[Decision, Any, Any]:
-        """The seat's choice among ``moves``: asked of its agent, or yielded."""
-        if self._auto is not None:
-            return self._ask(seat, moves)
-        self._frame = frame
-        m = yield Decision(seat, moves, "declare")
-        return m

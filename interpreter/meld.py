@@ -170,7 +170,7 @@ class DrawMeld(StateParts):
             self.mover = seat
             hand, table = hands[seat], tables[seat]
             if phase == "offer":  # the first turn: the pile's top offered to each in turn
-                m = yield from self._meld_ask(seat, [PASS, "take"], here())
+                m = yield from self._choice("meld", seat, [PASS, "take"], here())
                 if m == "take":
                     took = pile.pop()
                     hand.append(took)
@@ -194,7 +194,7 @@ class DrawMeld(StateParts):
                     can = spec.knock_at_most is not None and top is not None and offered != seat
                     if can and self._knock_discards(spec, seat, (top,)):
                         moves = [PASS, "knock"]
-                    m = (yield from self._meld_ask(seat, moves, here())) if moves else PASS
+                    m = (yield from self._choice("meld", seat, moves, here())) if moves else PASS
                     if m == PASS:
                         if logging:
                             self.emit({"type": "stock_out", "seat": seat})
@@ -216,7 +216,7 @@ class DrawMeld(StateParts):
                         self.emit({"type": "stock_out", "seat": seat})
                     self._hand_over = True
                     break
-                m = moves[0] if len(moves) == 1 else (yield from self._meld_ask(seat, moves, here()))
+                m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
                 passes = 0
                 took = None
                 if m == "take":
@@ -265,7 +265,7 @@ class DrawMeld(StateParts):
                 if moves == [PASS]:
                     m = PASS
                 else:
-                    m = yield from self._meld_ask(seat, moves, here())
+                    m = yield from self._choice("meld", seat, moves, here())
                 if isinstance(m, Card):
                     chosen.append(m)
                     if logging:
@@ -300,7 +300,7 @@ class DrawMeld(StateParts):
                     moves = sorted(hand, key=canon_key)
                     if spec.knock_at_most is not None and self._knock_discards(spec, seat):
                         moves.append("knock")
-                    m = moves[0] if len(moves) == 1 else (yield from self._meld_ask(seat, moves, here()))
+                    m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
                     if m == "knock":
                         phase = "knock"
                         continue
@@ -333,7 +333,7 @@ class DrawMeld(StateParts):
                 # asked after every discard, ``knock`` offered when the condition holds: the condition
                 # reads his hand, and that he is asked at all is seen by every seat
                 may = spec.knock is not None and spec.knock.fn(self, seat, None)
-                m = yield from self._meld_ask(seat, [PASS, "knock"] if may else [PASS], here())
+                m = yield from self._choice("meld", seat, [PASS, "knock"] if may else [PASS], here())
                 if m == "knock":
                     if logging:
                         self.emit({"type": "knock", "seat": seat})
@@ -343,7 +343,7 @@ class DrawMeld(StateParts):
                 continue
             if phase == "knock_discard":
                 moves = self._knock_discards(spec, seat)
-                m = moves[0] if len(moves) == 1 else (yield from self._meld_ask(seat, moves, here()))
+                m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
                 hand.remove(m)
                 pile.append(m)
                 self._touched.add(seat)
@@ -368,7 +368,7 @@ class DrawMeld(StateParts):
                     moves.append(PASS)
                 if chosen and have in fit:
                     moves.append("meld")
-                m = moves[0] if len(moves) == 1 else (yield from self._meld_ask(seat, moves, here()))
+                m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
                 if isinstance(m, Card):
                     chosen.append(m)
                     if logging:
@@ -405,7 +405,7 @@ class DrawMeld(StateParts):
                     for x in sorted(hand, key=canon_key)
                     if any((mine or o != seat) and is_one(on, (*g, x)) for o, g in groups)
                 ] + [PASS]
-                m = moves[0] if len(moves) == 1 else (yield from self._meld_ask(seat, moves, here()))
+                m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
                 if m == PASS:  # he lays off no more
                     phase = "own"
                     continue
@@ -425,11 +425,3 @@ class DrawMeld(StateParts):
             if spec.end and self._check_end(spec.end, seat):
                 break
             seat, phase = (seat + 1) % n, "source"
-
-    def _meld_ask(self, seat: int, moves: list, frame: tuple) -> Generator[Decision, Any, Any]:
-        """The seat's choice among ``moves``: asked of its agent, or yielded."""
-        if self._auto is not None:
-            return self._ask(seat, moves)
-        self._frame = frame
-        m = yield Decision(seat, moves, "meld")
-        return m

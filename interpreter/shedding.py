@@ -46,7 +46,7 @@ class Shedding(StateParts):
             hand = hands[seat]
             here = (seat, direction, drawn, passes, owed, phase)
             if phase == "suit":  # the player of a wild card names the suit to follow
-                suit = yield from self._shed_ask(seat, list(self.g.suits), here, "suit")
+                suit = yield from self._choice("suit", seat, list(self.g.suits), here)
                 self.led = suit
                 if logging:
                     self.emit({"type": "suit", "seat": seat, "value": suit})
@@ -57,7 +57,7 @@ class Shedding(StateParts):
                 moves: list = ["draw"]
                 if spec.stack and spec.penalty is not None:
                     moves = [c for c in sorted(hand, key=canon_key) if spec.penalty.fn(self, seat, c)] + moves
-                m = yield from self._shed_ask(seat, moves, here, "shed")
+                m = yield from self._choice("shed", seat, moves, here)
                 if m == "draw":
                     for _ in range(min(owed, len(stock))):
                         self._draw_top(seat, stock, hand, spec.stock)
@@ -73,7 +73,7 @@ class Shedding(StateParts):
                     moves.append(PASS)
                 elif spec.draw_freely or not playable:
                     moves.append("draw")
-                m = yield from self._shed_ask(seat, moves, here, "shed")
+                m = yield from self._choice("shed", seat, moves, here)
                 if m == "draw":
                     self._draw_top(seat, stock, hand, spec.stock)
                     drawn += 1
@@ -152,11 +152,3 @@ class Shedding(StateParts):
             return bool(spec.match.fn(self, seat, c))
         finally:
             self.onto = None
-
-    def _shed_ask(self, seat: int, moves: list, frame: tuple, kind: str) -> Generator[Decision, Any, Any]:
-        """The seat's choice among ``moves``: asked of its agent, or yielded."""
-        if self._auto is not None:
-            return self._ask(seat, moves)
-        self._frame = frame
-        m = yield Decision(seat, moves, kind)
-        return m

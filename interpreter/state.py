@@ -34,7 +34,7 @@ import copy
 import random
 from collections import Counter
 from itertools import chain, repeat
-from typing import Any, Callable
+from typing import Any, Callable, Generator
 
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import Pos, RuleError
@@ -502,6 +502,15 @@ class State(
                 self._check_card_count()
             return c
         return self._ask(seat, options)
+
+    def _choice(self, kind: str, seat: int, moves: list, frame: tuple) -> Generator[Decision, Any, Any]:
+        """The seat's choice among ``moves``, a decision of ``kind``: asked of its agent inside the
+        rules' loop, or yielded (``frame``: all a copy of the state needs to resume the step here)."""
+        if self._auto is not None:
+            return self._ask(seat, moves)
+        self._frame = frame
+        m = yield Decision(seat, moves, kind)
+        return m
 
     def _illegal(self, seat, move, moves):
         raise RuleError(
