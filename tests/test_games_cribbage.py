@@ -299,3 +299,17 @@ def test_the_game_of_121_at_six_card_goes_on_past_61():
     st.apply("KH")
     st.apply("KS")  # a pair: 121
     assert st.finished and st.pvars["points"][0] == 121
+
+
+@pytest.mark.parametrize(
+    "fourth, points", [("KC", 0), ("KH", 4)], ids=["three of a suit: no flush", "four: a flush of four"]
+)
+def test_at_six_card_a_flush_in_hand_is_the_four_cards_of_one_suit(fourth, points):
+    # Hoffmann: "Where the four cards of the hand (or all four of the crib, and the start) are of
+    # the same suit, the value of the flush (four or five, as the case may be) must be added";
+    # Hoyle's "three cards of the same suit in hand" is the three-card hand of five-card cribbage
+    g = cribbage("six_card")
+    dealer = ["5C", "6C", "9D", "10D", "AC", "JD"]
+    pone = ["2H", "4H", "8H", fourth, "3S", "7D"]  # kept: 2 4 8 of hearts and the king; no fifteen, pair nor run
+    st = play_out(start(g, dealer, pone, "QS", ["3S", "7D"], ["AC", "JD"], batch=3))
+    assert scores(st, "count_non_dealer") == ([(1, points)] if points else [])
