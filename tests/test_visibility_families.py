@@ -37,7 +37,8 @@ GAMES = [
     "cassino/cassino",
     "conquian/conquian",
     "klondike/cadogan",
-]
+    "poker/hoffmann",
+]  # the games of two packs (bezique, napoleon) are not here: the exchange of unseen cards is by name
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
     for c in (
@@ -52,6 +53,10 @@ CONCEPTS = [
         "patience",
         "freecell",
         "spider",
+        "declaring",
+        "gin_rummy",
+        "crazy_eights",
+        "go_fish",
     )
 ]
 
