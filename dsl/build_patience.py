@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 # the named moves of a patience step besides the piles a card may go to
 DRAW, GIVE_UP = "draw", "give_up"
-CARDS = ("top", "face_up", "run")
+CARDS = ("top", "face_up", "run", "any")
+MAX_LIMIT = 100_000  # the most moves a limit: may allow
 MAX_REDEALS = 100  # a bound: every pass through the stock is a finite number of moves
 
 
@@ -41,7 +42,11 @@ class PatienceMove:
     under it that follow one another by ``run``, the card below being ``onto``); ``build``: whether
     the lowest card moved (``card``) may go on the destination's top card (``onto``); ``empty``:
     whether it may go to an empty pile (none: never); ``most``, ``least``: how many cards a move may
-    carry (a complete suit of thirteen: ``least: 13``)."""
+    carry (a complete suit of thirteen: ``least: 13``); ``any``: any face-up card of the pile, taken
+    out alone (the cards above it close up), only every ``every``-th counted from the lowest face-up
+    card (1st, 1 + every-th, …); ``spaces``: ``first``, a card goes to the first empty pile only (the
+    spaces are alike), ``all`` to any; ``whole``: false, the cards of a whole pile (nothing under
+    them) never go to an empty pile."""
 
     src: str
     to: str
@@ -52,6 +57,9 @@ class PatienceMove:
     most: Expr | None
     least: Expr | None
     pos: Pos
+    every: int = 1
+    spaces: str = "all"
+    whole: bool = True
 
 
 @dataclass
@@ -67,6 +75,10 @@ class PatienceSpec:
     goal: str | None = None  # won when every card of the pack is on these piles
     give_up: bool = False  # the player may give up (a named move): the patience is lost
     turn_up: bool = True  # a face-down card uncovered is turned face up
+    repeat: bool = False  # a position may come back (the limit ends the patience)
+    limit: int | None = None  # the patience ends after this many moves
+    limit_turns: bool = False  # each card turned face up (laid so, or uncovered) counts as a move for the limit
+    turned: str | None = None  # a counter: one more for each card turned face up when uncovered
 
 
 def build_patience(b: PieceBuilder, st: Step, base: tuple, s: dict) -> PatienceSpec:
@@ -111,8 +123,13 @@ def build_patience(b: PieceBuilder, st: Step, base: tuple, s: dict) -> PatienceS
                 most=b.expr(p + ("most",), want=WANT_NUMBER),
                 least=b.expr(p + ("least",), want=WANT_NUMBER),
                 pos=b.doc.key_pos(p),
+                every=int(m.get("every", 1)),
+                spaces=str(m.get("spaces", "all")),
+                whole=bool(m.get("whole", True)),
             )
         )
+        if "every" in m and m.get("cards") != "any":
+            b.err(p + ("every",), "every: counts the cards a move of any card may take (cards: any)")
         if m.get("cards") == "run" and "run" not in m and "build" not in m:
             b.err(p, "a move of a run says what a run is (run: a test of card on onto), or its build:")
     d = s.get("draw")
@@ -130,6 +147,21 @@ def build_patience(b: PieceBuilder, st: Step, base: tuple, s: dict) -> PatienceS
         spec.goal = zone(base + ("goal",), goal)
     spec.give_up = bool(s.get("give_up", False))
     spec.turn_up = bool(s.get("turn_up", True))
+    spec.repeat = bool(s.get("repeat", False))
+    lim = s.get("limit")
+    if lim is not None:
+        spec.limit = int(lim["moves"])
+        spec.limit_turns = bool(lim.get("turns", False))
+        if spec.limit > MAX_LIMIT:
+            b.err(base + ("limit", "moves"), f"at most {MAX_LIMIT:,} moves", code="limit")
+    if spec.repeat and spec.limit is None:
+        b.err(base + ("repeat",), "a patience whose positions may come back ends after a number of moves (limit:)")
+    turned = s.get("turned")
+    if turned is not None:
+        if turned not in b.scope.vars or turned in b.scope.seat_vars:
+            b.err(base + ("turned",), f"'{turned}' is not a counter of the game (declare it under vars:, not per seat)")
+        else:
+            spec.turned = str(turned)
     dests = [z for m in spec.moves for z in piles.get(m.to, ())]
     if (b.d.get("pack") or {}).get("copies") is not None:  # copies of a card: the pile it leaves is named
         dests += [z for m in spec.moves for z in piles.get(m.src, ())]

@@ -39,12 +39,20 @@ def patience_kind(el, expr, step_common):
                     {
                         "from": {"type": "string"},
                         "to": {"type": "string"},
-                        "cards": {"enum": ["top", "face_up", "run"]},
+                        "cards": {"enum": ["top", "face_up", "run", "any"]},
                         "build": {**expr, "description": "whether card may be laid on onto (the top card there)"},
                         "empty": {**expr, "description": "whether card may be laid on an empty pile (else never)"},
                         "run": {**expr, "description": "cards: run: whether card follows onto, the card under it"},
                         "most": {**expr, "description": "the most cards one move may carry"},
                         "least": {**expr, "description": "the fewest cards one move may carry"},
+                        "every": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": 104,
+                            "description": "cards: any: only every N-th face-up card, from the lowest (1st, N+1th, …)",
+                        },
+                        "spaces": {"enum": ["all", "first"], "description": "first: to the first empty pile only"},
+                        "whole": {"type": "boolean", "description": "false: a whole pile never goes to an empty one"},
                     },
                     ["from", "to"],
                 ),
@@ -63,6 +71,15 @@ def patience_kind(el, expr, step_common):
             "goal": {"type": "string", "description": "won when every card is on these piles"},
             "give_up": {"type": "boolean"},
             "turn_up": {"type": "boolean"},
+            "repeat": {"type": "boolean", "description": "a position may come back (needs limit:)"},
+            "limit": el(
+                {
+                    "moves": {"type": "integer", "minimum": 1, "maximum": 100000},
+                    "turns": {"type": "boolean", "description": "each card turned face up counts as a move"},
+                },
+                ["moves"],
+            ),
+            "turned": {"type": "string", "description": "a counter: one more for each card turned up when uncovered"},
         },
         ["moves"],
     )

@@ -104,7 +104,9 @@ class Patience(StateParts):
                 up = len(pile) - down.get(src, 0)
                 if up <= 0:
                     continue
-                if mv.cards == "top":
+                if mv.cards == "any":  # each card taken out alone: k < 0 names its place, ~k
+                    sizes = [~i for i in range(len(pile) - up, len(pile), mv.every)]
+                elif mv.cards == "top":
                     sizes = [1]
                 elif mv.cards == "face_up":
                     sizes = [up]
@@ -122,7 +124,8 @@ class Patience(StateParts):
                 if least is not None:
                     sizes = [k for k in sizes if k >= least]
                 for k in sizes:
-                    card = pile[-k]
+                    n = 1 if k < 0 else k  # the cards that go
+                    card = pile[~k] if k < 0 else pile[-k]
                     cands: list[str] = []
                     if mv.build is not None:
                         if btab is not None:
@@ -130,9 +133,9 @@ class Patience(StateParts):
                                 cands.extend(full.get(o, ()))
                         else:
                             cands.extend(d for o, ds in full.items() if self._pat_fits(mv.build, card, o) for d in ds)
-                    if empties and mv.empty is not None:
+                    if empties and mv.empty is not None and (mv.whole or n < len(pile)):
                         if card in etab if etab is not None else self._pat_fits(mv.empty, card, None):
-                            cands.extend(empties)
+                            cands.extend(empties[:1] if mv.spaces == "first" else empties)
                     if not cands:
                         continue
                     got = out.setdefault(card, [])
@@ -140,7 +143,7 @@ class Patience(StateParts):
                         if dst == src or any(d == dst and f == src for d, f, _ in got):
                             continue
                         was = down.get(src, 0)
-                        turns = spec.turn_up and was and was == len(pile) - k
+                        turns = spec.turn_up and was and was == len(pile) - n
                         into = (dst in goal) - (src in goal)
                         stock = (dst == spec.stock) - (src == spec.stock)
                         waste = (dst in spec.piles.get(spec.waste or "", ())) - (
@@ -148,28 +151,29 @@ class Patience(StateParts):
                         )
                         after = (
                             sig[0] - bool(turns),
-                            sig[1] + k * into,
-                            sig[2] + k * stock,
-                            sig[3] + k * waste,
+                            sig[1] + n * into,
+                            sig[2] + n * stock,
+                            sig[3] + n * waste,
                             sig[4],
                         )
                         if after in seen:  # the same counts as a position seen: look at the position
-                            moved = pile[-k:]
-                            del pile[-k:]
+                            moved = _take(pile, k)
                             zones[dst].extend(moved)
                             if turns:
                                 down[src] = was - 1
                             key = self._pat_key(spec, down, passes)
                             down[src] = was
-                            del zones[dst][-k:]
-                            pile.extend(moved)
+                            del zones[dst][-n:]
+                            _put_back(pile, k, moved)
                             if key in seen:
                                 continue
                         got.append((dst, src, k))
         return {c: m for c, m in out.items() if m}
 
     def _pat_seen(self, spec: PatienceSpec, down: dict[str, int], passes: int, seen: set) -> None:
-        """The position now, and its counts, among those seen."""
+        """The position now, and its counts, among those seen (none kept where positions may come back)."""
+        if spec.repeat:
+            return
         seen.add(self._pat_key(spec, down, passes))
         seen.add(self._pat_sig(spec, down, passes))
 
@@ -182,6 +186,7 @@ class Patience(StateParts):
         pending_src: str | None = None  # the pile a card leaves, when copies of it lie on several
         if frame is None:
             down: dict[str, int] = {}
+            acts = 0  # the moves made, and the cards turned face up where they count for the limit
             for lay in spec.layout:
                 piles = spec.piles[lay.to]
                 src = zones[lay.src]
@@ -203,6 +208,7 @@ class Patience(StateParts):
                     zones[z].append(c)
                     laid[i] += 1
                     if laid[i] > need[i] - lay.face_up:
+                        acts += spec.limit_turns
                         if logging:
                             self.emit({"type": "turn", "card": c.name, "zone": z})
                     else:
@@ -214,7 +220,7 @@ class Patience(StateParts):
             self._pat_seen(spec, down, 0, seen)
             pending: Card | None = None
         else:
-            down, passes, seen, pending = frame
+            down, passes, seen, pending, acts = frame
             down, seen = dict(down), set(seen)
             if isinstance(pending, tuple):  # paused at the pile a card goes to, its pile named
                 pending, pending_src = pending
@@ -232,6 +238,8 @@ class Patience(StateParts):
             if goal and sum(map(len, goal)) == total:
                 won = True
                 break
+            if spec.limit is not None and acts >= spec.limit and pending is None:
+                break
             moves = self._pat_moves(spec, down, passes, seen)
             can_draw = stock is not None and (bool(stock) or (bool(waste) and passes < spec.redeals))
             if can_draw and draw_when is not None:
@@ -247,9 +255,10 @@ class Patience(StateParts):
                 if self._auto is not None:
                     choice = self._ask(seat, options)
                 else:
-                    self._frame = (dict(down), passes, frozenset(seen), None)
+                    self._frame = (dict(down), passes, frozenset(seen), None, acts)
                     choice = yield Decision(seat, options, "play")
                 self._count_play()
+                acts += 1
                 if choice == GIVE_UP:
                     if logging:
                         self.emit({"type": "give_up", "seat": seat})
@@ -293,7 +302,7 @@ class Patience(StateParts):
                 if self._auto is not None:
                     pending_src = self._ask(seat, froms)
                 else:
-                    self._frame = (dict(down), passes, frozenset(seen), card)
+                    self._frame = (dict(down), passes, frozenset(seen), card, acts)
                     pending_src = yield Decision(seat, froms, "from")
                 dests = [m for m in dests if m[1] == pending_src]
             if len(dests) == 1:
@@ -308,19 +317,22 @@ class Patience(StateParts):
                         passes,
                         frozenset(seen),
                         card if pending_src is None else (card, pending_src),
+                        acts,
                     )
                     where = yield Decision(seat, names, "place")
                 dst, src, k = next(m for m in dests if m[0] == where)
             pending_src = None
             pile = zones[src]
-            moved = pile[-k:]
-            del pile[-k:]
+            moved = _take(pile, k)
             zones[dst].extend(moved)
             if logging:
                 self.emit({"type": "move", "seat": seat, "cards": [c.name for c in moved], "from": src, "to": dst})
             was = down.get(src, 0)
             if spec.turn_up and was and was == len(pile):
                 down[src] = was - 1
+                acts += spec.limit_turns
+                if spec.turned is not None:
+                    self.vars[spec.turned] += 1
                 if logging:
                     self.emit({"type": "turn", "card": pile[-1].name, "zone": src})
             self._pat_seen(spec, down, passes, seen)
@@ -328,3 +340,20 @@ class Patience(StateParts):
         self._end_rule = ("hand", st.name, "goal" if won else "moves")
         if logging:
             self.emit({"type": "patience_end", "seat": seat, "won": won})
+
+
+def _take(pile: list, k: int) -> list:
+    """The cards a move takes off ``pile``: its top ``k`` (k > 0), or the one card at ``~k`` (k < 0)."""
+    if k < 0:
+        return [pile.pop(~k)]
+    moved = pile[-k:]
+    del pile[-k:]
+    return moved
+
+
+def _put_back(pile: list, k: int, moved: list) -> None:
+    """Undo ``_take``."""
+    if k < 0:
+        pile.insert(~k, moved[0])
+    else:
+        pile.extend(moved)

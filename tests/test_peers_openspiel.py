@@ -9,6 +9,7 @@ peer's game it is laid over by a variant that plays the peer's rules (``drawing_
 over ``drawing.yaml``: one chip, not a stake of one to three, and the player may hit at 21)."""
 
 import random
+from os import environ
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,106 @@ def test_blackjack_agrees_with_openspiel():
         ours, 2, pyspiel.load_game("blackjack"), 52, names, _blackjack_move, lambda s: s - 1 if s else None
     )
     assert decisions > GAMES
+
+
+# -- Klondike: OpenSpiel's ``solitaire`` (open_spiel/games/solitaire/solitaire.cc) ---------------
+
+KLONDIKE_GAMES = int(environ.get("ACADEMIE_PEER_GAMES", "40"))  # seeded deals: about two seconds
+_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+_OS_SUITS = "SHCD"  # OpenSpiel's suits 1 … 4; its card i (1 … 52): rank (i - 1) % 13, suit (i - 1) // 13
+_OPPOSITE = {1: (2, 4), 2: (1, 3), 3: (2, 4), 4: (1, 3)}  # GetOppositeSuits
+
+
+def _os_name(rank, suit):
+    return _RANKS[rank - 1] + _OS_SUITS[suit - 1]
+
+
+def _os_index(name):
+    return _OS_SUITS.index(name[-1]) * 13 + _RANKS.index(name[:-1]) + 1
+
+
+def _os_move(action):
+    """OpenSpiel's move of ``action`` (Move::Move(Action)): (the target, the card moved); the target
+    is a card's name, or "tableau" / "foundation" for an empty one."""
+    a = action - 52
+    if 1 <= a <= 132:
+        tr, ts, r = (a - 1) // 3 % 11 + 2, (a - 1) // 33 + 1, (a - 1) % 3
+        src = _os_name(tr + 1, ts) if r == 0 else _os_name(tr - 1, _OPPOSITE[ts][r - 1])
+        return _os_name(tr, ts), src
+    if 133 <= a <= 136:
+        return "foundation", _os_name(1, a - 132)
+    if 137 <= a <= 140:
+        return "tableau", _os_name(13, a - 136)
+    if 141 <= a <= 144:
+        return _os_name(1, a - 140), _os_name(2, a - 140)
+    ts, r = (a - 143) // 2, (a - 143) % 2
+    return _os_name(13, ts), _os_name(12, _OPPOSITE[ts][r])
+
+
+def _target(zones, z):
+    return zones[z][-1].name if zones[z] else z.rstrip("1234567")
+
+
+def _klondike_moves(state):
+    """Our moves as OpenSpiel's: {(target, card moved): (the card, the pile it goes to)}."""
+    zones = state.engine.zones
+    out = {}
+    for card in state.legal_moves():
+        after = state.clone()
+        after.apply(card)
+        if after.decision_kind() == "place":
+            dests = after.legal_moves()
+        else:
+            dests = [z for z, cs in after.engine.zones.items() if z != "pack" and any(c.name == str(card) for c in cs)]
+        for z in dests:
+            out[(_target(zones, z), str(card))] = (card, z)
+    return out
+
+
+def _klondike_play(ours, peer, deck, rng):
+    """One deal, our ``deck`` (top first): OpenSpiel's chance outcomes are the cards our layout turns
+    face up (the columns' last cards, then the waste in order, then each card a move uncovers)."""
+    state = ours.new_state(players=1, seed=0, deck=deck)
+    ps = peer.new_initial_state()
+    zones = state.engine.zones
+    reveals = [zones[f"tableau{i}"][-1].name for i in range(1, 8)] + [c.name for c in zones["waste"]]
+    decisions = 0
+    while True:
+        while ps.is_chance_node():
+            ps.apply_action(_os_index(reveals.pop(0)))
+        assert not reveals
+        legal = ps.legal_actions()
+        if ps.is_terminal() or legal == [0]:  # kEnd: no move is left
+            break
+        ours_of = _klondike_moves(state)
+        theirs = {_os_move(a): a for a in legal}
+        assert sorted(theirs) == sorted(ours_of), (ps.history(), sorted(theirs), sorted(ours_of))
+        key = rng.choice(sorted(theirs))
+        card, dst = ours_of[key]
+        src = next(z for z, cs in zones.items() if card in cs)
+        ps.apply_action(theirs[key])
+        state.apply(card)
+        if state.decision_kind() == "place":
+            state.apply(dst)
+        if src.startswith("tableau") and state.engine.pile_down[0].get(src, 0) == len(zones[src]) - 1:
+            if ps.is_chance_node():  # the move uncovered a card: OpenSpiel reveals it by chance
+                reveals.append(zones[src][-1].name)
+        decisions += 1
+    assert state.is_terminal(), "the peer's game ended before ours"
+    return decisions, state.returns(), ps.returns()
+
+
+def test_klondike_agrees_with_openspiel():
+    """OpenSpiel's K+ Klondike (every third card of the waste playable, cards played back from the
+    foundations, 150 actions at most, rewards for cards put up, uncovered and taken from the waste),
+    written as ``klondike_openspiel.yaml``: the same moves at every decision, the same return."""
+    ours = academie.load_game(str(CONCEPTS / "klondike_openspiel.yaml"))
+    peer = pyspiel.load_game("solitaire")
+    pack = [r + s for s in "SHDC" for r in _RANKS]
+    decisions = 0
+    for g in range(KLONDIKE_GAMES):
+        rng = random.Random(f"klondike/{g}")
+        d, mine, theirs = _klondike_play(ours, peer, rng.sample(pack, 52), rng)
+        assert mine == theirs, (g, mine, theirs)
+        decisions += d
+    assert decisions > 50 * KLONDIKE_GAMES

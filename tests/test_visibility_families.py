@@ -53,6 +53,7 @@ CONCEPTS = [
         "patience",
         "freecell",
         "spider",
+        "klondike_openspiel",
         "declaring",
         "gin_rummy",
         "crazy_eights",
