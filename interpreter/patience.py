@@ -6,7 +6,8 @@ A move is two decisions: the card (the lowest of the cards that move together), 
 it goes to (a named move: the pile's zone), asked only when the card may go to more than one.
 Turning the stock is the named move ``draw``. A move that would bring back a position already
 seen in the hand is not offered: the positions are finite, so every game ends (a cycle of moves,
-a king sent back and forth between empty piles, is refused).
+a king sent back and forth between empty piles, is refused) unless the step says ``repeat``, and
+then a ``limit`` of moves ends it.
 
 What the player sees: the cards turned face up (the layout's face-up cards, each card turned up
 when it is uncovered, each card drawn) are shown by events; a face-down card and the stock are

@@ -285,3 +285,132 @@ def test_a_simulation_counts_a_patience_won_only_when_the_rules_say_so(run):
     assert report["players"] == 1 and report["wins_by_seat"] == [0.0]
     code, out, err = run("simulate", str(CONCEPTS / "patience.yaml"), "-n", 20, "-s", 0, "--json")
     assert 0 < json.loads(out)["wins_by_seat"][0] < 20
+
+
+# -- OpenSpiel's Klondike (tests/concepts/klondike_openspiel.yaml) and the fields made for it ----------
+def variant(tmp_path: Path, old: str, new: str, name: str = "v.yaml", *more: tuple[str, str]):
+    """tests/concepts/patience.yaml with ``old`` replaced by ``new`` (and each further pair), once each
+    and each there."""
+    text = (CONCEPTS / "patience.yaml").read_text()
+    for a, b in ((old, new), *more):
+        assert a in text
+        text = text.replace(a, b, 1)
+    path = tmp_path / name
+    path.write_text(text)
+    return load_game(str(path))
+
+
+TABLEAU_MOVE = "empty: card.rank == 3, editorial: {reason: a test, evidence: a test of the language}}\n      - {from: waste, to: tableau"
+REPEAT = "    goal: foundation\n"
+
+
+def test_a_whole_pile_is_not_moved_to_an_empty_one_when_whole_is_false(tmp_path):
+    deck = cards("3S", "AH", "2H", "AS", "3H", "2S")  # as in the test above: 3S alone, then a space beside it
+    for whole, offered in ((None, True), (False, False)):
+        game = (
+            concept()
+            if whole is None
+            else variant(tmp_path, TABLEAU_MOVE, TABLEAU_MOVE.replace("3,", "3, whole: false,"))
+        )
+        st = State(game, 1, 0, deck=deck, hands=1)
+        st.apply("2H")
+        st.apply("AH")
+        st.apply("foundation1")
+        assert st.zones["tableau2"] == []
+        # 3S with 2H on it is the whole first column: to the space, it changes nothing but the column
+        assert ("3S" in names(st.legal_moves())) is offered
+
+
+def test_spaces_first_sends_a_card_to_the_first_empty_pile_without_asking(tmp_path):
+    found = "empty: card.rank == A, editorial: {reason: a test, evidence: a test of the language}}\n      - {from: waste, to: foundation"
+    game = variant(tmp_path, found, found.replace("== A,", "== A, spaces: first,"))
+    st = State(game, 1, 0, deck=cards("2S", "AS", "3H", "AH", "2H", "3S"), hands=1)
+    st.apply("2S")
+    st.apply("3H")
+    st.apply("AS")  # two empty foundations: the first, no second decision
+    assert st.decision_kind() == "play" and names(st.zones["foundation1"]) == ["AS"]
+
+
+def test_positions_may_come_back_and_the_limit_ends_the_patience(tmp_path):
+    deck = cards("3S", "AH", "2H", "AS", "3H", "2S")
+    game = variant(
+        tmp_path,
+        REPEAT,
+        REPEAT + "    repeat: true\n    limit: {moves: 6, editorial: {reason: a test, evidence: a test}}\n",
+    )
+    st = State(game, 1, 0, deck=deck, hands=1)
+    st.apply("2H")
+    st.apply("AH")
+    st.apply("foundation1")
+    st.apply("3S")
+    assert names(st.zones["tableau2"]) == ["3S", "2H"]
+    assert "3S" in names(st.legal_moves())  # back: the position was seen, and may come again
+    st.apply("3S")
+    assert names(st.zones["tableau1"]) == ["3S", "2H"]
+    st.apply("3S")  # the fifth move (the pile a card goes to is no move of its own)
+    assert not st.is_terminal()
+    st.apply("3S")  # the sixth: the limit
+    assert st.is_terminal() and st.winner is None
+
+
+def test_with_turns_every_card_turned_face_up_counts_for_the_limit_and_turned_counts_the_uncovered(tmp_path):
+    deck = cards("3S", "AH", "2H", "AS", "3H", "2S")
+    text = (
+        REPEAT + "    repeat: true\n    limit: {moves: 5, turns: true, editorial: {reason: a test, evidence: a test}}\n"
+    )
+    up = "vars:\n  up: {shown: public, label: turned, editorial: {reason: a test, evidence: a test}}\n"
+    game = variant(tmp_path, REPEAT, text + "    turned: up\n", "v.yaml", ("vars:\n", up))
+    st = State(game, 1, 0, deck=deck, hands=1)  # two cards laid face up: 2 of 5
+    assert st.vars["up"] == 0
+    st.apply("2H")  # 3
+    assert st.vars["up"] == 1  # AH uncovered and turned: 4
+    st.apply("AH")
+    st.apply("foundation1")  # 5: the end
+    assert st.is_terminal() and st.vars["up"] == 1
+
+
+def test_any_card_of_a_pile_every_third_taken_out_alone_and_the_others_close_up():
+    game = load_game(str(CONCEPTS / "klondike_openspiel.yaml"))
+    # the columns: 28 cards, none an ace nor a two (each column's last card face up); then the waste
+    waste = ["AS", "AH", "5D", "AD", "2S", "6D"]
+    pool = [
+        c for c in sorted(game.pack(1), key=lambda c: c.canon) if c.name[:-1] not in ("A", "2") and c.name not in waste
+    ]
+    cols = pool[:28]
+    rest = [c for c in game.pack(1) if c not in cols and c.name not in waste]
+    st = State(game, 1, 0, deck=cols + cards(*waste) + sorted(rest, key=lambda c: c.canon), hands=1)
+    assert names(st.zones["waste"][:6]) == waste
+    legal = names(st.legal_moves())
+    assert "AS" in legal and "AD" in legal  # the 1st and the 4th
+    assert "AH" not in legal  # the 2nd
+    st.apply("AS")  # to the first foundation, none asked
+    assert names(st.zones["foundation1"]) == ["AS"] and names(st.zones["waste"][:5]) == waste[1:]
+    legal = names(st.legal_moves())
+    assert "AH" in legal and "2S" in legal and "AD" not in legal  # closed up: AH is 1st, 2S 4th
+
+
+def test_a_patience_whose_positions_may_come_back_needs_a_limit(tmp_path):
+    import pytest
+
+    from academie.dsl.errors import RuleError
+
+    with pytest.raises(RuleError) as e:
+        variant(tmp_path, REPEAT, REPEAT + "    repeat: true\n")
+    assert "limit" in str(e.value) and "v.yaml" in str(e.value)
+    with pytest.raises(RuleError) as e:
+        variant(tmp_path, "cards: face_up,", "cards: face_up, every: 3,", "w.yaml")
+    assert "cards: any" in str(e.value)
+
+
+def test_the_openspiel_score_counts_the_foundations_the_uncovered_and_the_waste_taken():
+    game = load_game(str(CONCEPTS / "klondike_openspiel.yaml"))
+    for seed in range(5):
+        e = State(game, 1, seed, hands=1)
+        rng = random.Random(seed)
+        while not e.is_terminal():
+            e.apply(rng.choice(e.legal_moves()))
+        ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+        founded = [c for i in range(1, 5) for c in e.zones[f"foundation{i}"]]
+        points = sum(max(10, 100 - 10 * ranks.index(c.name[:-1])) for c in founded)
+        turns = sum(1 for ev in e.events if ev["type"] == "turn") - 31  # the layout turned 7 + 24
+        assert e.returns() == [points + 20 * turns + 20 * (24 - len(e.zones["waste"]))]
