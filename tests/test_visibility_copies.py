@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 import academie
 from academie.interpreter.base import canon_key
 
@@ -61,3 +63,65 @@ def test_a_declared_card_played_says_nothing_of_a_copy_of_it_in_the_hand():
                     continue
             st.apply(rng.choice(st.legal_moves()))
     assert tried >= 8
+
+
+_TAKE_WHOLE = """\
+title: "two packs: the stock taken whole into a seat's pile"
+family: trick
+players: {min: 2, max: 2, editorial: {reason: a test, evidence: a test}}
+pack:
+  suits: [S]
+  ranks: [Q, K, A]
+  copies: 2
+  editorial: {reason: "two packs of three cards", evidence: a test}
+zones:
+  stock: {editorial: {reason: a test, evidence: a test}}
+  up: {editorial: {reason: a test, evidence: a test}}
+  pile: {per_seat: true, editorial: {reason: a test, evidence: a test}}
+hand:
+  shuffle: {kind: shuffle, editorial: {reason: a test, evidence: a test}}
+  deal: {kind: deal, hand: 1, rest: stock, editorial: {reason: one each, evidence: a test}}
+  turn1: {kind: turnup, from: stock, to: up, sets_trump: false, editorial: {reason: a test, evidence: a test}}
+  turn2: {kind: turnup, from: stock, to: up, sets_trump: false, editorial: {reason: a test, evidence: a test}}
+  turn3: {kind: turnup, from: stock, to: up, sets_trump: false, editorial: {reason: a test, evidence: a test}}
+  gather:
+    kind: effects
+    do:
+      - take: GATHER
+        at: dealer
+        editorial: {reason: "the dealer takes cards face down, unseen by the other", evidence: a test}
+    editorial: {reason: a test, evidence: a test}
+game:
+  hands: 1
+  editorial: {reason: one hand, evidence: a test}
+  standings: {score: count(pile(seat)), editorial: {reason: a test, evidence: a test}}
+"""
+
+
+@pytest.mark.parametrize(
+    "gather",
+    [
+        "{from: stock, to: pile}",  # the whole of a shared zone: its take named no zone it came from
+        "{from: hand(dealer), to: pile, count: 1}",  # from his own hand, unseen by the others
+    ],
+)
+def test_cards_taken_unseen_are_not_shown_by_the_names_seen_of_their_copies(tmp_path, gather):
+    """Two packs: cards taken unseen into a seat's zone (the stock whole, a card of his hand) were
+    shown to all when every name among them had been seen face up (their other copies), and the
+    zone they went into showed them by name: the others learnt which copies lay there, and so
+    what the dealer's hand held. Every deal of the little pack is played; two deals alike to seat
+    1 (its hand, the cards turned up) must look alike to it."""
+    import itertools
+
+    path = tmp_path / "take_whole.yaml"
+    path.write_text(_TAKE_WHOLE.replace("GATHER", gather))
+    game = academie.load_game(str(path))
+    pack = list(game.new_state(players=2, seed=0).engine.pack_cards)
+    views: dict = {}
+    for deck in set(itertools.permutations(pack)):
+        st = game.new_state(players=2, seed=0, dealer=0, deck=list(deck))
+        e = st.engine
+        key = (tuple(e.hand[1]), tuple(e.zones["up"]))
+        views.setdefault(key, set()).add(_seen(st, 1))
+    assert len(views) > 1
+    assert all(len(v) == 1 for v in views.values())
