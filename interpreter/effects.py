@@ -272,9 +272,10 @@ def effect_fn(e: Effect, track: GameDef | None = None) -> Callable[[StateParts, 
                     dst.sort(key=canon_key)
                 st._counts["takes"] += 1
                 if moved is not None:
-                    st.emit(
-                        {"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name, **_rule(path)}
-                    )
+                    ev = {"type": "take", "seat": seat, "cards": [c.name for c in moved], "to": to_name, **_rule(path)}
+                    if st._copies:  # copies of a card: where they came from says whether they were seen there
+                        ev["from"] = src_name
+                    st.emit(ev)
                 return None
 
             setattr(f, "whole", (src_name, own))  # for a loop that does this move itself

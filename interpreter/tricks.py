@@ -284,8 +284,10 @@ class Tricks(StateParts):
                                 to_short = self._short_loop_now(st, uniform)
                             if on_play:
                                 run_on_play = self._runner(on_play)
-                        if declaring and c not in hand:
-                            shown[seat].remove(c)  # a card of a meld, played from the table
+                        if declaring and c in shown[seat]:
+                            # a card of a meld, played from the table: its copy there first, so that
+                            # which copy leaves never tells whether the hidden hand holds another
+                            shown[seat].remove(c)
                             self._unshow(seat, c)
                         else:
                             hand.remove(c)

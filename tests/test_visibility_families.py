@@ -38,7 +38,9 @@ GAMES = [
     "conquian/conquian",
     "klondike/cadogan",
     "poker/hoffmann",
-]  # the games of two packs (bezique, napoleon) are not here: the exchange of unseen cards is by name
+    "bezique/bezique",
+    "napoleon/cadogan",
+]
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
     for c in (
@@ -58,6 +60,8 @@ CONCEPTS = [
         "gin_rummy",
         "crazy_eights",
         "go_fish",
+        "copies",
+        "spider2",
     )
 ]
 
@@ -86,15 +90,34 @@ def counterfactuals(ref: str, n: int, seed: int, points: int = 5, draws: int = 2
         assert real is not None
         for seat in range(n):
             known = _names(real.observation(seat), set())
-            unseen = [c for c in deck if c.name not in known]
             for _ in range(draws):
-                perm = unseen[:]
-                rng.shuffle(perm)
-                sigma = dict(zip(unseen, perm))
+                sigma = _exchange(game, n, deck, known, rng)
                 cf = _replay(game, n, [sigma.get(c, c) for c in deck], moves[:k], sigma)
                 if cf is None or cf.hand_no != real.hand_no:
                     continue
                 yield real, cf, seat, k
+
+
+def _exchange(game, n: int, deck: list, known: set, rng: random.Random) -> dict:
+    """An exchange of the cards of ``deck`` a seat has not seen ({card: card}), at random. With
+    copies of a card (``pack: copies:``, two packs) a move names the card, not the copy, so the
+    exchange is of names: a name none of whose copies the seat has seen goes, every copy of it,
+    to the places of another such name of as many copies; a name of which the seat has seen a
+    copy stays where its copies are (its other copy may lie hidden: which of them it saw, the
+    name does not say)."""
+    if not game.gamedef.copies:
+        unseen = [c for c in deck if c.name not in known]
+        perm = unseen[:]
+        rng.shuffle(perm)
+        return dict(zip(unseen, perm))
+    counts = game.gamedef.pack_counts(n)
+    sigma: dict = {}
+    for k in sorted(set(counts.values())):
+        names = [c for c in dict.fromkeys(deck) if counts[c] == k and c.name not in known]
+        perm = names[:]
+        rng.shuffle(perm)
+        sigma.update(zip(names, perm))
+    return sigma
 
 
 def _told(state, seat: int) -> list[str]:

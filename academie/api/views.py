@@ -41,7 +41,7 @@ class Views(Parts):
         elif t == "take":
             seen = self._seen_
             if all(c in seen for c in ev["cards"]) and (
-                "from" not in ev or not self.game.gamedef.copies or ev["from"] not in hidden_zones(self.game.gamedef)
+                not self.game.gamedef.copies or "from" not in ev or _seen_where(ev, self.game.gamedef)
             ):
                 events.append((ev, None, None))
             else:  # cards no one saw: their number for all, the cards for the taker
@@ -123,9 +123,15 @@ class Views(Parts):
             zones = {
                 z: {"count": len(cs), "cards": [c.name for c in cs if c.name in seen]} for z, cs in e.zones.items()
             }
+        # copies of a card: a seat's zone that cards went into unseen shows the others its number
+        # of cards only (a name seen elsewhere does not say that this copy was seen)
+        unseen_into = _unseen_into(self._events) if e.g.copies else ()
         seat_zones = {
             z: [
-                {"count": len(cs), "cards": [c.name for c in cs if s == seat or c.name in seen]}
+                {
+                    "count": len(cs),
+                    "cards": [c.name for c in cs if s == seat or (c.name in seen and z not in unseen_into)],
+                }
                 for s, cs in enumerate(per)
             ]
             for z, per in e.pzones.items()
@@ -235,6 +241,24 @@ def _view(entries: list[_Entry], seat: int) -> list[dict]:
             out.append(dict(full if seat in owner else public))  # type: ignore[arg-type]
         else:
             out.append(dict(full if owner == seat else public))  # type: ignore[arg-type]
+    return out
+
+
+def _seen_where(ev: dict, g: Any) -> bool:
+    """Whether the cards of a ``take`` (in a game with copies, ``from`` naming the zone they left)
+    were face up to every seat where they lay: not the pack, a deal's rest or a patience's stock
+    (``copies.hidden_zones``), not a hand, nor a zone the event could not name ("?")."""
+    src = ev["from"]
+    return src != "?" and src != "hand" and src not in hidden_zones(g)
+
+
+def _unseen_into(entries: list[_Entry]) -> set:
+    """The zones that cards went into in the hand in progress that not every seat saw (a take, a
+    card chosen or passed on, told to the others by number only)."""
+    out = set()
+    for public, owner, full in entries:
+        if owner is not None and owner != -1 and full is not None and isinstance(full.get("to"), str):
+            out.add(full["to"])
     return out
 
 

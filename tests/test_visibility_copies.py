@@ -1,0 +1,127 @@
+"""What a seat sees never depends on which copy of a card lies where, in the games of two packs
+(``pack: copies:``), where the differential test of ``test_visibility_families`` exchanges names
+only: a name of which a seat has seen one copy stays where its copies are, so a leak of where the
+other copy lies is not in its reach. Here one copy is moved by hand, between two places the seat
+cannot see, and the seat must not see the difference."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import academie
+from academie.interpreter.base import canon_key
+
+
+def _swap_hand_and_stock(state, seat: int, c, stock: str):
+    """A copy of ``state`` in which ``seat``'s copy of ``c`` in hand lies in the stock, and a card
+    of the stock of another name in its place in the hand (one from the middle of the stock)."""
+    other = state.clone()
+    e = other.engine
+    pile = e.zones[stock]
+    mid = len(pile) // 2  # a card far from either end: the next cards drawn are the same
+    i = min((j for j, x in enumerate(pile) if x != c), key=lambda j: abs(j - mid))
+    x = pile[i]
+    hand = e.hand[seat]
+    hand.remove(c)
+    hand.append(x)
+    hand.sort(key=canon_key)
+    pile[i] = c
+    assert state.engine.hand[seat].count(c) == hand.count(c) + 1  # the state itself is unchanged
+    return other
+
+
+def _seen(state, seat: int) -> str:
+    return json.dumps(state.observation(seat), sort_keys=True) + state.information_state_string(seat)
+
+
+def test_a_declared_card_played_says_nothing_of_a_copy_of_it_in_the_hand():
+    """Bezique: a card declared lies face up on its holder's table and still may be played. When
+    he plays a card he has both on the table and in his hand, the copy that leaves must not
+    depend on his hand: a copy taken from the hand while one stays on the table told the
+    adversary that the hidden hand held a second copy of it (the table's copy goes first)."""
+    game = academie.load_game("bezique/bezique")
+    tried = 0
+    for seed in range(60):
+        st = game.new_state(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal() and st.hand_no == 1:
+            e = st.engine
+            s = st.current_player()
+            if e.decision_kind() == "play" and e.zones["stock"]:
+                both = sorted((c for c in set(e.pzones["declared"][s]) if c in e.hand[s]), key=canon_key)
+                if both:
+                    c = both[0]
+                    other = _swap_hand_and_stock(st, s, c, "stock")
+                    assert _seen(st, 1 - s) == _seen(other, 1 - s)
+                    st.apply(c)
+                    other.apply(c)
+                    assert _seen(st, 1 - s) == _seen(other, 1 - s), (seed, c)
+                    tried += 1
+                    continue
+            st.apply(rng.choice(st.legal_moves()))
+    assert tried >= 8
+
+
+_TAKE_WHOLE = """\
+title: "two packs: the stock taken whole into a seat's pile"
+family: trick
+players: {min: 2, max: 2, editorial: {reason: a test, evidence: a test}}
+pack:
+  suits: [S]
+  ranks: [Q, K, A]
+  copies: 2
+  editorial: {reason: "two packs of three cards", evidence: a test}
+zones:
+  stock: {editorial: {reason: a test, evidence: a test}}
+  up: {editorial: {reason: a test, evidence: a test}}
+  pile: {per_seat: true, editorial: {reason: a test, evidence: a test}}
+hand:
+  shuffle: {kind: shuffle, editorial: {reason: a test, evidence: a test}}
+  deal: {kind: deal, hand: 1, rest: stock, editorial: {reason: one each, evidence: a test}}
+  turn1: {kind: turnup, from: stock, to: up, sets_trump: false, editorial: {reason: a test, evidence: a test}}
+  turn2: {kind: turnup, from: stock, to: up, sets_trump: false, editorial: {reason: a test, evidence: a test}}
+  turn3: {kind: turnup, from: stock, to: up, sets_trump: false, editorial: {reason: a test, evidence: a test}}
+  gather:
+    kind: effects
+    do:
+      - take: GATHER
+        at: dealer
+        editorial: {reason: "the dealer takes cards face down, unseen by the other", evidence: a test}
+    editorial: {reason: a test, evidence: a test}
+game:
+  hands: 1
+  editorial: {reason: one hand, evidence: a test}
+  standings: {score: count(pile(seat)), editorial: {reason: a test, evidence: a test}}
+"""
+
+
+@pytest.mark.parametrize(
+    "gather",
+    [
+        "{from: stock, to: pile}",  # the whole of a shared zone: its take named no zone it came from
+        "{from: hand(dealer), to: pile, count: 1}",  # from his own hand, unseen by the others
+    ],
+)
+def test_cards_taken_unseen_are_not_shown_by_the_names_seen_of_their_copies(tmp_path, gather):
+    """Two packs: cards taken unseen into a seat's zone (the stock whole, a card of his hand) were
+    shown to all when every name among them had been seen face up (their other copies), and the
+    zone they went into showed them by name: the others learnt which copies lay there, and so
+    what the dealer's hand held. Every deal of the little pack is played; two deals alike to seat
+    1 (its hand, the cards turned up) must look alike to it."""
+    import itertools
+
+    path = tmp_path / "take_whole.yaml"
+    path.write_text(_TAKE_WHOLE.replace("GATHER", gather))
+    game = academie.load_game(str(path))
+    pack = list(game.new_state(players=2, seed=0).engine.pack_cards)
+    views: dict = {}
+    for deck in set(itertools.permutations(pack)):
+        st = game.new_state(players=2, seed=0, dealer=0, deck=list(deck))
+        e = st.engine
+        key = (tuple(e.hand[1]), tuple(e.zones["up"]))
+        views.setdefault(key, set()).add(_seen(st, 1))
+    assert len(views) > 1
+    assert all(len(v) == 1 for v in views.values())
