@@ -11,7 +11,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
-from operator import itemgetter
+from operator import itemgetter, ne
 
 from .measures_stats import Ratio, Sums, _prop, balance_interval, fairness_test
 
@@ -55,6 +55,15 @@ def decisiveness(curve: list[frozenset], winner: int) -> Fraction | None:
     (1: only the last hand decided it). Games of one hand have none."""
     p = _decisiveness(curve, winner)
     return None if p is None else Fraction(*p)
+
+
+def _add_ratio(s: Sums, num: int, den: int) -> None:
+    """``s.add_ratio(num, den)``, written out (``Design._fold``)."""
+    s.n += 1
+    f = s._f
+    f[den] = f.get(den, 0) + num
+    ff, d2 = s._ff, den * den
+    ff[d2] = ff.get(d2, 0) + num * num
 
 
 # the three as (numerator, denominator), for the totals (no fraction made)
@@ -107,7 +116,11 @@ class Design:
         self._unit = math.lcm(*range(1, n + 1))  # a game won, in the units of seat_wins
         names = (self.agents if len(self.agents) == n else self.agents * n) if self.agents else ()
         # (kind of agent, its seats), the kinds in order of their names
-        self._groups = [(a, frozenset(s for s in range(n) if names[s] == a)) for a in sorted(set(names))]
+        self._groups = [
+            (a, seats, len(seats))
+            for a in sorted(set(names))
+            for seats in [frozenset(s for s in range(n) if names[s] == a)]
+        ]
         self.seat_wins = self.seat_wins or [0] * n
         self.position_wins = self.position_wins or [0] * n
         self.scores = self.scores or [Sums() for _ in range(n)]
@@ -118,6 +131,11 @@ class Design:
         self._per_hand = [self.per_hand[k] for k in HAND_COUNTERS]  # in the order of a game's totals
         for k in ("eldest", "dealer"):
             self.hand_shares.setdefault(k, Ratio())
+        # the totals ``_fold`` adds to at every game, looked up once
+        pg = self.per_game
+        self._plays, self._hands, self._lead_change = pg["plays"], pg["hands"], pg["lead_change"]
+        self._drama, self._decisiveness = pg["drama"], pg["decisiveness"]
+        self._eldest, self._dealer = self.hand_shares["eldest"], self.hand_shares["dealer"]
         for k in ("plays", "tricks"):
             self.histograms.setdefault(k, Counter())
 
@@ -164,54 +182,76 @@ class Design:
         """One game: its plays and hands; over its finished hands, the counters' totals, the hands,
         those won by the seat after the dealer and by the dealer, those with a winner; whether the
         play limit stopped it; then, if not, the final scores, the winners, their positions, and the
-        leaders after each hand (``game_curve``; None for a game of one hand)."""
+        leaders after each hand (``game_curve``; None for a game of one hand). The sums of
+        ``Sums.add``, ``Sums.add_ratio`` and ``Ratio.add`` are written out here: this runs once a
+        game, beside a game of a few hundred microseconds."""
         self.games += 1
         self.unfinished += bool(unfinished)
-        self.per_game["plays"].add(plays)
-        self.per_game["hands"].add(hands)
+        s = self._plays
+        s.n += 1
+        s._i += plays
+        s._ii += plays * plays
+        s = self._hands
+        s.n += 1
+        s._i += hands
+        s._ii += hands * hands
         hh = nd * nd
-        for r, x in zip(self._per_hand, totals):  # Ratio.add(x, nd) of each counter, inline
+        for r, x in zip(self._per_hand, totals):  # Ratio.add(x, nd) of each counter
+            r.g += 1
+            r.h += nd
+            r.hh += hh
+            if x:
+                r.x += x
+                r.xx += x * x
+                r.xh += x * nd
+        for r, x in ((self._eldest, eldest), (self._dealer, dealer)):  # Ratio.add(x, decided)
             r.g += 1
             r.x += x
-            r.h += nd
+            r.h += decided
             r.xx += x * x
-            r.hh += hh
-            r.xh += x * nd
-        self.hand_shares["eldest"].add(eldest, decided)
-        self.hand_shares["dealer"].add(dealer, decided)
+            r.hh += decided * decided
+            r.xh += x * decided
         if unfinished:
             return
-        for sums, v in zip(self.scores, returns):
-            if type(v) is int:  # Sums.add(v), inline
-                sums.n += 1
-                sums._i += v
-                sums._ii += v * v
+        for s, v in zip(self.scores, returns):
+            if type(v) is int:
+                s.n += 1
+                s._i += v
+                s._ii += v * v
             else:
-                sums.add(v)
+                s.add(v)
         tie = len(winners)
         w = self._unit // tie  # a tie of k: 1/k to each, in units of 1/unit
-        for s in winners:
-            self.seat_wins[s] += w
+        sw = self.seat_wins
+        for p in winners:
+            sw[p] += w
+        pw = self.position_wins
         for p in positions:
-            self.position_wins[p - 1] += w
-        self.outcomes[tuple(sorted(positions))] += 1
+            pw[p - 1] += w
+        self.outcomes[tuple(sorted(positions)) if tie > 1 else tuple(positions)] += 1
         if self.agents:
-            for name, seats in self._groups:
+            share_of = self.agent_share
+            for name, seats, size in self._groups:
                 # the kind's share of the game: (its seats among the winners) / k, over its seats
-                share = self.agent_share.get(name)
-                if share is None:
-                    share = self.agent_share[name] = Sums()
-                share.add_ratio(sum(s in seats for s in winners), tie * len(seats))
+                s = share_of.get(name)
+                if s is None:
+                    s = share_of[name] = Sums()
+                _add_ratio(s, tie if size == self.players else sum(map(seats.__contains__, winners)), tie * size)
         if curve is None:  # one hand: no course of the game (lead change, drama, decisiveness)
             return
-        lc = _lead_change(curve)
-        if lc is not None:
-            self.per_game["lead_change"].add_ratio(*lc)
+        k = len(curve)
+        if k < 2:
+            return
+        _add_ratio(self._lead_change, sum(map(ne, curve, curve[1:])), k - 1)  # _lead_change
         if tie == 1:
-            for key, f in (("drama", _drama), ("decisiveness", _decisiveness)):
-                v = f(curve, winners[0])
-                if v is not None:
-                    self.per_game[key].add_ratio(*v)
+            p = winners[0]
+            # _drama: the hand ends before the last at which the winner does not lead
+            _add_ratio(self._drama, sum(p not in c for c in curve[:-1]), k - 1)
+            # _decisiveness: from the hand at which the winner leads alone for good
+            sole, j = frozenset((p,)), k
+            while j > 0 and curve[j - 1] == sole:
+                j -= 1
+            _add_ratio(self._decisiveness, min(j + 1, k), k)
 
     def merge(self, o: "Design") -> None:
         self.games += o.games

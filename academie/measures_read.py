@@ -155,6 +155,7 @@ class Reader:
         self.seats, self.nones = range(n), (None,) * n
         self.plays_hist, self.tricks_hist = design.histograms["plays"], design.histograms["tricks"]
         self.start: tuple = ()
+        self.zeros = [0] * len(HAND_COUNTERS)  # the totals of a game with no finished hand
 
     def play(self, seed, agents: list, max_plays: int, built_in: bool = False) -> State:
         """Play one game and fold it into the design; ``built_in``: the agents are all built in
@@ -170,20 +171,21 @@ class Reader:
                 g, n, seed, max_plays=max_plays, keep_events=False, on_hand=self.on_hand, check="hand", agents=agents
             )
         ends = self.ends
-        totals = [0] * len(HAND_COUNTERS)
-        eldest = dealer_won = decided = 0
         plays_hist, tricks_hist = self.plays_hist, self.tricks_hist
+        eldest = dealer_won = decided = 0
+        totals: list = []
         for (dealer, p0, c0), p1, c1, w, _ in ends:
             plays = p1 - p0
-            counts = list(map(sub, c1, c0))
+            counts = [plays, *map(sub, c1, c0)]
             plays_hist[plays] += 1
-            tricks_hist[counts[0]] += 1
-            counts.insert(0, plays)
-            totals = list(map(add, totals, counts)) if len(ends) > 1 else counts
+            tricks_hist[counts[1]] += 1
+            totals = list(map(add, totals, counts)) if totals else counts
             if w is not None:
                 decided += 1
                 eldest += w == (dealer + 1) % n
                 dealer_won += w == dealer
+        if not totals:
+            totals = self.zeros
         winners = [r["seat"] for r in st.standings if r["rank"] == 1]
         # the first hand's dealer (of a finished game: the first of its hands, all finished)
         fd = ends[0][0][0] if ends else 0

@@ -25,7 +25,8 @@ from academie.measures import (
 )
 
 # several hands (L'Enflé, Polignac, Francion), ties (Polignac), borrows (Emprunt), declarations
-# (Piquet), a follow rule reading the hand (Quadrille), one hand (Hearts)
+# (Piquet), a follow rule reading the hand (Quadrille), one hand (Hearts), two short hands scored
+# in chips, ties shared (Poker)
 GAMES = [
     ("enfle/academie", 4),
     ("polignac/boussac", 4),
@@ -34,6 +35,7 @@ GAMES = [
     ("piquet/hoyle", 2),
     ("quadrille/hoyle", 4),
     ("hearts/foster", 4),
+    ("poker/hoffmann", 2),
 ]
 
 
