@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..dsl import codegen
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import UNKNOWN, RuleError
 from ..dsl.loader import digest_of, in_corpus, is_path, split_ref
@@ -31,7 +32,7 @@ def load_game(ref: str, options: Iterable[str] = ()) -> "Game":
         ref = str(ref)
     base, named = split_ref(ref)
     opts = tuple(dict.fromkeys([*named, *options]))
-    key = (base, opts)
+    key = (base, opts, codegen.enabled())  # compiled with the generated code or without (dsl/codegen.py)
     games = getattr(_LOADED, "games", None)
     if games is None:
         games = _LOADED.games = {}
