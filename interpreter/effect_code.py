@@ -18,11 +18,37 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..dsl import codegen
+from ..dsl.errors import RuleError
+from ..dsl.expr import Expr
 from ..dsl.gamedef import Effect
 
 
 def _inline(e: Effect) -> bool:
-    return e.op in ("set", "add") and not e.team_vars and not e.each and e.at is None
+    return e.op in ("set", "add") and not e.team_vars and e.each in (None, "each")
+
+
+def seat_at(at: Expr) -> Callable[[Any, int], int]:
+    """The seat ``at:`` names, as ``effects.effect_fn`` takes it (a located error if it names none)."""
+    atf = at.fn
+
+    def f(st, seat):
+        v = atf(st, seat, None)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RuleError(f"at: {at.text} names no seat here (it is {v!r})", at.pos, code="runtime")
+        return v % st.n
+
+    return f
+
+
+def _counters(ns: dict, e: Effect, logged: Callable, pad: str) -> list[str]:
+    """The counters ``e`` sets or adds to, for the seat ``s``."""
+    lines = [f"{pad}if st._logging:", f"{pad}    {codegen.const_name(ns, logged(e))}(st, s)", f"{pad}else:"]
+    for name, (per_seat, expr) in e.args.items():
+        k = codegen.const_name(ns, name)
+        lines.append(f"{pad}    _v = {_value(ns, expr)}")
+        cell = f"st.pvars[{k}][s]" if per_seat else f"st.vars[{k}]"
+        lines.append(f"{pad}    {cell} {'=' if e.op == 'set' else '+='} _v")
+    return lines
 
 
 def _value(ns: dict, expr) -> str:
@@ -41,24 +67,34 @@ def code_runner(effects: list[Effect], fns: list[Callable], logged: Callable) ->
     if not any(_inline(e) for e in effects) or len(effects) > codegen.MAX_EFFECTS:
         return None
     ns: dict = {}
-    lines = ["def _run(st, s):", "    c = None"]
+    lines = ["def _run(st, _seat):", "    s, c = _seat, None"]
     for e, fn in zip(effects, fns):
         if not _inline(e):
             if e.op == "end_trick" and e.when is None and e.at is None and e.args.get("leader") is None:
-                lines.append("    return s")
+                lines.append("    return _seat")
                 break
             lines += [f"    _r = {codegen.const_name(ns, fn)}(st, s)", "    if _r is not None:", "        return _r"]
             continue
+        if e.each:  # every seat from the dealer's next, when: tested for each
+            lines += [
+                "    _n, _first = st.n, st.dealer + 1",
+                "    for _k in _range(_n):",
+                "        s = (_first + _k) % _n",
+            ]
+            if e.when is not None:
+                lines.append(f"        if {_value(ns, e.when)}:")
+            lines += _counters(ns, e, logged, "            " if e.when is not None else "        ")
+            lines.append("    s = _seat")
+            continue
         pad = "    "
-        if e.when is not None:
+        if e.when is not None:  # tested first, about the seat in hand: it guards at:
             lines.append(f"    if {_value(ns, e.when)}:")
             pad = "        "
-        lines += [f"{pad}if st._logging:", f"{pad}    {codegen.const_name(ns, logged(e))}(st, s)", f"{pad}else:"]
-        for name, (per_seat, expr) in e.args.items():
-            k = codegen.const_name(ns, name)
-            lines.append(f"{pad}    _v = {_value(ns, expr)}")
-            cell = f"st.pvars[{k}][s]" if per_seat else f"st.vars[{k}]"
-            lines.append(f"{pad}    {cell} {'=' if e.op == 'set' else '+='} _v")
+        if e.at is not None:
+            lines.append(f"{pad}s = {codegen.const_name(ns, seat_at(e.at))}(st, s)")
+        lines += _counters(ns, e, logged, pad)
+        if e.at is not None:
+            lines.append(f"{pad}s = _seat")
     else:
         lines.append("    return None")
     return codegen.build("\n".join(lines) + "\n", ns, "_run")
