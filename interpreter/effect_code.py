@@ -60,11 +60,14 @@ def _value(ns: dict, expr) -> str:
     return f"{codegen.const_name(ns, expr.fn)}(st, s, None)"
 
 
-def code_runner(effects: list[Effect], fns: list[Callable], logged: Callable) -> Callable[[Any, Any], Any] | None:
+def code_runner(
+    effects: list[Effect], fns: list[Callable], logged: Callable, unguarded: Callable
+) -> Callable[[Any, Any], Any] | None:
     """``effects`` (each compiled to ``fns``) as one generated function, or None when
     no effect of the list is written inline (or the list is longer than the bound).
-    ``logged(effect)``: the function changing its counters with their events."""
-    if not any(_inline(e) for e in effects) or len(effects) > codegen.MAX_EFFECTS:
+    ``logged(effect)``: the function changing its counters with their events;
+    ``unguarded(effect)``: the effect's closure without its ``when:`` test."""
+    if not any(_inline(e) or e.when is not None for e in effects) or len(effects) > codegen.MAX_EFFECTS:
         return None
     ns: dict = {}
     lines = ["def _run(st, _seat):", "    s, c = _seat, None"]
@@ -73,7 +76,12 @@ def code_runner(effects: list[Effect], fns: list[Callable], logged: Callable) ->
             if e.op == "end_trick" and e.when is None and e.at is None and e.args.get("leader") is None:
                 lines.append("    return _seat")
                 break
-            lines += [f"    _r = {codegen.const_name(ns, fn)}(st, s)", "    if _r is not None:", "        return _r"]
+            pad = "    "
+            if e.when is not None and not e.each:  # its test inline, the rest of it its closure
+                lines.append(f"    if {_value(ns, e.when)}:")
+                pad, fn = "        ", unguarded(e)
+            k = codegen.const_name(ns, fn)
+            lines += [f"{pad}_r = {k}(st, s)", f"{pad}if _r is not None:", f"{pad}    return _r"]
             continue
         if e.each:  # every seat from the dealer's next, when: tested for each
             lines += [

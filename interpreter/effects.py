@@ -7,6 +7,7 @@ typed here as ``base.StateParts``: this module imports nothing of ``state``
 
 from __future__ import annotations
 
+from dataclasses import replace
 from operator import itemgetter
 from typing import Any, Callable
 
@@ -207,7 +208,7 @@ def build_runner(effects: list[Effect], track: GameDef | None = None) -> Callabl
     hidden cards the counters' values depend on are recorded (``visibility``)."""
     fns = [effect_fn(e, track) for e in effects]
     if track is None and codegen.enabled():  # one generated function for the list, when it pays
-        made = code_runner(effects, fns, _logged_counters)
+        made = code_runner(effects, fns, _logged_counters, lambda e: effect_fn(replace(e, when=None)))
         if made is not None:
             return made
     ends = [i for i, e in enumerate(effects) if e.op == "end_trick"]
