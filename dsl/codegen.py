@@ -140,8 +140,8 @@ class _Writer:
     def w_name(self, cp, node, sv, cv, depth):
         name = str(node.children[0])
         sc = cp.scope
-        if name in cp.locals or name in ("card", "value"):
-            return None
+        if name in cp.locals or name in ("card", "value", "onto"):
+            return None  # read as the closures read them (``onto`` before a counter of that name)
         if name == "seat":
             return (sv, "seat") if "seat" in cp.bound else None
         if name in ("true", "false"):
