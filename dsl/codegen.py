@@ -51,7 +51,7 @@ _SEAT_OPS = {"+": "+", "-": "-"}
 _NUM_OPS = {"+": "+", "-": "-", "*": "*"}
 _CMP_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _OVER_SEATS = {"max_seats": "_max", "min_seats": "_min", "sum_seats": "_sum"}
-BUILTINS = {"_len": len, "_max": max, "_min": min, "_sum": sum, "_range": range}
+BUILTINS = {"_len": len, "_max": max, "_min": min, "_sum": sum, "_range": range, "_type": type, "_int": int}
 
 
 def enabled() -> bool:
@@ -88,10 +88,18 @@ class Code:
     """The source of one expression (``src``, reading ``st``, the seat ``s`` and the
     card ``c``) and the constants it names (``ns``)."""
 
-    __slots__ = ("src", "ns", "written")
+    __slots__ = ("src", "ns", "written", "limit", "check")
 
     def __init__(self, src: str, ns: dict, written: int):
         self.src, self.ns, self.written = src, ns, written
+        self.limit: int | None = None  # an integer value must lie strictly within ±limit …
+        self.check: Callable | None = None  # … else this closure (the bounded expression's) raises the error
+
+    def bounded(self, limit: int, check: Callable) -> Code:
+        """The same source, its integer values bounded (``build_pieces.bounded``)."""
+        out = Code(self.src, self.ns, self.written)
+        out.limit, out.check = limit, check
+        return out
 
 
 class _Writer:

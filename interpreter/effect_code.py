@@ -45,7 +45,7 @@ def _counters(ns: dict, e: Effect, logged: Callable, pad: str) -> list[str]:
     lines = [f"{pad}if st._logging:", f"{pad}    {codegen.const_name(ns, logged(e))}(st, s)", f"{pad}else:"]
     for name, (per_seat, expr) in e.args.items():
         k = codegen.const_name(ns, name)
-        lines.append(f"{pad}    _v = {_value(ns, expr)}")
+        lines += _bounded_value(ns, expr, pad + "    ")
         cell = f"st.pvars[{k}][s]" if per_seat else f"st.vars[{k}]"
         lines.append(f"{pad}    {cell} {'=' if e.op == 'set' else '+='} _v")
     return lines
@@ -54,10 +54,25 @@ def _counters(ns: dict, e: Effect, logged: Callable, pad: str) -> list[str]:
 def _value(ns: dict, expr) -> str:
     """The source of an expression about the seat ``s`` (its closure when it has none)."""
     code = getattr(expr, "code", None)
-    if code is not None:
+    if code is not None and code.limit is None:
         ns.update(code.ns)
         return code.src
     return f"{codegen.const_name(ns, expr.fn)}(st, s, None)"
+
+
+def _bounded_value(ns: dict, expr, pad: str) -> list[str]:
+    """``_v = `` the value of a counter's expression, a number out of its bound refused as
+    the bounded closure refuses it (``build_pieces.bounded``: called, it raises the error)."""
+    code = getattr(expr, "code", None)
+    if code is None or code.limit is None:
+        return [f"{pad}_v = {_value(ns, expr)}"]
+    ns.update(code.ns)
+    check = codegen.const_name(ns, code.check)
+    return [
+        f"{pad}_v = {code.src}",
+        f"{pad}if _type(_v) is _int and not ({-code.limit!r} < _v < {code.limit!r}):",
+        f"{pad}    _v = {check}(st, s, None)",
+    ]
 
 
 def code_runner(
