@@ -215,8 +215,9 @@ def _game_of_record(rec: Any, paths: bool = True) -> "Game":
         raise ApiError(f"the record names the rule file {_shown(ref)} by its path: load it and pass the game")
     elif not Path(ref).is_absolute():
         raise ApiError(f"a rule file is recorded by its absolute path, not {_shown(ref)}")
-    for g in getattr(_LOADED, "games", {}).values():  # loaded already (by any name): the same Game
-        if g.rules_record() == rec:
+    on = codegen.enabled()
+    for key, g in getattr(_LOADED, "games", {}).items():  # loaded already (by any name): the same Game
+        if key[2] == on and g.rules_record() == rec:
             return g
     game = load_game(ref, opts)
     _same_game(game, rec)
