@@ -98,6 +98,8 @@ class PieceBuilder:
             return v
 
         e.fn = checked
+        if e.code is not None:  # the generated source checks its value too (interpreter/effect_code.py)
+            e.code = e.code.bounded(bound, checked)
         return e
 
     def zone_ref(self, path, text: str, seat_kind="seat") -> Expr | None:

@@ -6,7 +6,10 @@
 2. ``closures`` (with ``kinds``): the tree to a closure ``f(st, s, c)``, the kind of
    each part checked as it is compiled; the built-in functions in ``functions``;
 3. ``optimise``: values kept per what they read, whole-hand filters, hoisting (on
-   unless switched off with ``optimise.off()``).
+   unless switched off with ``optimise.off()``);
+4. ``codegen``: an expression of the game or a seat that the optimisations leave as it
+   is becomes one Python function compiled from source written from the checked tree
+   (on unless ``ACADEMIE_CODEGEN=0`` or ``codegen.off()``).
 
 ``syntax`` reads parse trees for every stage; ``expr`` holds ``Scope`` and
 ``Expr``; ``suggest`` the "did you mean" of messages. The names other modules use
@@ -15,7 +18,7 @@ are importable from here.
 
 from __future__ import annotations
 
-from . import optimise
+from . import codegen, optimise
 from .closures import Compiler
 from .errors import Diagnostic, Pos, RuleError
 from .expr import BOUND, Expr, Fn, Scope, StateView
@@ -63,9 +66,13 @@ def compile_expr(text: str, pos: Pos, scope: Scope, kind: str = "game", limits=N
             Diagnostic(pos, "the expression is nested too deeply to compile (lower --max-expr-depth)", code="limit")
         ) from None
     names = frozenset(str(t) for t in tokens(tree) if t.type == "NAME")
-    filt = None
+    filt, code = None, None
     if on:
-        fn = optimise.whole(text, pos, scope, kind, tree, fn)
+        fn0, fn = fn, optimise.whole(text, pos, scope, kind, tree, fn)
         if kind == "card":
             filt = optimise.hand_filter(cp, fn, tree)
-    return Expr(fn, text, pos, k, names, filt, shape(tree))
+        elif fn is fn0 and kind in ("game", "seat") and codegen.enabled():
+            code = codegen.expr_code(cp, tree)  # one Python function, not a closure per part
+            if code is not None and codegen.pays(code):
+                fn = codegen.function(code)
+    return Expr(fn, text, pos, k, names, filt, shape(tree), code)

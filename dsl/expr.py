@@ -64,11 +64,12 @@ class Expr:
     ``filter(st, s, cards)``, on card tests, returns the cards that pass, in
     one call for a whole hand."""
 
-    __slots__ = ("fn", "text", "pos", "kind", "names", "filter", "shape")
+    __slots__ = ("fn", "text", "pos", "kind", "names", "filter", "shape", "code")
 
-    def __init__(self, fn: Fn, text: str, pos: Pos, kind: str, names=frozenset(), filter=None, shape=None):
+    def __init__(self, fn: Fn, text: str, pos: Pos, kind: str, names=frozenset(), filter=None, shape=None, code=None):
         self.fn, self.text, self.pos, self.kind = fn, text, pos, kind
         self.names = names
+        self.code = code  # its Python source (``codegen.Code``), when it is compiled from one
         self.shape = shape  # a normal form of a few common shapes, for the engine's fast paths
         self.filter = filter or (lambda st, s, cards: [c for c in cards if fn(st, s, c)])
 

@@ -7,15 +7,18 @@ typed here as ``base.StateParts``: this module imports nothing of ``state``
 
 from __future__ import annotations
 
+from dataclasses import replace
 from operator import itemgetter
 from typing import Any, Callable
 
+from ..dsl import codegen
 from ..dsl.compiler import sides_of
 from ..dsl.cells import Cell
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment
 from .base import StateParts, canon_key
 from .counter_events import _logged_counters, _tracked_counters
+from .effect_code import code_runner
 from .visibility import NOTHING, guard_taint, plan
 
 
@@ -204,6 +207,10 @@ def build_runner(effects: list[Effect], track: GameDef | None = None) -> Callabl
     unconditional one are never run. ``track``: the game, when the atoms of
     hidden cards the counters' values depend on are recorded (``visibility``)."""
     fns = [effect_fn(e, track) for e in effects]
+    if track is None and codegen.enabled():  # one generated function for the list, when it pays
+        made = code_runner(effects, fns, _logged_counters, lambda e: effect_fn(replace(e, when=None)))
+        if made is not None:
+            return made
     ends = [i for i, e in enumerate(effects) if e.op == "end_trick"]
     if ends and all(effects[i].when is None and effects[i].at is None for i in ends):
         body, end = fns[: ends[0]], effects[ends[0]]

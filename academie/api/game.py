@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..dsl import codegen
 from ..dsl.cards import Card, parse_card
 from ..dsl.errors import UNKNOWN, RuleError
 from ..dsl.loader import digest_of, in_corpus, is_path, split_ref
@@ -31,7 +32,7 @@ def load_game(ref: str, options: Iterable[str] = ()) -> "Game":
         ref = str(ref)
     base, named = split_ref(ref)
     opts = tuple(dict.fromkeys([*named, *options]))
-    key = (base, opts)
+    key = (base, opts, codegen.enabled())  # compiled with the generated code or without (dsl/codegen.py)
     games = getattr(_LOADED, "games", None)
     if games is None:
         games = _LOADED.games = {}
@@ -214,8 +215,9 @@ def _game_of_record(rec: Any, paths: bool = True) -> "Game":
         raise ApiError(f"the record names the rule file {_shown(ref)} by its path: load it and pass the game")
     elif not Path(ref).is_absolute():
         raise ApiError(f"a rule file is recorded by its absolute path, not {_shown(ref)}")
-    for g in getattr(_LOADED, "games", {}).values():  # loaded already (by any name): the same Game
-        if g.rules_record() == rec:
+    on = codegen.enabled()
+    for key, g in getattr(_LOADED, "games", {}).items():  # loaded already (by any name): the same Game
+        if key[2] == on and g.rules_record() == rec:
             return g
     game = load_game(ref, opts)
     _same_game(game, rec)

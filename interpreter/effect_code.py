@@ -1,0 +1,123 @@
+"""A list of effects as one generated Python function of (state, seat): the ``when:``
+tests and the values of its ``set``/``add`` effects written inline (``dsl.codegen``),
+so that a play runs its ``on_play`` list with no closure called per effect or per part
+of an expression. Every other effect (a ``take``, a ``pay``, one ``at:`` another seat
+or ``at: each``, a counter kept by team) is its closure (``effects.effect_fn``), called
+from the source; so is the change of a counter while events are kept (its event is
+made by ``counter_events``). The function does what ``effects.build_runner``'s does:
+the effects in order, the first seat an effect gives back (``end_trick``) returned.
+
+Nothing of the rule file's text is in the source: counters' names are constants of
+the function's namespace (``dsl.codegen.const_name``), expressions the checked
+trees' sources. Not used while the hidden cards each counter's value depends on are
+recorded (``visibility``): that path runs the closures.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..dsl import codegen
+from ..dsl.errors import RuleError
+from ..dsl.expr import Expr
+from ..dsl.gamedef import Effect
+
+
+def _inline(e: Effect) -> bool:
+    return e.op in ("set", "add") and not e.team_vars and e.each in (None, "each")
+
+
+def seat_at(at: Expr) -> Callable[[Any, int], int]:
+    """The seat ``at:`` names, as ``effects.effect_fn`` takes it (a located error if it names none)."""
+    atf = at.fn
+
+    def f(st, seat):
+        v = atf(st, seat, None)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RuleError(f"at: {at.text} names no seat here (it is {v!r})", at.pos, code="runtime")
+        return v % st.n
+
+    return f
+
+
+def _counters(ns: dict, e: Effect, logged: Callable, pad: str) -> list[str]:
+    """The counters ``e`` sets or adds to, for the seat ``s``."""
+    lines = [f"{pad}if st._logging:", f"{pad}    {codegen.const_name(ns, logged(e))}(st, s)", f"{pad}else:"]
+    for name, (per_seat, expr) in e.args.items():
+        k = codegen.const_name(ns, name)
+        lines += _bounded_value(ns, expr, pad + "    ")
+        cell = f"st.pvars[{k}][s]" if per_seat else f"st.vars[{k}]"
+        lines.append(f"{pad}    {cell} {'=' if e.op == 'set' else '+='} _v")
+    return lines
+
+
+def _value(ns: dict, expr) -> str:
+    """The source of an expression about the seat ``s`` (its closure when it has none)."""
+    code = getattr(expr, "code", None)
+    if code is not None and code.limit is None:
+        ns.update(code.ns)
+        return code.src
+    return f"{codegen.const_name(ns, expr.fn)}(st, s, None)"
+
+
+def _bounded_value(ns: dict, expr, pad: str) -> list[str]:
+    """``_v = `` the value of a counter's expression, a number out of its bound refused as
+    the bounded closure refuses it (``build_pieces.bounded``: called, it raises the error)."""
+    code = getattr(expr, "code", None)
+    if code is None or code.limit is None:
+        return [f"{pad}_v = {_value(ns, expr)}"]
+    ns.update(code.ns)
+    check = codegen.const_name(ns, code.check)
+    return [
+        f"{pad}_v = {code.src}",
+        f"{pad}if _type(_v) is _int and not ({-code.limit!r} < _v < {code.limit!r}):",
+        f"{pad}    _v = {check}(st, s, None)",
+    ]
+
+
+def code_runner(
+    effects: list[Effect], fns: list[Callable], logged: Callable, unguarded: Callable
+) -> Callable[[Any, Any], Any] | None:
+    """``effects`` (each compiled to ``fns``) as one generated function, or None when
+    no effect of the list is written inline (or the list is longer than the bound).
+    ``logged(effect)``: the function changing its counters with their events;
+    ``unguarded(effect)``: the effect's closure without its ``when:`` test."""
+    if not any(_inline(e) or e.when is not None for e in effects) or len(effects) > codegen.MAX_EFFECTS:
+        return None
+    ns: dict = {}
+    lines = ["def _run(st, _seat):", "    s, c = _seat, None"]
+    for e, fn in zip(effects, fns):
+        if not _inline(e):
+            if e.op == "end_trick" and e.when is None and e.at is None and e.args.get("leader") is None:
+                lines.append("    return _seat")
+                break
+            pad = "    "
+            if e.when is not None and not e.each:  # its test inline, the rest of it its closure
+                lines.append(f"    if {_value(ns, e.when)}:")
+                pad, fn = "        ", unguarded(e)
+            k = codegen.const_name(ns, fn)
+            lines += [f"{pad}_r = {k}(st, s)", f"{pad}if _r is not None:", f"{pad}    return _r"]
+            continue
+        if e.each:  # every seat from the dealer's next, when: tested for each
+            lines += [
+                "    _n, _first = st.n, st.dealer + 1",
+                "    for _k in _range(_n):",
+                "        s = (_first + _k) % _n",
+            ]
+            if e.when is not None:
+                lines.append(f"        if {_value(ns, e.when)}:")
+            lines += _counters(ns, e, logged, "            " if e.when is not None else "        ")
+            lines.append("    s = _seat")
+            continue
+        pad = "    "
+        if e.when is not None:  # tested first, about the seat in hand: it guards at:
+            lines.append(f"    if {_value(ns, e.when)}:")
+            pad = "        "
+        if e.at is not None:
+            lines.append(f"{pad}s = {codegen.const_name(ns, seat_at(e.at))}(st, s)")
+        lines += _counters(ns, e, logged, pad)
+        if e.at is not None:
+            lines.append(f"{pad}s = _seat")
+    else:
+        lines.append("    return None")
+    return codegen.build("\n".join(lines) + "\n", ns, "_run")

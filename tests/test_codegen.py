@@ -1,0 +1,176 @@
+"""Expressions and effect lists compiled to Python source (``dsl/codegen.py``,
+``interpreter/effect_code.py``): the games played are the closures' games, every
+corpus file and option, with events kept and without; and a hostile rule file puts
+nothing of its text into the source."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import academie
+from academie.dsl import codegen
+from academie.dsl.compiler import compile_expr
+from academie.dsl.errors import Pos, RuleError
+from academie.dsl.expr import Scope
+from academie.dsl.loader import corpus_ids, resolve
+from academie.dsl.model import load_game
+from academie.interpreter.agents import make_agents, play
+from academie.interpreter.compiled import for_game
+from academie.interpreter.state import State
+
+GENERATED = "<academie: generated>"
+
+
+def _variants() -> list[str]:
+    out = []
+    for cid in corpus_ids():
+        data = resolve(cid).data
+        if data.get("abstract"):
+            continue
+        out.append(cid)
+        out.extend(f"{cid}+{opt}" for opt in data.get("options") or {})
+    return out
+
+
+def _game(ref: str, keep_events: bool, seed: int) -> list:
+    """One seeded game of every player count: its event log, or (without events) every
+    position's legal moves and the counters and money at the end."""
+    cid, *opts = ref.split("+")
+    game = academie.load_game(cid, opts)
+    lo, hi = game.players
+    out = []
+    for n in sorted({lo, hi}):
+        st = game.new_state(n, seed=seed, keep_events=keep_events)
+        rng = random.Random(f"{ref}:{n}:{seed}")
+        trace = []
+        while not st.is_terminal() and len(trace) < 3000:
+            moves = st.legal_moves()
+            trace.append(moves)
+            st.apply(rng.choice(moves))
+        eng = st.engine
+        if keep_events:
+            out.append(eng.events)
+        else:
+            out.append([trace, eng.vars, eng.pvars, eng.bal])
+    return out
+
+
+def _both(ref: str, keep_events: bool, seed: int) -> tuple[list, list]:
+    with codegen.switched(True):
+        on = _game(ref, keep_events, seed)
+    with codegen.off():
+        off = _game(ref, keep_events, seed)
+    return on, off
+
+
+@pytest.mark.parametrize("ref", _variants())
+def test_every_corpus_game_plays_the_same_with_and_without_generated_code(ref):
+    on, off = _both(ref, True, 1)
+    assert on == off, f"{ref}: the event logs differ"
+    on, off = _both(ref, False, 2)  # no events kept: the counters change in the generated source itself
+    assert on == off, f"{ref}: the games differ when no events are kept"
+
+
+def _generated(fn) -> bool:
+    return getattr(getattr(fn, "__code__", None), "co_filename", None) == GENERATED
+
+
+def _piquet_runners() -> list:
+    game = academie.load_game("piquet/hoyle")
+    st = game.new_state(2, seed=1)
+    rng = random.Random(1)
+    while not st.is_terminal():
+        st.apply(rng.choice(st.legal_moves()))
+    return list(for_game(game.gamedef).runners.values())
+
+
+def test_piquet_runs_its_effects_and_conditions_as_generated_functions():
+    with codegen.switched(True):
+        runners = _piquet_runners()
+    assert any(_generated(r) for r in runners), "no effect list of Piquet ran as one function"
+    with codegen.off():
+        runners = _piquet_runners()
+    assert runners and not any(_generated(r) for r in runners)
+
+
+HOSTILE = "'); __import__('os').system('touch /tmp/pwned') #"
+
+
+def _scope() -> Scope:
+    return Scope(zones={"trick"}, vars={"n"}, seat_vars={"pts"}, seat_zones={"hand"})
+
+
+def test_a_string_of_the_rule_file_is_a_constant_never_source():
+    text = f'if "{HOSTILE}" == "x" then pts(seat) + 1 else n * 2'
+    with codegen.switched(True):
+        e = compile_expr(text, Pos("f.yaml", 3, 5), _scope(), "seat")
+    assert e.code is not None and _generated(e.fn)
+    assert "__import__" not in e.code.src and "pwned" not in e.code.src and "'" not in e.code.src
+    assert HOSTILE in e.code.ns.values()
+    with codegen.off():
+        ref = compile_expr(text, Pos("f.yaml", 3, 5), _scope(), "seat")
+
+    class St:
+        n, vars, pvars = 2, {"n": 4}, {"pts": [3, 5]}
+
+    assert e.fn(St, 1, None) == ref.fn(St, 1, None) == 8
+    assert e.fn.__globals__["__builtins__"] == {}
+
+
+def test_deep_nesting_is_bounded_and_still_the_closures_value():
+    depth = 45  # within the loader's limit of 50
+    text = "(" * depth + "pts(seat) + 1" + ")" * depth + " + " + " + ".join(["n"] * 140)
+    with codegen.switched(True):
+        e = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
+    with codegen.off():
+        ref = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
+
+    class St:
+        n, vars, pvars = 2, {"n": 1}, {"pts": [3, 5]}
+
+    assert e.fn(St, 0, None) == ref.fn(St, 0, None) == 144
+    assert e.code is not None and e.code.written <= codegen.MAX_NODES
+    assert len(e.code.src) < 40 * codegen.MAX_NODES
+    nots = "not " * 60 + "n == 1"
+    with pytest.raises(RuleError) as err:
+        compile_expr(nots, Pos("f.yaml", 7, 9), _scope(), "seat")
+    assert "f.yaml:7" in str(err.value)
+
+
+def test_a_hostile_rule_file_loads_with_a_located_error_or_plays_safely(tmp_path):
+    src = (Path(__file__).parent / "concepts" / "played.yaml").read_text()
+    hostile = "\n".join(
+        [
+            "      - add:",
+            "          placed: >-",
+            f'            if last_card.colour == "{HOSTILE}" then 100 else {"(" * 30}1{")" * 30}',
+            "        when: >-",
+            "          not not not (count(trick) >= 1 and last_card.colour != '\"); __import__(1)')",
+            "        editorial: {reason: hostile, evidence: a test}",
+            "",
+        ]
+    )
+    p = tmp_path / "hostile.yaml"
+    assert "    on_trick:\n" in src
+    p.write_text(src.replace("    on_trick:\n", hostile + "    on_trick:\n"))
+    with codegen.switched(True):
+        g = load_game(str(p))
+        st = play(State(g, 3, 1, keep_events=False), make_agents(["random"], 3, 1))
+        runners = [r for r in for_game(g).runners.values() if _generated(r)]
+    with codegen.off():
+        ref = play(State(load_game(str(p)), 3, 1, keep_events=False), make_agents(["random"], 3, 1))
+    assert st.pvars == ref.pvars and st.bal == ref.bal
+    assert not Path("/tmp/pwned").exists()
+    assert runners, "the on_play list ran as one generated function"
+    for r in runners:  # the strings are constants of the namespace, not of the code
+        assert not any(isinstance(k, str) and "import" in k for k in r.__code__.co_consts)
+        assert r.__globals__["__builtins__"] == {}
+    assert any(HOSTILE in r.__globals__.values() for r in runners)
+    bad = p.read_text().replace("  placed: {per_seat", '  "pl\'aced\\n__import__": {per_seat', 1)
+    p.write_text(bad)
+    with pytest.raises(RuleError) as err:
+        load_game(str(p))
+    assert "hostile.yaml:" in str(err.value)
