@@ -38,6 +38,7 @@ GAMES = [
     "conquian/conquian",
     "klondike/cadogan",
     "poker/hoffmann",
+    "vingt-un/hoffmann",
 ]  # the games of two packs (bezique, napoleon) are not here: the exchange of unseen cards is by name
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
