@@ -34,8 +34,12 @@ def stake(st, stakes, double=0):
     st.apply(double)
 
 
-def answer(st, seat, *draws):
-    """``seat`` is asked, and draws (1) or stands (0) as ``draws`` says."""
+def answer(st, seat, *draws, both=None):
+    """``seat`` is asked, and draws (1) or stands (0) as ``draws`` says; a punter is first asked whether
+    he goes on both (``both``, default no)."""
+    if seat != 0:
+        assert st.decision.seat == seat, (st.decision.seat, seat)
+        st.apply(both or 0)
     for d in draws:
         assert st.decision.seat == seat, (st.decision.seat, seat)
         st.apply(d)
@@ -56,12 +60,15 @@ def test_the_worked_example_of_drawing_and_the_elder_hand_going_over():
     assert money(st) == [2, -2, 0]  # "at once hands his stake to the dealer"
     assert not st.hand[1] and not st.pzones["drawn"][1]
     assert sorted(c.name for c in st.zones["thrown"]) == ["10S", "6S", "8S"]  # thrown up face down
-    seen = []
-    for _ in range(4):
-        answer(st, 2, 1)
+    answer(st, 2, 1)  # "Thirteen is not good enough to stand upon"
+    seen = [st.pvars["total"][2]]
+    for _ in range(3):
+        assert st.decision.seat == 2
+        st.apply(1)  # "Again he says, "Card,""
         seen.append(st.pvars["total"][2])
     assert seen == [15, 12, 15, 20]  # "making him fifteen", "twenty-two, or twelve", "still only fifteen"
-    answer(st, 2, 0)  # "when he of course "stands""
+    assert st.decision.seat == 2
+    st.apply(0)  # "when he of course "stands""
     answer(st, 0, 0)
     assert st.is_terminal()
     assert money(st) == [2 - 3, -2, 3]
@@ -151,3 +158,27 @@ def test_a_dealers_natural_keeps_him_the_deal():
     st.vars["round"] = 2
     stake(st, {1: 1, 2: 1})
     assert st.dealer == 0 and st.vars["round"] == 3
+
+
+def test_going_on_both_plays_two_hands_each_paid_on_its_own_merits():
+    # seat 1: 8, 8 goes on both: a card face down on each (10 and 3), stands on 18, draws a 9 on 11 (20),
+    # stands; seat 2: 10, 7 stands; the dealer: 10, 9 (19): the first hand (18) pays, the second (20) is paid
+    st = new(["8S", "10H", "10D", "8H", "7H", "9D", "10C", "3C", "9C"])
+    stake(st, {1: 2, 2: 1})
+    answer(st, 1, 0, both=1)  # "I go on both"; stands on the first hand
+    assert sorted(c.name for c in st.hand[1]) == ["10C", "8S"] or sorted(c.name for c in st.hand[1]) == ["10C", "8H"]
+    assert len(st.pzones["second"][1]) == 2 and st.pvars["total2"][1] == 11
+    assert st.decision.seat == 1
+    st.apply(1)  # a card on the second hand, face up
+    assert [c.name for c in st.pzones["drawn2"][1]] == ["9C"] and st.pvars["total2"][1] == 20
+    st.apply(0)
+    answer(st, 2, 0)
+    answer(st, 0, 0)
+    assert st.is_terminal()
+    assert money(st) == [2 - 2 + 1, -2 + 2, -1]  # "Each hand pays or receives on its own merits"
+
+
+def test_only_alike_cards_may_go_on_both():
+    st = new(["8S", "10H", "10D", "9H", "7H", "9D"])
+    stake(st, {1: 2, 2: 1})
+    assert st.decision.seat == 1 and 1 not in st.legal_moves()  # an eight and a nine are not alike
