@@ -182,3 +182,42 @@ def test_only_alike_cards_may_go_on_both():
     st = new(["8S", "10H", "10D", "9H", "7H", "9D"])
     stake(st, {1: 2, 2: 1})
     assert st.decision.seat == 1 and 1 not in st.legal_moves()  # an eight and a nine are not alike
+
+
+def _names(v, out):
+    """Every card named anywhere in ``v`` (an observation)."""
+    from academie.dsl.cards import parse_card
+
+    if isinstance(v, str):
+        if parse_card(v) is not None:
+            out.add(v)
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            _names(k, out)
+            _names(x, out)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            _names(x, out)
+    return out
+
+
+def test_the_dealers_cards_and_the_punters_first_two_stay_hidden_the_cards_drawn_are_seen():
+    import academie
+
+    game = academie.load_game(str(RULES))
+    st = game.new_state(players=3, seed=0, dealer=0, deck=stacked(["6S", "5H", "10D", "8S", "8H", "7D", "2C", "9C"]))
+    for m in (1, 1, 0, 0, 1):  # the stakes, no double; seat 1 answers one hand and draws the 2C
+        st.apply(m)
+    seen = [_names(st.observation(s), set()) for s in range(3)]
+    assert not {"10D", "7D"} & (seen[1] | seen[2])  # the dealer's cards, face down
+    assert not {"5H", "8H"} & (seen[0] | seen[1]) and not {"6S", "8S"} & (seen[0] | seen[2])
+    assert all("2C" in s for s in seen)  # the card drawn, dealt face up
+    st.apply(0)  # seat 1 stands on 16
+    st.apply(0)  # seat 2: one hand
+    st.apply(1)  # draws the 9C: over, his first two cards thrown face down
+    seen = [_names(st.observation(s), set()) for s in range(3)]
+    assert not {"5H", "8H"} & (seen[0] | seen[1])
+    st.apply(0)  # the dealer stands on 17: his cards and the standing punter's are turned up
+    assert st.hand_no == 2  # the next round is dealt; the events of the first are still in the view
+    seen = [_names(st.observation(s), set()) for s in range(3)]
+    assert {"10D", "7D", "6S", "8S"} <= seen[2] and not {"5H", "8H"} & seen[1]
