@@ -221,3 +221,12 @@ def test_the_dealers_cards_and_the_punters_first_two_stay_hidden_the_cards_drawn
     assert st.hand_no == 2  # the next round is dealt; the events of the first are still in the view
     seen = [_names(st.observation(s), set()) for s in range(3)]
     assert {"10D", "7D", "6S", "8S"} <= seen[2] and not {"5H", "8H"} & seen[1]
+
+
+def test_a_punters_natural_against_the_dealers_still_ends_the_deal():
+    # seat 1: A, K; the dealer: A, Q: the naturals cancel, but one occurred "in any hand but the dealer's"
+    st = new(["AS", "9H", "AD", "KS", "8H", "QD"], hands=2)
+    st.vars["round"] = 2
+    stake(st, {1: 2, 2: 1})
+    assert money(st) == [2, 0, -2]
+    assert st.dealer == 1
