@@ -230,3 +230,21 @@ def test_a_punters_natural_against_the_dealers_still_ends_the_deal():
     stake(st, {1: 2, 2: 1})
     assert money(st) == [2, 0, -2]
     assert st.dealer == 1
+
+
+def test_imaginary_tens_one_card_after_the_stakes_ten_points_added_an_ace_a_natural():
+    # option imaginary-tens: the stakes first, then one card each: seat 1 an ace (a natural), seat 2 a
+    # seven (17) draws a three (20); the dealer a king ("twenty") stands: seat 1 paid double, seat 2 ties
+    st = new(["AS", "7H", "KD", "3C"], options=["imaginary-tens"])
+    for seat in (1, 2):
+        assert st.decision.seat == seat and not st.hand[seat]  # "stakes before receiving his card"
+        st.apply(2)
+    assert st.pvars["total"] == [20, 21, 17] and st.pvars["natural"][1] == 1
+    assert money(st) == [-4, 4, 0]
+    assert st.decision.seat == 2  # one card: he is not asked whether he goes on both
+    st.apply(1)
+    assert st.pvars["total"][2] == 20
+    st.apply(0)
+    answer(st, 0, 0)
+    assert st.is_terminal()
+    assert money(st) == [-4 + 2, 4, -2]  # a tie goes to the dealer
