@@ -40,6 +40,7 @@ GAMES = [
     "poker/hoffmann",
     "bezique/bezique",
     "napoleon/cadogan",
+    "vingt-un/hoffmann",
 ]
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
