@@ -151,6 +151,23 @@ class _World(State):
             )
             and e.declared == t.declared
             and e.bal == t.bal
+            # with copies, a world is drawn copy by copy (``Places``), and the copy the seat drew
+            # from a stock is told by its place alone: the seat's own hand and what it was shown
+            # in full must be as it saw them
+            and (
+                seat is None
+                or not state.game.gamedef.copies
+                or (
+                    e.hand[seat] == t.hand[seat]
+                    and all(
+                        a[2] == b[2]
+                        for a, b in zip(self._events, state._events)
+                        if a[1] is not None
+                        and a[1] != -1
+                        and (a[1] == seat or (isinstance(a[1], tuple) and seat in a[1]))
+                    )
+                )
+            )
         )
 
     def _copy(self, state: Parts, snap: Any, here: dict, sigma: dict | None, seed: int, owned: tuple) -> None:
