@@ -33,11 +33,80 @@ from typing import Any, Iterable
 
 from ..dsl.cards import Card, parse_card
 from ..dsl.model import GameDef
+from .base import canon_key
 from .fastpath import reads_card_led_trump
 from .procedure import Snapshot
 from .state import State
 
-__all__ = ["World", "lacks", "place", "voids"]
+__all__ = ["Places", "World", "lacks", "place", "place_copies", "voids"]
+
+
+class Places:
+    """An exchange by places, for a game with copies of a card (``pack: copies:``), where two
+    copies are one card and an exchange of names (``sigma``) cannot move one copy without the
+    other: for each place of the deal (a seat's hand by its number, ``"zone:NAME"`` a zone, the
+    pack's rest ``"zone:pack"``), the cards taken out (the last copies of each name there, in the
+    zone's order) and the cards put in their places, in order. ``before``: an exchange applied
+    first (a world drawn from a world)."""
+
+    __slots__ = ("out", "new", "before")
+
+    def __init__(self, out: dict, new: dict, before: "Places | None" = None):
+        self.out = out
+        self.new = new
+        self.before = before
+
+    def apply(self, hands: list, zones: dict) -> None:
+        """The exchange made on a deal just dealt (``hands`` by seat, ``zones`` by name; a hand
+        kept in canonical order)."""
+        if self.before is not None:
+            self.before.apply(hands, zones)
+        for key, out in self.out.items():
+            new = self.new[key]
+            if not out:
+                continue
+            if isinstance(key, int):
+                h = hands[key]
+                for c in out:
+                    for i in range(len(h) - 1, -1, -1):
+                        if h[i] is c:
+                            del h[i]
+                            break
+                    else:
+                        raise AssertionError("a card taken out lies in its place")
+                h.extend(new)
+                h.sort(key=canon_key)
+                continue
+            zone = zones[key[5:]]
+            at: list[int] = []
+            taken: set[int] = set()
+            for c in out:
+                for i in range(len(zone) - 1, -1, -1):
+                    if i not in taken and zone[i] is c:
+                        taken.add(i)
+                        at.append(i)
+                        break
+                else:
+                    raise AssertionError("a card taken out lies in its place")
+            for i, c in zip(sorted(at), new):
+                zone[i] = c
+
+
+def place_copies(groups: list[tuple[Any, list[Card]]], rng: random.Random) -> Places:
+    """``place`` for a game with copies: the unseen cards of ``groups`` (each copy once) put in
+    the places of the unseen cards at random, drawn from the cards in canonical order (two
+    states the seat cannot tell apart give the same world). What a seat has shown it lacks is
+    left to the hand played again to judge."""
+    pool = sorted((c for _, cs in groups for c in cs), key=_canon)
+    rng.shuffle(pool)
+    out: dict = {}
+    new: dict = {}
+    i = 0
+    for key, cs in groups:
+        out[key] = cs
+        new[key] = pool[i : i + len(cs)]
+        i += len(cs)
+    return Places(out, new)
 
 
 class World(State):
@@ -66,7 +135,10 @@ class World(State):
             return
         self._sigma = None
         pack = self.zones["pack"]
-        pack[:] = [sigma.get(c, c) for c in pack]
+        if isinstance(sigma, Places):
+            sigma.apply(self.hand, self.zones)
+        else:
+            pack[:] = [sigma.get(c, c) for c in pack]
         self.rng.seed(self._world_seed)
 
     def _step_deal(self, st):
@@ -74,6 +146,21 @@ class World(State):
         if sigma is None:
             return super()._step_deal(st)
         self._sigma = None
+        if isinstance(sigma, Places):  # copies: the true deal, then exchanged place by place
+            logging = self._logging
+            self._logging = False
+            try:
+                super()._step_deal(st)
+            finally:
+                self._logging = logging
+            sigma.apply(self.hand, self.zones)
+            if logging:
+                ev = {"type": "deal", "hands": [[c.name for c in h] for h in self.hand]}
+                if st.rest is not None:
+                    ev[st.rest] = [c.name for c in self.zones[st.rest]]
+                self.emit(ev)
+            self.rng.seed(self._world_seed)
+            return None
         pack = self.zones["pack"]
         pack[:] = [sigma.get(c, c) for c in pack]
         super()._step_deal(st)
@@ -85,10 +172,19 @@ class World(State):
         if sigma is not None and self._deal is not None:  # a given first deal: exchanged as well
             self._sigma = None
             given = self._deal
-            self._deal = {
-                z: [[sigma.get(c, c) for c in h] for h in cs] if z == "hands" else [sigma.get(c, c) for c in cs]
-                for z, cs in given.items()
-            }
+            if isinstance(sigma, Places):
+                hands = [list(h) for h in given["hands"]]
+                zones = {z: list(cs) for z, cs in given.items() if z != "hands"}
+                zones.setdefault("pack", [])
+                sigma.apply(hands, zones)
+                if not given.get("pack"):
+                    del zones["pack"]
+                self._deal = {"hands": hands, **zones}
+            else:
+                self._deal = {
+                    z: [[sigma.get(c, c) for c in h] for h in cs] if z == "hands" else [sigma.get(c, c) for c in cs]
+                    for z, cs in given.items()
+                }
             try:
                 super()._place_deal(st)
             finally:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
@@ -125,3 +126,98 @@ def test_cards_taken_unseen_are_not_shown_by_the_names_seen_of_their_copies(tmp_
         views.setdefault(key, set()).add(_seen(st, 1))
     assert len(views) > 1
     assert all(len(v) == 1 for v in views.values())
+
+
+def _twin_in_other_hand(state, seat: int) -> list:
+    """The names of which ``seat`` sees a copy (its hand, what it is shown) while another copy lies,
+    unseen, in the other seat's hand."""
+    obs = state.observation(seat, earlier_hands=False)
+    seen = Counter(obs["hand"])
+    for z in obs["zones"].values():
+        seen.update(z["cards"])
+    for per in obs["seat_zones"].values():
+        for z in per:
+            seen.update(z["cards"])
+    other = Counter(c.name for c in state.engine.hand[1 - seat])
+    counts = {c.name: k for c, k in state.engine.g.pack_counts(2).items()}
+    return [n for n in other if seen[n] >= 1 and seen[n] + other[n] <= counts[n]]
+
+
+def test_a_world_moves_the_unseen_copy_of_a_card_whose_twin_the_seat_has_seen():
+    """In Bezique, a card of which the seat holds (or was shown) one copy while the other lies in the
+    adversary's hand: the worlds a search player draws for the seat put that other copy anywhere
+    unseen, in the stock as well, not always where it truly lies (which the seat cannot know)."""
+    game = academie.load_game("rules/bezique/bezique.yaml")
+    cases = moved = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        st = game.new_state(players=2, seed=seed)
+        steps = 0
+        while not st.is_terminal() and st.hand_no == 1 and steps < 60:
+            seat = st.current_player()
+            if steps % 6 == 0 and seat is not None and seat >= 0:
+                names = _twin_in_other_hand(st, seat)
+                truly = Counter(c.name for c in st.engine.hand[1 - seat])
+                for _ in range(4):
+                    world = st.resample(seat, rng)
+                    if getattr(world, "fallback", False):
+                        continue
+                    there = Counter(c.name for c in world.engine.hand[1 - seat])
+                    for n in names:
+                        cases += 1
+                        moved += there[n] < truly[n]
+            st.apply(rng.choice(st.legal_moves()))
+            steps += 1
+    assert cases > 20
+    assert moved > cases // 5, (moved, cases)
+
+
+def _places(state) -> tuple:
+    e = state.engine
+    return tuple(tuple(c.name for c in h) for h in e.hand), tuple(
+        (z, tuple(c.name for c in cs)) for z, cs in sorted(e.zones.items())
+    )
+
+
+def test_two_games_apart_by_an_unseen_copy_give_the_seat_the_same_worlds():
+    """Two deals of Bezique alike to seat 0 but for one card: a copy of a name seat 0 holds lies in
+    the adversary's hand in one, and in the stock in the other, exchanged with a stock card of
+    another name seat 0 has not seen. Seat 0 cannot tell them apart, so the worlds drawn for it
+    with the same random draws are the same worlds, card for card."""
+    game = academie.load_game("rules/bezique/bezique.yaml")
+    tried = 0
+    for seed in range(4):
+        deck = list(game.new_state(players=2, seed=seed).engine.pack_cards)
+        random.Random(seed).shuffle(deck)
+        real = game.new_state(players=2, seed=0, dealer=0, deck=deck)
+        seat = real.current_player()
+        if seat is None or seat < 0:
+            continue
+        e = real.engine
+        stock = e.zones["stock"]
+        names = _twin_in_other_hand(real, seat)
+        mine = {c.name for c in e.hand[seat]} | {c.name for cs in e.zones.values() for c in cs[-1:]}
+        others = [c.name for c in stock[len(stock) // 2 :] if c.name not in mine and c.name not in names]
+        if not names or not others:
+            continue
+        n, m = names[0], others[0]
+        twin = None
+        for i, x in enumerate(deck):
+            for j, y in enumerate(deck):
+                if x.name == n and y.name == m and twin is None:
+                    d2 = deck[:]
+                    d2[i], d2[j] = y, x
+                    st = game.new_state(players=2, seed=0, dealer=0, deck=d2)
+                    hand = [c.name for c in st.engine.hand[1 - seat]]
+                    if hand.count(n) < [c.name for c in e.hand[1 - seat]].count(n) and m in hand:
+                        twin = st
+        assert twin is not None
+        assert twin.current_player() == seat
+        assert _seen(real, seat) == _seen(twin, seat)
+        assert _places(real) != _places(twin)
+        for k in range(6):
+            a = real.resample(seat, random.Random(k))
+            b = twin.resample(seat, random.Random(k))
+            assert _places(a) == _places(b), (seed, k)
+            tried += 1
+    assert tried >= 6

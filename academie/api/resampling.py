@@ -83,6 +83,12 @@ class Resampling(Parts):
             # a hand without a deal (cards turned up or laid out from the pack): the pack is its
             # one place of unseen cards, exchanged once shuffled (interpreter/worlds.py)
             deal = {"type": "deal", "hands": [[] for _ in range(self.players)]}
+            dealt = False
+        else:
+            # a patience's piles show the cards at their tops, copy by copy: which copy was seen is
+            # told by its place in the pile, which the count of copies seen does not say
+            dealt = self.engine.pile_down is None
+        by_copy = bool(self.game.gamedef.copies) and dealt  # an exchange by places, copy by copy
         groups: list = []
         barred: dict = {}
         if deal is not None:
@@ -106,8 +112,25 @@ class Resampling(Parts):
                         groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
                 rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
             else:
-                groups, rest = _unseen_copies(e, deal, seat, known, by_name)
+                groups, rest = _unseen_copies(self, deal, seat, known, by_name, dealt)
             groups.append(("zone:pack", rest))
+            if by_copy:  # no copy of the state made (it exchanges names), nor lacks read by name:
+                # the hand played again judges (the counters every seat saw, for giving up early)
+                marks: list = []
+                snap = e.snapshot
+                if snap is not None:
+                    world = self._world if self._world is not None and snap is self._world[0] else None
+                    lacks(
+                        self.game.gamedef,
+                        snap,
+                        self.players,
+                        self._moves[self._hand_mark[0] :],
+                        seat,
+                        sigma=world[1] if world else None,
+                        seed=world[2] if world else 0,
+                        marks=marks,
+                    )
+                return deal, groups, barred, None, marks
             if all(x.kind in _PLAIN_STEPS for x in self.game.gamedef.steps):
                 # no trick shows a lack here: where the unseen cards lie in a pile nothing reads, a
                 # world is a copy, and the hand need not be played again even once
@@ -121,7 +144,7 @@ class Resampling(Parts):
             at, _ = self._hand_mark
             snap = e.snapshot
             shown: dict = {}
-            marks: list = []
+            marks = []
             if snap is not None:
                 world = self._world if self._world is not None and snap is self._world[0] else None
                 shown = lacks(
@@ -148,6 +171,12 @@ class Resampling(Parts):
             groups = split
             return deal, groups, barred, self._copyable(seat, deal, groups), marks
         return deal, groups, barred, None, None
+
+    def _by_copy(self) -> bool:
+        """Whether a world is drawn copy by copy (``Places``): a game with copies of a card, of a
+        deal step, no patience."""
+        g = self.game.gamedef
+        return bool(g.copies) and self.engine.pile_down is None and any(x.kind == "deal" for x in g.steps)
 
     def _copyable(self, seat: int, deal: dict | None, groups: list) -> tuple | None:
         """Whether a world for ``seat`` may be made from a copy of this state with the unseen cards
@@ -231,7 +260,7 @@ class Resampling(Parts):
         happened, the world is a copy with the unseen cards exchanged in place,
         nothing played again. ``rng``: a ``random.Random`` (or a seed for one).
         See docs/players.md."""
-        from ..interpreter.worlds import place
+        from ..interpreter.worlds import Places, place, place_copies
         from .worlds import _World  # the worlds drawn are states: above this part of one
 
         self._check_seat(seat)
@@ -276,16 +305,28 @@ class Resampling(Parts):
                         w.fallback = True  # never the true deal where a world that plays on exists
                         return w
                 sigma = {}  # no world drawn could replay the hand: the true deal, the future afresh
+            elif (
+                deal is not None and self.game.gamedef.copies and any(x.kind == "deal" for x in self.game.gamedef.steps)
+            ):
+                sigma = place_copies(groups, rng)
             else:
                 sigma = place(groups, barred, rng)
                 if sigma is None:  # what was inferred leaves no placement (a rule not as plain as
                     # the inference reads it): the replay alone judges
                     sigma = place(groups, {}, rng)
             here = sigma
-            if sigma is not None and self._world is not None and snap is self._world[0] and self._world[1]:
-                # a world of a world: its deal was the true one exchanged already; exchange that again
-                first = self._world[1]
-                sigma = {c: sigma.get(first.get(c, c), first.get(c, c)) for c in {*first, *sigma}}
+            if isinstance(sigma, Places):
+                here = {}  # a move names the card, not the copy: played as it was
+                if self._world is not None and snap is self._world[0] and isinstance(self._world[1], Places):
+                    sigma = Places(sigma.out, sigma.new, before=self._world[1])
+            elif sigma is not None and self._world is not None and snap is self._world[0] and self._world[1]:
+                if isinstance(self._world[1], Places):  # the true deal of a world: its own
+                    sigma = self._world[1]
+                    here = {}
+                else:
+                    # a world of a world: its deal was the true one exchanged already; exchange that again
+                    first = self._world[1]
+                    sigma = {c: sigma.get(first.get(c, c), first.get(c, c)) for c in {*first, *sigma}}
             world = _World.__new__(_World)
             seed = rng.getrandbits(64)
             if copyable is not None and here is not None and attempt < tries:
@@ -306,8 +347,82 @@ class Resampling(Parts):
         raise AssertionError("the true deal always replays")  # pragma: no cover
 
 
-def _unseen_copies(e: Any, deal: dict, seat: int, known: set, by_name: dict) -> tuple[list, list]:
-    """``_unseen``'s places with copies of a card (``pack: copies:``). A world exchanges card
+def _unseen_copies(state: Any, deal: dict, seat: int, known: set, by_name: dict, dealt: bool) -> tuple[list, list]:
+    """``_unseen``'s places with copies of a card (``pack: copies:``), copy by copy: of each name,
+    the copies the seat has not seen, wherever they were dealt (a copy whose twin it saw is
+    unseen itself). How many copies of a name it has seen outside the hand it was dealt is the
+    most of: the copies it was dealt or was shown in full (a card it drew), and the copies that
+    lie now where it sees them (its hand and zones, what it is shown of the others' and the
+    shared zones: ``observation``); those are taken to be the first dealt of their name, in the
+    order of the places (the other seats', the zones dealt, the pack's rest), and the rest of
+    the copies are unseen. A world whose hand played again differs from what the seat saw is
+    drawn again. A hand without a deal (a patience laid out from the pack) exchanges names, among
+    the names none of whose copies the seat has seen (``_unseen_names``)."""
+    if not dealt:
+        return _unseen_names(state.engine, deal, seat, known, by_name)
+    from collections import Counter
+
+    e = state.engine
+    counts = e.g.pack_counts(e.n)
+    mine = Counter(deal["hands"][seat])
+    own = Counter(mine)
+    for _, owner, full in state._events:
+        if owner == seat and full is not None:
+            own.update(x for x in full.get("cards", ()) if isinstance(x, str))
+    obs = state.observation(seat, earlier_hands=False)
+    now: Counter = Counter(obs["hand"])
+    for z in obs["zones"].values():
+        now.update(z["cards"])
+    for per in obs["seat_zones"].values():
+        for z in per:
+            now.update(z["cards"])
+    # the copies it was shown in full (drawn from a stock, say) are taken first from the zones,
+    # where such copies come from; those it sees now else, first from the other seats' hands
+    drawn = {n: own[n] - mine[n] for n in own}
+    shown = {n: max(own[n], now[n]) - own[n] for n in set(own) | set(now)}
+    places: list = [(s, names) for s, names in enumerate(deal["hands"]) if s != seat]
+    placed: Counter = Counter()
+    for names in deal["hands"]:
+        placed.update(names)
+    for z, names in deal.items():
+        if z not in ("type", "hands") and isinstance(names, list):
+            placed.update(names)
+            places.append(("zone:" + z, names))
+    rest: list = []
+    for c, k in counts.items():
+        rest.extend([c.name] * (k - placed[c.name]))
+    places.append(("zone:pack", rest))
+    fixed: list[Counter] = [Counter() for _ in places]
+
+    def take(want: dict, which: list[int]) -> None:
+        for i in which:
+            have = Counter(places[i][1])
+            for n, k in want.items():
+                m = min(k, have[n] - fixed[i][n])
+                if m > 0:
+                    fixed[i][n] += m
+                    want[n] = k - m
+
+    zones = [i for i, (key, _) in enumerate(places) if not isinstance(key, int)]
+    take(drawn, zones)
+    for n, k in drawn.items():
+        shown[n] = shown.get(n, 0) + k
+    take(shown, list(range(len(places))))
+    groups: list = []
+    for (key, names), fix in zip(places, fixed):
+        out = []
+        for n in names:
+            if fix[n] > 0:
+                fix[n] -= 1
+            else:
+                out.append(by_name[n])
+        groups.append((key, out))
+    pack = groups.pop()
+    return groups, pack[1]
+
+
+def _unseen_names(e: Any, deal: dict, seat: int, known: set, by_name: dict) -> tuple[list, list]:
+    """``_unseen``'s places with copies of a card in a hand without a deal: a world exchanges card
     names (``sigma``: {card: card}), every copy of a name with it, so the cards it may exchange are
     the names none of whose copies the seat has seen, each named once, at the place of its first
     copy dealt, and of the most copies (a name of fewer copies, in a pack partly copied, stays

@@ -46,14 +46,14 @@ class _World(State):
         self,
         state: Parts,
         snap: Any,
-        sigma: dict | None,
+        sigma: Any,
         seed: int,
         swap: dict | None = None,
         marks: Any = None,
         seat: int | None = None,
     ) -> None:
         """This world: ``state``'s hand dealt again from ``snap`` with the unseen
-        cards exchanged by ``sigma``, and its moves played again. A card moved
+        cards exchanged by ``sigma`` (``Places`` with copies), and its moves played again. A card moved
         in the true game is moved as the card that took its place (``sigma``): a
         card another seat chose or passed in secret is, in the world, the one
         dealt where it lay. ``swap``: how ``state``'s cards become this world's,
@@ -151,9 +151,26 @@ class _World(State):
             )
             and e.declared == t.declared
             and e.bal == t.bal
+            # with copies, a world is drawn copy by copy (``Places``), and the copy the seat drew
+            # from a stock is told by its place alone: the seat's own hand and what it was shown
+            # in full must be as it saw them
+            and (
+                seat is None
+                or not state.game.gamedef.copies
+                or (
+                    e.hand[seat] == t.hand[seat]
+                    and all(
+                        a[2] == b[2]
+                        for a, b in zip(self._events, state._events)
+                        if a[1] is not None
+                        and a[1] != -1
+                        and (a[1] == seat or (isinstance(a[1], tuple) and seat in a[1]))
+                    )
+                )
+            )
         )
 
-    def _copy(self, state: Parts, snap: Any, here: dict, sigma: dict | None, seed: int, owned: tuple) -> None:
+    def _copy(self, state: Parts, snap: Any, here: dict, sigma: Any, seed: int, owned: tuple) -> None:
         """This world: a copy of ``state`` (paused mid-hand, nothing played again) with each card of
         ``here`` ({card: the card put in its place}) exchanged where it lies (hands, zones, the
         stock's order), the hand's events as the seats saw them exchanged the same way, and a
