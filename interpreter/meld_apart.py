@@ -49,7 +49,8 @@ class LayApart(StateParts):
             moves.append("meld")
         if len(chosen) == 1 and self._off_targets(spec, seat, groups, chosen[0]):
             moves.append("lay_off")
-        m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, frame))
+        # asked even when he may only pass: whether he may lay anything is his to know alone
+        m = moves[0] if len(moves) == 1 and chosen else (yield from self._choice("meld", seat, moves, frame))
         if isinstance(m, Card):
             if self._logging:
                 self.emit({"type": "choose", "seat": seat, "card": m.name})

@@ -56,3 +56,21 @@ class Restocking(StateParts):
         """``cards`` in a new order, drawn from the game's generator (a world's: worlds.py)."""
         self.rng.shuffle(cards)
         return cards
+
+
+def seen_since(events: list, seat: int) -> set[str]:
+    """The cards ``seat`` saw in ``events`` (a hand's record: (public, owner, full) each): those
+    shown face up, and those of the events it saw in full (its own draws); not those a later
+    restock names."""
+    out: set[str] = set()
+    for public, owner, full in events:
+        ev = full if full is not None and (owner == seat or (isinstance(owner, tuple) and seat in owner)) else public
+        if ev.get("type") == "restock":
+            continue
+        c = ev.get("card")
+        if isinstance(c, str):
+            out.add(c)
+        cs = ev.get("cards")
+        if isinstance(cs, list):
+            out.update(x for x in cs if isinstance(x, str))
+    return out

@@ -57,6 +57,7 @@ CONCEPTS = [
         "gin_rummy",
         "crazy_eights",
         "go_fish",
+        "rummy",
     )
 ]
 
