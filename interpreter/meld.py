@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from ..dsl.cards import Card
-from ..dsl.combinations import Combination, _candidates
+from ..dsl.combinations import Combination
 from ..dsl.model import Step
 from .base import PASS, Decision, canon_key
-from .meld_apart import LayApart
+from .meld_apart import LayApart, has_room, is_one, melds_in
 
 MAX_LAYOUT_TRIES = 20_000  # ways of laying out tried for one question, then the answer is no
 
@@ -83,30 +83,6 @@ def can_lay(melds: Combination, required: frozenset, optional: frozenset) -> boo
         return ok
 
     return go(required, optional)
-
-
-def melds_in(melds: Combination, hand: list) -> list[frozenset]:
-    """Every single set or run of ``melds`` made of cards of ``hand``."""
-    cards = tuple(sorted(hand, key=canon_key))
-    out = {frozenset(cards[i] for i in m) for part in melds.of for m in _candidates(melds, part, cards)}
-    return sorted(out, key=lambda m: sorted(canon_key(x) for x in m))
-
-
-def is_one(melds: Combination, cards: tuple) -> bool:
-    """Whether ``cards`` make one set or run of ``melds``, every card in it."""
-    k = len(cards)
-    return any(len(m) == k for part in melds.of for m in _candidates(melds, part, cards))
-
-
-def has_room(melds: Combination, cards: tuple) -> bool:
-    """Whether ``cards``, one set or run of ``melds``, may still take a card (a set of its
-    most cards may not)."""
-    k = len(cards)
-    return any(
-        part.most is None or k < part.most
-        for part in melds.of
-        if any(len(m) == k for m in _candidates(melds, part, cards))
-    )
 
 
 class DrawMeld(LayApart):

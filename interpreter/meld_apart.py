@@ -14,7 +14,32 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from ..dsl.cards import Card
+from ..dsl.combinations import Combination, _candidates
 from .base import PASS, Decision, StateParts, canon_key
+
+
+def melds_in(melds: Combination, hand: list) -> list[frozenset]:
+    """Every single set or run of ``melds`` made of cards of ``hand``."""
+    cards = tuple(sorted(hand, key=canon_key))
+    out = {frozenset(cards[i] for i in m) for part in melds.of for m in _candidates(melds, part, cards)}
+    return sorted(out, key=lambda m: sorted(canon_key(x) for x in m))
+
+
+def is_one(melds: Combination, cards: tuple) -> bool:
+    """Whether ``cards`` make one set or run of ``melds``, every card in it."""
+    k = len(cards)
+    return any(len(m) == k for part in melds.of for m in _candidates(melds, part, cards))
+
+
+def has_room(melds: Combination, cards: tuple) -> bool:
+    """Whether ``cards``, one set or run of ``melds``, may still take a card (a set of its
+    most cards may not)."""
+    k = len(cards)
+    return any(
+        part.most is None or k < part.most
+        for part in melds.of
+        if any(len(m) == k for m in _candidates(melds, part, cards))
+    )
 
 
 class LayApart(StateParts):
@@ -22,8 +47,6 @@ class LayApart(StateParts):
 
     def _off_targets(self, spec: Any, seat: int, groups: tuple, x: Card) -> list[int]:
         """The melds on the table (their places in ``groups``) that ``x`` lays off on."""
-        from .meld import is_one
-
         on = spec.lay_off_melds if spec.lay_off_melds is not None else spec.melds
         anyone = spec.lay_off_in_turn == "all"
         return [i for i, (o, g) in enumerate(groups) if (anyone or o == seat) and is_one(on, (*g, x))]
@@ -34,8 +57,6 @@ class LayApart(StateParts):
         """One move of the laying out: a card chosen (returned, its ``choose`` event made),
         ``pass`` (returned), or a meld laid down or a card laid off (made; the melds on the
         table after it returned)."""
-        from .meld import has_room, melds_in
-
         hand = self.hand[seat]
         have = frozenset(chosen)
         fit = [m for m in melds_in(spec.melds, hand) if have <= m]
