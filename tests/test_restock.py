@@ -219,3 +219,19 @@ def test_crazy_eights_with_restock_draws_on_from_the_pile_shuffled():
         assert sorted(zone(st, "stock")) == sorted(pile[:-1]) == sorted(restock["cards"])
         assert zone(st, "discards") == pile[-1:]
         assert "draw" in st.legal_moves()
+
+
+def test_crazy_eights_with_restock_shows_no_seat_the_new_stock_nor_another_hand(tmp_path):
+    """The differential visibility tests (tests/test_visibility_families.py) on Crazy Eights
+    restocked: two deals alike to a seat look alike to it, and the worlds drawn for it too."""
+    import test_visibility_families as vf
+
+    text = Path(EIGHTS).read_text()
+    assert "    blocked: players + 1\n" in text
+    text = text.replace(
+        "    blocked: players + 1\n", "    blocked: players + 1\n    restock: shuffle\n    restocks: 10\n", 1
+    )
+    path = tmp_path / "eights_restocked.yaml"
+    path.write_text(text)
+    vf.test_two_deals_alike_to_a_seat_look_alike_to_it(str(path))
+    vf.test_a_world_drawn_for_a_seat_looks_to_it_as_the_real_game(str(path))
