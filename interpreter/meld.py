@@ -175,7 +175,7 @@ class DrawMeld(LayApart):
                 if spec.stock_least and len(stock) <= spec.stock_least:
                     # the stock is down to its last cards: knock with the pile's top, or the hand ends
                     can = spec.knock_at_most is not None and top is not None and offered != seat
-                    if can and self._knock_discards(spec, seat, (top,)):
+                    if can and self._knock_discards(spec, seat, (top,), barred=top):
                         moves = [PASS, "knock"]
                     m = (yield from self._choice("meld", seat, moves, here())) if moves else PASS
                     if m == PASS:
@@ -183,7 +183,7 @@ class DrawMeld(LayApart):
                             self.emit({"type": "stock_out", "seat": seat})
                         self._hand_over = True
                         break
-                    top = pile.pop()
+                    top = took = pile.pop()
                     hand.append(top)
                     if logging:
                         self.emit({"type": "take_top", "seat": seat, "card": top.name})

@@ -235,3 +235,18 @@ def test_crazy_eights_with_restock_shows_no_seat_the_new_stock_nor_another_hand(
     path.write_text(text)
     vf.test_two_deals_alike_to_a_seat_look_alike_to_it(str(path))
     vf.test_a_world_drawn_for_a_seat_looks_to_it_as_the_real_game(str(path))
+
+
+def test_the_card_taken_is_not_discarded_at_gin_either(tmp_path):
+    """``discard_taken: forbidden`` with a knock (Gin Rummy as most books give it): the upcard
+    taken is not among the discards offered; without the key it is (OpenSpiel's rule)."""
+    text = (CONCEPTS / "gin_rummy.yaml").read_text()
+    assert "    knocked: knocked\n" in text
+    path = tmp_path / "gin.yaml"
+    path.write_text(text.replace("    knocked: knocked\n", "    knocked: knocked\n    discard_taken: forbidden\n", 1))
+    for ref, offered in ((str(CONCEPTS / "gin_rummy.yaml"), True), (str(path), False)):
+        st = academie.load_game(ref).new_state(players=2, seed=1, keep_events=True)
+        up = st.engine.zones["discards"][-1]
+        assert "take" in st.legal_moves()
+        st.apply("take")
+        assert (up in st.legal_moves()) == offered
