@@ -120,7 +120,7 @@ class StateParts:
     _zone_owner: dict[int, int]
     _hand_ids: frozenset[int]
     _touched: set[int]
-    _restock_orders: tuple
+    restock_orders: tuple
     _short_cfg: dict[int, tuple]
     _inline: tuple | None
     _deck: list[Card] | None

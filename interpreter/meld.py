@@ -136,7 +136,7 @@ class DrawMeld(LayApart):
             groups: tuple[tuple[int, tuple[Card, ...]], ...] = ()
             queue: tuple[int, ...] = ()
             streak, takes, passes, took = 0, 0, 0, None
-            self._restock_orders = ()
+            self.restock_orders = ()
             if spec.first_offer and pile:
                 phase = "offer"
         else:

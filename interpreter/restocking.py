@@ -6,7 +6,7 @@ times in a hand. docs/language.md, section 4, "Restocking".
 A shuffled restock is a shuffle nobody sees: the ``restock`` event names the cards (every seat
 saw them on the pile) in the canonical order, not in the order they lie; the views forget where
 they are (``academie/api/views.py``), so that a card drawn from the new stock is seen by its
-drawer alone. The orders a hand's restocks gave are kept (``_restock_orders``) for the worlds a
+drawer alone. The orders a hand's restocks gave are kept (``restock_orders``) for the worlds a
 search player draws (``interpreter/worlds.py``: a world keeps the places of the cards the seat
 has seen since, and exchanges the rest among their places)."""
 
@@ -22,12 +22,12 @@ RESTOCK = ("none", "turn", "shuffle")
 class Restocking(StateParts):
     """``State``'s restocking of a drawing step's stock."""
 
-    _restock_orders: tuple = ()  # the new stocks of the hand's restocks, in order (bottom first)
+    restock_orders: tuple = ()  # the new stocks of the hand's restocks, in order (bottom first)
 
     def _restock(self, spec: Any, stock: list, pile: list) -> bool:
         """When ``spec`` restocks and may still: the pile (but its top ``restock_keep`` cards)
         made the ``stock``, turned over or shuffled. Whether it was (else the stock stays out)."""
-        if spec.restock == "none" or stock or len(self._restock_orders) >= spec.restocks:
+        if spec.restock == "none" or stock or len(self.restock_orders) >= spec.restocks:
             return False
         keep = spec.restock_keep
         if len(pile) <= keep:
@@ -39,7 +39,7 @@ class Restocking(StateParts):
         else:
             cards = self._restock_shuffle(cards)
         stock[:] = cards
-        self._restock_orders = (*self._restock_orders, tuple(cards))
+        self.restock_orders = (*self.restock_orders, tuple(cards))
         if self._logging:
             self.emit(
                 {

@@ -33,7 +33,7 @@ class Shedding(StateParts):
             # owed: cards the player to move must draw (a penalty card played on him); phase: play | suit
             direction, drawn, passes, owed, phase = 1, 0, 0, 0, "play"
             self.led = None
-            self._restock_orders = ()
+            self.restock_orders = ()
             if spec.starter is not None and stock:
                 start = self._shed_starter(spec, stock, pile)
                 if start is not None:  # the card turned acts as if the dealer had played it

@@ -74,7 +74,7 @@ class World(State):
 
     def _restock_shuffle(self, cards: list) -> list:
         """A restock's new stock: the plan's, when the pile holds its cards (else shuffled afresh)."""
-        plan, k = self._restock_plan, len(self._restock_orders)
+        plan, k = self._restock_plan, len(self.restock_orders)
         if k < len(plan) and sorted(c.name for c in cards) == sorted(c.name for c in plan[k]):
             by_name = {c.name: c for c in cards}
             return [by_name[c.name] for c in plan[k]]

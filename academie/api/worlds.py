@@ -108,11 +108,9 @@ class _World(State):
             for i in range(len(moves) + 1):
                 if i:
                     m = moves[i - 1]
-                    if moved and isinstance(m, Card) and self.engine._restock_orders:
+                    if moved and isinstance(m, Card) and self.engine.restock_orders:
                         # a card drawn unseen from a shuffled restock: the one that lies where it lay
-                        k = next(
-                            (k for k in range(len(self.engine._restock_orders) - 1, -1, -1) if m in moved[k]), None
-                        )
+                        k = next((k for k in range(len(self.engine.restock_orders) - 1, -1, -1) if m in moved[k]), None)
                         if k is not None:
                             m = moved[k][m]
                     elif swap is not None and isinstance(m, Card):
@@ -220,7 +218,7 @@ def _restock_plan(state: Parts, seat: int | None, seed: int) -> tuple[tuple, lis
 
     events = state._events
     at = [i for i, (public, _, _) in enumerate(events) if public.get("type") == "restock"]
-    orders = getattr(state.engine, "_restock_orders", ())
+    orders = getattr(state.engine, "restock_orders", ())
     if not at or len(orders) != len(at):
         return (), []
     plan = []
