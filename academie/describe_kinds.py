@@ -23,6 +23,21 @@ KNOCK_KEYS = (
 )
 
 
+RESTOCK_KEYS = ("restock", "restocks", "restock_keep")
+
+
+def restock_words(s) -> str:
+    """The restocking of a drawing step (``draw_meld``, ``shedding``), in words ("" when none)."""
+    how = s.get("restock", "none")
+    if how == "none":
+        return ""
+    pile = "the " + str(s.get("discards")) + ("" if s.get("restock_keep", 1) == 0 else " but its top card")
+    made = "turned over as it lies" if how == "turn" else "shuffled, unseen by all,"
+    most = int(s.get("restocks", 1))
+    times = "once in a hand" if most == 1 else f"{most} times at most in a hand"
+    return f" When the {s.get('stock')} is out and a card is to be drawn, {pile} is {made} to make a new {s.get('stock')} ({times})."
+
+
 class KindWords(PlayWords):
     """The statements of the vying and draw-and-meld steps, one method per kind (``step_KIND``)."""
 
@@ -105,7 +120,7 @@ class KindWords(PlayWords):
             + (
                 f". He lays out cards on {table}, one by one: all of them together must lie in "
                 f"{s.get('melds')} (sets and runs, no card used twice), his earlier ones re-laid as he likes"
-                if s.get("lay", "turn") == "turn"
+                if s.get("lay", "turn") == "turn" and s.get("lay_off_in_turn", "none") == "none"
                 else ""
             )
             + (
@@ -113,8 +128,25 @@ class KindWords(PlayWords):
                 if s.get("discard", True)
                 else ""
             )
-            + f". When the {s.get('stock')} is out at a turn, the hand ends with no winner."
+            + (
+                f". When the {s.get('stock')} is out at a turn"
+                + (" and cannot be made again" if s.get("restock", "none") != "none" else "")
+                + ", the hand ends with no winner."
+            )
         )
+        if s.get("lay_off_in_turn", "none") != "none":
+            whose = (
+                "his own melds" if s["lay_off_in_turn"] == "own" else "any melds on the table, his own or the others'"
+            )
+            text = text.replace(
+                ". Then, while",
+                f". He lays down melds of {s.get('melds')} on {table}, each apart, and lays off cards one at a "
+                f"time on {whose}. Then, while",
+                1,
+            )
+        text += restock_words(s)
+        if s.get("discard_taken") == "forbidden":
+            text += " He may not discard the card he took from the pile in the same turn, unless it is his only card."
         if s.get("knock") is not None:
             text += f" After his discard he may knock, ending the hand, if {cond(s['knock'])}."
         if s.get("knock_at_most") is not None:
@@ -124,7 +156,13 @@ class KindWords(PlayWords):
             base,
             _cap(when) + text,
             strip(
-                {k: s.get(k) for k in ("first", "stock", "discards", "table", "melds", "drawn", "discard", *KNOCK_KEYS)}
+                {
+                    **{
+                        k: s.get(k)
+                        for k in ("first", "stock", "discards", "table", "melds", "drawn", "discard", *KNOCK_KEYS)
+                    },
+                    **{k: s[k] for k in ("lay_off_in_turn", "discard_taken", *RESTOCK_KEYS) if k in s},
+                }
             ),
             base,
         )

@@ -4,6 +4,7 @@ of ``SheddingWords``, which ``describe_words.StepWords`` is made of."""
 from __future__ import annotations
 
 from .describe_phrases import _cap, _seat, card_test, cond, expr
+from .describe_kinds import RESTOCK_KEYS, restock_words
 from .describe_play import PlayWords
 from .statements import strip
 
@@ -47,8 +48,10 @@ class SheddingWords(PlayWords):
             )
         if effects:
             text += " " + _cap("; ".join(effects)) + "."
+        text += restock_words(s)
         keys = ("first", "stock", "discards", "starter", "match", "wild", "draws", "draw_freely", "blocked")
-        self.add("play", base, _cap(when) + text, strip({k: s.get(k) for k in keys}), base)
+        data = {**{k: s.get(k) for k in keys}, **{k: s[k] for k in RESTOCK_KEYS if k in s}}
+        self.add("play", base, _cap(when) + text, strip(data), base)
         for i, e in enumerate(s.get("end") or []):
             who = f", and {_seat(e['winner'])} wins" if e.get("winner") is not None else ""
             self.add(

@@ -436,6 +436,11 @@ def _stock_out(ev: dict, w: _Words, _: bool | None) -> _Got:
     return [_t("The stock is out")]
 
 
+def _restock(ev: dict, w: _Words, _: bool | None) -> _Got:
+    how = "shuffled" if ev.get("shuffled") else "turned over"
+    return [_t(f"The {ev['from']} is {how} to make a new {ev['to']} ({len(ev.get('cards', ()))} cards)")]
+
+
 def _ask(ev: dict, w: _Words, _: bool | None) -> _Got:
     n = ev.get("count", 0)
     given = f": {n} given" if n else ": none (go fish)"
@@ -517,6 +522,7 @@ _KINDS: dict[str, Callable[[dict, _Words, bool | None], _Got]] = {
     "knock": _knock,
     "lay_off": _lay_off,
     "stock_out": _stock_out,
+    "restock": _restock,
     "ask": _ask,
     "bury": _bury,
     "pass": _pass,

@@ -130,6 +130,8 @@ class Witness:
             self.seen.update(v if isinstance(v, list) else [str(v)])
         elif t == "draw_for_dealer":
             self.seen.update(ev.get("cards", {}).values())
+        elif t == "restock" and ev.get("shuffled"):  # shuffled face down: where each lies, no one knows
+            self.seen.difference_update(ev.get("cards", ()))
         elif t == "take" and ev.get("seat") not in self.viewers and not self.seen.issuperset(ev.get("cards", [])):
             return {**{k: v for k, v in ev.items() if k != "cards"}, "count": len(ev["cards"])}
         elif t == "look" and ev.get("seat") not in self.viewers:

@@ -17,6 +17,19 @@ if TYPE_CHECKING:
 DRAWN = ("hand", "faced")
 LAY = ("turn", "knock")
 LAY_OFF = ("none", "others", "all")
+LAY_OFF_IN_TURN = ("none", "own", "all")
+RESTOCK = ("none", "turn", "shuffle")
+
+
+def restock_keys(s: dict) -> dict:
+    """The restocking keys of a drawing step (``draw_meld``, ``shedding``), with their defaults:
+    ``restock`` none | turn | shuffle, ``restocks`` the most in a hand (default 1),
+    ``restock_keep`` the pile's top cards left on it (default 1)."""
+    return {
+        "restock": s.get("restock", "none"),
+        "restocks": int(s.get("restocks", 1)),
+        "restock_keep": int(s.get("restock_keep", 1)),
+    }
 
 
 @dataclass
@@ -45,6 +58,12 @@ class MeldSpec:
     stock_least: int = 0  # a turn begun with the stock this low: knock with the pile's top, or the hand ends
     returns_end: int = 0  # the hand ends, no one winning, after so many turns in a row discard the card taken
     takes_end: int = 0  # the hand ends, no one winning, at this take of the pile (after the first turn)
+    # laying off in the turn, the card taken, restocking (docs/language.md, kind: draw_meld; "Restocking")
+    lay_off_in_turn: str = "none"  # none; own: on his own melds; all: on any seat's; melds laid apart
+    discard_taken: str = "allowed"  # forbidden: the card taken from the pile is not discarded that turn
+    restock: str = "none"  # none | turn | shuffle: the pile made the stock again when it is out
+    restocks: int = 1  # the most restocks in a hand
+    restock_keep: int = 1  # the pile's top cards left on it at a restock
 
 
 def build_meld(b, base: tuple, s: dict) -> MeldSpec | None:
@@ -95,6 +114,10 @@ def build_meld(b, base: tuple, s: dict) -> MeldSpec | None:
             base + ("knocked",), f"'{knocked}' is not a counter kept per seat (declare it under vars:, per_seat: true)"
         )
         ok = False
+    in_turn = s.get("lay_off_in_turn", "none")
+    if in_turn != "none" and (lay == "knock" or s.get("drawn", "hand") == "faced"):
+        b.err(base + ("lay_off_in_turn",), "laying off in the turn needs lay: turn and drawn: hand")
+        ok = False
     if not ok or comb is None:
         return None
     return MeldSpec(
@@ -119,4 +142,7 @@ def build_meld(b, base: tuple, s: dict) -> MeldSpec | None:
         stock_least=int(s.get("stock_least", 0)),
         returns_end=int(s.get("returns_end", 0)),
         takes_end=int(s.get("takes_end", 0)),
+        lay_off_in_turn=in_turn,
+        discard_taken=s.get("discard_taken", "allowed"),
+        **restock_keys(s),
     )

@@ -38,11 +38,15 @@ class SheddingSpec:
     stack: bool = False  # the player made to draw may play a like card instead, passing on the sum
     on_play: list[Effect] = field(default_factory=list)  # after each card played (seat: its player)
     end: list[EndRule] = field(default_factory=list)  # tested after each card played
+    restock: str = "none"  # none | turn | shuffle: the discards made the stock again when it is out
+    restocks: int = 1  # the most restocks in a hand
+    restock_keep: int = 1  # the pile's top cards left on it at a restock
 
 
 def build_shedding(b, base: tuple, s: dict) -> SheddingSpec | None:
     """The ``SheddingSpec`` of the step at ``base`` (its mapping ``s``, checked by the schema),
     its zones checked against the game's (``b``: the StepBuilder)."""
+    from .build_meld import restock_keys
     from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH
 
     ok = True
@@ -69,6 +73,7 @@ def build_shedding(b, base: tuple, s: dict) -> SheddingSpec | None:
         stack=bool(pen.get("stack", False)),
         on_play=b.effects(base + ("on_play",)),
         end=b.end_rules(base + ("end",)),
+        **restock_keys(s),
     )
     if not ok or match is None:
         return None

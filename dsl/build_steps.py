@@ -146,6 +146,8 @@ class StepBuilder(PieceBuilder):
         elif kind == "draw_meld":
             st.meld = build_meld(self, base, s)
             st.move_names = ("draw", "take", "meld", "knock")
+            if st.meld is not None and st.meld.lay_off_in_turn != "none":
+                st.move_names += ("lay_off",)
         elif kind == "shedding":
             st.shedding = build_shedding(self, base, s)
             st.move_names = SHEDDING_MOVES

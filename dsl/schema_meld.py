@@ -3,6 +3,27 @@
 from __future__ import annotations
 
 
+RESTOCK_KEYS: dict = {
+    "restock": {
+        "enum": ["none", "turn", "shuffle"],
+        "description": "when the stock is out and a card is to be drawn: the discard pile but its top card "
+        "becomes the stock, turned over as it lies (turn) or shuffled, unseen (shuffle); default none",
+    },
+    "restocks": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 1000,
+        "description": "the most restocks in a hand (default 1); then the stock stays out",
+    },
+    "restock_keep": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 1,
+        "description": "the pile's top cards left on it at a restock (default 1; 0: the whole pile)",
+    },
+}
+
+
 def draw_meld_kind(el, expr: dict, step_common: dict) -> dict:
     """The properties of a draw-and-meld step, made with make_schema's ``el``."""
     return el(
@@ -64,6 +85,16 @@ def draw_meld_kind(el, expr: dict, step_common: dict) -> dict:
                 "minimum": 0,
                 "description": "the hand ends, no one winning, at this take of the discard pile after the first turn",
             },
+            "lay_off_in_turn": {
+                "enum": ["none", "own", "all"],
+                "description": "in his turn a player lays melds apart and lays cards off on melds on the "
+                "table: his own (own) or any seat's (all); default none",
+            },
+            "discard_taken": {
+                "enum": ["allowed", "forbidden"],
+                "description": "the card taken from the discard pile may not be discarded in the same turn (forbidden)",
+            },
+            **RESTOCK_KEYS,
             "end": {
                 "type": "array",
                 "items": el({"when": expr, "after": {"enum": ["turn"]}, "winner": expr}, ["when"]),

@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+try:
+    from .schema_meld import RESTOCK_KEYS
+except ImportError:  # make_schema.py run as a script: the modules beside it
+    from schema_meld import RESTOCK_KEYS  # type: ignore[no-redef]
+
 
 def shedding_kinds(el, expr: dict, step_common: dict) -> dict:
     """The properties of a shedding step and of an asking step, made with make_schema's ``el``."""
@@ -45,6 +50,7 @@ def shedding_kinds(el, expr: dict, step_common: dict) -> dict:
                 ["when"],
             ),
             "on_play": {"$ref": "#/$defs/effects"},
+            **RESTOCK_KEYS,
             "end": {
                 "type": "array",
                 "items": el({"when": expr, "after": {"enum": ["play"]}, "winner": expr}, ["when"]),

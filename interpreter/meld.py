@@ -16,9 +16,10 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from ..dsl.cards import Card
-from ..dsl.combinations import Combination, _candidates
+from ..dsl.combinations import Combination
 from ..dsl.model import Step
-from .base import PASS, Decision, StateParts, canon_key
+from .base import PASS, Decision, canon_key
+from .meld_apart import LayApart, has_room, is_one, melds_in
 
 MAX_LAYOUT_TRIES = 20_000  # ways of laying out tried for one question, then the answer is no
 
@@ -84,31 +85,7 @@ def can_lay(melds: Combination, required: frozenset, optional: frozenset) -> boo
     return go(required, optional)
 
 
-def melds_in(melds: Combination, hand: list) -> list[frozenset]:
-    """Every single set or run of ``melds`` made of cards of ``hand``."""
-    cards = tuple(sorted(hand, key=canon_key))
-    out = {frozenset(cards[i] for i in m) for part in melds.of for m in _candidates(melds, part, cards)}
-    return sorted(out, key=lambda m: sorted(canon_key(x) for x in m))
-
-
-def is_one(melds: Combination, cards: tuple) -> bool:
-    """Whether ``cards`` make one set or run of ``melds``, every card in it."""
-    k = len(cards)
-    return any(len(m) == k for part in melds.of for m in _candidates(melds, part, cards))
-
-
-def has_room(melds: Combination, cards: tuple) -> bool:
-    """Whether ``cards``, one set or run of ``melds``, may still take a card (a set of its
-    most cards may not)."""
-    k = len(cards)
-    return any(
-        part.most is None or k < part.most
-        for part in melds.of
-        if any(len(m) == k for m in _candidates(melds, part, cards))
-    )
-
-
-class DrawMeld(StateParts):
+class DrawMeld(LayApart):
     """``State``'s draw-and-meld step."""
 
     def _meld_eval(self, fn, seat: int, out: tuple = (), into: tuple = ()) -> Any:
@@ -123,10 +100,13 @@ class DrawMeld(StateParts):
         finally:
             hand[:] = kept
 
-    def _knock_discards(self, spec, seat: int, into: tuple = ()) -> list:
+    def _knock_discards(self, spec, seat: int, into: tuple = (), barred: Card | None = None) -> list:
         """The cards whose discard leaves the seat's deadwood within the knock's limit (the
-        hand with the cards ``into``), in the canonical order."""
+        hand with the cards ``into``), in the canonical order; with ``discard_taken: forbidden``,
+        not ``barred`` (the card taken from the pile this turn)."""
         hand = sorted((*self.hand[seat], *into), key=canon_key)
+        if barred is not None and spec.discard_taken == "forbidden":
+            hand = [c for c in hand if c is not barred]
         limit = self._meld_eval(spec.knock_at_most.fn, seat)
         dw = spec.deadwood.fn
         return [c for c in hand if self._meld_eval(dw, seat, (c,), tuple(x for x in into if x is not c)) <= limit]
@@ -156,6 +136,7 @@ class DrawMeld(StateParts):
             groups: tuple[tuple[int, tuple[Card, ...]], ...] = ()
             queue: tuple[int, ...] = ()
             streak, takes, passes, took = 0, 0, 0, None
+            self.restock_orders = ()
             if spec.first_offer and pile:
                 phase = "offer"
         else:
@@ -187,12 +168,14 @@ class DrawMeld(StateParts):
                     phase = "source"
                 continue
             if phase == "source":
+                if not stock and spec.restock != "none":  # the stock out: the pile made it again
+                    self._restock(spec, stock, pile)
                 moves: list = []
                 top = pile[-1] if pile else None
                 if spec.stock_least and len(stock) <= spec.stock_least:
                     # the stock is down to its last cards: knock with the pile's top, or the hand ends
                     can = spec.knock_at_most is not None and top is not None and offered != seat
-                    if can and self._knock_discards(spec, seat, (top,)):
+                    if can and self._knock_discards(spec, seat, (top,), barred=top):
                         moves = [PASS, "knock"]
                     m = (yield from self._choice("meld", seat, moves, here())) if moves else PASS
                     if m == PASS:
@@ -200,7 +183,7 @@ class DrawMeld(StateParts):
                             self.emit({"type": "stock_out", "seat": seat})
                         self._hand_over = True
                         break
-                    top = pile.pop()
+                    top = took = pile.pop()
                     hand.append(top)
                     if logging:
                         self.emit({"type": "take_top", "seat": seat, "card": top.name})
@@ -254,6 +237,9 @@ class DrawMeld(StateParts):
                 if down:  # nothing is laid out in the turn
                     phase = "discard"
                     continue
+                if spec.lay_off_in_turn != "none":  # melds laid apart, cards laid off on them
+                    phase = "apart"
+                    continue
                 required = frozenset((*table, *chosen, *([card] if card is not None else ())))
                 rest = frozenset(x for x in hand if x not in chosen)
                 moves = [x for x in sorted(rest, key=canon_key) if can_lay(melds, required | {x}, rest - {x})]
@@ -295,10 +281,25 @@ class DrawMeld(StateParts):
                     chosen = []
                     phase = "discard"
                 continue
+            if phase == "apart":
+                m = yield from self._lay_apart(spec, seat, chosen, groups, here())
+                if isinstance(m, Card):
+                    chosen.append(m)
+                    continue
+                if m == PASS:
+                    phase = "discard"
+                    continue
+                groups = m  # a meld laid down or a card laid off: the melds on the table now
+                chosen = []
+                if not hand:
+                    phase = "discard"
+                continue
             if phase == "discard":
                 if spec.discard and hand:
                     moves = sorted(hand, key=canon_key)
-                    if spec.knock_at_most is not None and self._knock_discards(spec, seat):
+                    if spec.discard_taken == "forbidden" and took in hand and len(moves) > 1:
+                        moves.remove(took)  # the card taken from the pile is not discarded again at once
+                    if spec.knock_at_most is not None and self._knock_discards(spec, seat, barred=took):
                         moves.append("knock")
                     m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
                     if m == "knock":
@@ -342,7 +343,7 @@ class DrawMeld(StateParts):
                 phase = "next"
                 continue
             if phase == "knock_discard":
-                moves = self._knock_discards(spec, seat)
+                moves = self._knock_discards(spec, seat, barred=took) or self._knock_discards(spec, seat)
                 m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
                 hand.remove(m)
                 pile.append(m)

@@ -33,6 +33,7 @@ class Shedding(StateParts):
             # owed: cards the player to move must draw (a penalty card played on him); phase: play | suit
             direction, drawn, passes, owed, phase = 1, 0, 0, 0, "play"
             self.led = None
+            self.restock_orders = ()
             if spec.starter is not None and stock:
                 start = self._shed_starter(spec, stock, pile)
                 if start is not None:  # the card turned acts as if the dealer had played it
@@ -44,6 +45,8 @@ class Shedding(StateParts):
         while not self._hand_over:
             self.mover = seat
             hand = hands[seat]
+            if not stock and spec.restock != "none":  # the stock out at a move: the pile made it again
+                self._restock(spec, stock, pile)
             here = (seat, direction, drawn, passes, owed, phase)
             if phase == "suit":  # the player of a wild card names the suit to follow
                 suit = yield from self._choice("suit", seat, list(self.g.suits), here)
@@ -59,7 +62,9 @@ class Shedding(StateParts):
                     moves = [c for c in sorted(hand, key=canon_key) if spec.penalty.fn(self, seat, c)] + moves
                 m = yield from self._choice("shed", seat, moves, here)
                 if m == "draw":
-                    for _ in range(min(owed, len(stock))):
+                    for _ in range(owed):
+                        if not stock and not self._restock(spec, stock, pile):
+                            break
                         self._draw_top(seat, stock, hand, spec.stock)
                     owed, drawn = 0, 0
                     seat = (seat + direction) % n

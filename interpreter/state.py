@@ -62,6 +62,7 @@ from .procedure import Procedure, Snapshot
 from .patience import Patience
 from .meld import DrawMeld
 from .shedding import Shedding
+from .restocking import Restocking
 from .asking import Asking
 from .sequence import Sequence
 from .adding import Adding
@@ -93,6 +94,7 @@ class State(
     DrawMeld,
     Shedding,
     Asking,
+    Restocking,
 ):
     """One game of ``game`` for ``players`` players.
 

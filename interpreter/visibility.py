@@ -361,6 +361,11 @@ class Seen:
             self.shown.update(v if isinstance(v, list) else [str(v)])
         elif t == "draw_for_dealer":
             self.shown.update(ev.get("cards", {}).values())
+        elif t == "restock" and ev.get("shuffled"):  # shuffled face down: where each lies, no one knows
+            gone = ev.get("cards", ())
+            self.shown.difference_update(gone)
+            for mine in self.own:
+                mine.difference_update(gone)
         elif t == "deal":
             for mine, names in zip(self.own, ev.get("hands", ())):
                 mine.update(names)

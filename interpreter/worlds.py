@@ -116,9 +116,12 @@ class World(State):
     ``seed`` after the deal (before the hand if ``sigma`` is None: the hand
     is then shuffled afresh)."""
 
-    def __init__(self, game: GameDef, players: int, *, resume: Snapshot, sigma: dict | None, seed: Any, **kw):
+    def __init__(
+        self, game: GameDef, players: int, *, resume: Snapshot, sigma: dict | None, seed: Any, plan: tuple = (), **kw
+    ):
         self._sigma = sigma
         self._world_seed = seed
+        self._restock_plan = plan  # the new stocks of the hand's restocks, in order (api/worlds.py)
         super().__init__(game, players, seed, resume=resume, **kw)
 
     def _restore(self, snap: Snapshot) -> None:
@@ -140,6 +143,14 @@ class World(State):
         else:
             pack[:] = [sigma.get(c, c) for c in pack]
         self.rng.seed(self._world_seed)
+
+    def _restock_shuffle(self, cards: list) -> list:
+        """A restock's new stock: the plan's, when the pile holds its cards (else shuffled afresh)."""
+        plan, k = self._restock_plan, len(self.restock_orders)
+        if k < len(plan) and sorted(c.name for c in cards) == sorted(c.name for c in plan[k]):
+            by_name = {c.name: c for c in cards}
+            return [by_name[c.name] for c in plan[k]]
+        return super()._restock_shuffle(cards)
 
     def _step_deal(self, st):
         sigma = self._sigma
@@ -477,6 +488,7 @@ def lacks(
     sigma: dict | None = None,
     seed: Any = 0,
     marks: list | None = None,
+    plan: tuple = (),
 ) -> dict[Card, set[Card]]:
     """What the seats other than ``observer`` have shown they did not hold,
     by the place of each card: {card: the cards that may not lie where it lay}.
@@ -508,6 +520,7 @@ def lacks(
             resume=snap,
             sigma=sigma,
             seed=seed,
+            plan=plan,
             keep_events=False,
             check="hand",
             sink=watch,

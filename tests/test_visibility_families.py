@@ -63,6 +63,7 @@ CONCEPTS = [
         "go_fish",
         "copies",
         "spider2",
+        "rummy",
     )
 ]
 

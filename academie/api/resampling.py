@@ -70,7 +70,7 @@ def _zones_read(gamedef: Any) -> frozenset | None:
 class Resampling(Parts):
     """``State``'s worlds drawn for a seat."""
 
-    _world: Any = None  # a world drawn (``worlds._World``): (snapshot, sigma, seed)
+    _world: Any = None  # a world drawn (``worlds._World``): (snapshot, sigma, seed, restock plan)
 
     def _unseen(self, seat: int) -> tuple:
         """The hand's deal as dealt (every card, or None before the deal), the places of the cards
@@ -94,6 +94,9 @@ class Resampling(Parts):
         if deal is not None:
             e = self.engine
             known = set(deal["hands"][seat]) | self._seen | {c.name for c in e.hand[seat]}
+            for public, _, _ in self._events:  # seen on the pile before a restock: where dealt, known
+                if public.get("type") == "restock":
+                    known.update(public["cards"])
             for z, per in e.pzones.items():
                 known.update(c.name for c in per[seat])
             for _, owner, full in self._events:
@@ -156,6 +159,7 @@ class Resampling(Parts):
                     sigma=world[1] if world else None,
                     seed=world[2] if world else 0,
                     marks=marks,
+                    plan=world[3] if world else (),
                 )
             split: list = []
             for g, cs in groups:
@@ -334,7 +338,8 @@ class Resampling(Parts):
                 world._copy(self, snap, here, sigma, seed, copyable)
                 return world
             early = marks if attempt < tries else None
-            world._from(self, snap, sigma, seed, swap=here, marks=early, seat=seat)
+            # the true deal taken: the true restocks too (the hand replays as it went)
+            world._from(self, snap, sigma, seed, swap=here, marks=early, seat=seat, restocks=attempt < tries)
             if world._ok:
                 world.fallback = world.true_deal = attempt == tries
                 if attempt < tries and len(found) < 64:

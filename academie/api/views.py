@@ -66,6 +66,10 @@ class Views(Parts):
         elif t == "draw_for_dealer":
             self._seen_.update(ev["cards"].values())
             events.append((ev, None, None))
+        elif t == "restock":  # the cards named for all; shuffled face down, where each lies no one knows
+            if ev.get("shuffled"):
+                self._seen_.difference_update(ev["cards"])
+            events.append((ev, None, None))
         elif t == "score":  # a counter changed: its value for the seats that may see the cell, that it changed for all
             seers = self._seers(ev)
             if seers is None:  # a declaration told with what it declares, a win with the others' (narrate.told)

@@ -51,6 +51,7 @@ class _World(State):
         swap: dict | None = None,
         marks: Any = None,
         seat: int | None = None,
+        restocks: bool = True,
     ) -> None:
         """This world: ``state``'s hand dealt again from ``snap`` with the unseen
         cards exchanged by ``sigma`` (``Places`` with copies), and its moves played again. A card moved
@@ -61,7 +62,8 @@ class _World(State):
         ``marks``: the counters and money every seat saw at the hand's first
         decision and after each of its moves: the world is given up at its
         first public difference. ``seat``: the seat the world is drawn for: the counters
-        compared are those it sees (``visibility``)."""
+        compared are those it sees (``visibility``). ``restocks``: the cards of the hand's shuffled
+        restocks that ``seat`` has not seen since exchanged among their places (else as they lay)."""
         from ..interpreter.visibility import cell_values, visible_cells
         from ..interpreter.worlds import World
 
@@ -78,7 +80,8 @@ class _World(State):
         self._seen = set()
         self._applying = 0
         self._hand_mark = (at, earlier)
-        self._world = (snap, sigma, seed)
+        plan, moved = _restock_plan(state, seat if restocks else None, seed)
+        self._world = (snap, sigma, seed, plan)
         self._ok = True
         players, _, _, _, _ = state._recipe
         self.engine = World(
@@ -87,6 +90,7 @@ class _World(State):
             resume=snap,
             sigma=sigma,
             seed=seed,
+            plan=plan,
             keep_events=state._keep,
             sink=self._on_event,
             check="hand",
@@ -104,7 +108,12 @@ class _World(State):
             for i in range(len(moves) + 1):
                 if i:
                     m = moves[i - 1]
-                    if swap is not None and isinstance(m, Card):
+                    if moved and isinstance(m, Card) and self.engine.restock_orders:
+                        # a card drawn unseen from a shuffled restock: the one that lies where it lay
+                        k = next((k for k in range(len(self.engine.restock_orders) - 1, -1, -1) if m in moved[k]), None)
+                        if k is not None:
+                            m = moved[k][m]
+                    elif swap is not None and isinstance(m, Card):
                         m = swap.get(m, m)  # a card the seat never saw: the one that lies where it lay
                     self._send(m)  # the interpreter refuses a move that is not legal in this world
                 if marks is not None and i < len(marks):
@@ -193,7 +202,7 @@ class _World(State):
         self._seen = set(state._seen)
         self._applying = 0
         self._hand_mark = state._hand_mark
-        self._world = (snap, sigma, seed)
+        self._world = (snap, sigma, seed, ())
         self._ok = self._near = True
         e = self.engine = state.engine.copy(sink=self._on_event)
         e.knowing = self._knows
@@ -212,3 +221,37 @@ class _World(State):
 
     def __reduce_ex__(self, protocol):
         raise TypeError("a world drawn by resample() is not pickled: pickle the state it was drawn from")
+
+
+def _restock_plan(state: Parts, seat: int | None, seed: int) -> tuple[tuple, list[dict]]:
+    """The new stocks a world's restocks make (interpreter/restocking.py), in order, and how
+    ``state``'s cards become the world's there ({card: card}): each of ``state``'s restocks of
+    the hand in progress with the cards ``seat`` has seen since (drawn by it, shown face up)
+    where they lay, the others exchanged among their places at random (one exchange a restock).
+    ((), []) when the hand has had no restock."""
+    import random
+
+    from ..interpreter.restocking import seen_since
+
+    events = state._events
+    at = [i for i, (public, _, _) in enumerate(events) if public.get("type") == "restock"]
+    orders = getattr(state.engine, "restock_orders", ())
+    if not at or len(orders) != len(at):
+        return (), []
+    plan = []
+    moved: list[dict] = []
+    for k, (i, order) in enumerate(zip(at, orders)):
+        moved.append({})
+        if not events[i][0].get("shuffled") or seat is None:
+            plan.append(order)
+            continue
+        fixed = seen_since(events[i + 1 :], seat)
+        new = list(order)
+        places = [p for p, c in enumerate(order) if c.name not in fixed]
+        cards = [order[p] for p in places]
+        random.Random(f"{seed}:{k}").shuffle(cards)
+        for p, c in zip(places, cards):
+            new[p] = c
+            moved[k][order[p]] = c
+        plan.append(tuple(new))
+    return tuple(plan), moved
