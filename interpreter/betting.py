@@ -133,12 +133,12 @@ class Betting(StateParts):
                     if to <= highest:
                         break
                     self.mover = cur
-                    moves = [w("straddle"), w("decline")]
+                    offer = [w("straddle"), w("decline")]
                     if self._auto is not None:
-                        choice = self._ask(cur, moves)
+                        choice = self._ask(cur, offer)
                     else:
                         self._frame = (cur, last, 0, "straddle", None)
-                        choice = yield Decision(cur, moves, "bet")
+                        choice = yield Decision(cur, offer, "bet")
                     if choice != w("straddle"):
                         self._stake_in(st, cur, 0, w("decline"))
                         self._count_play()

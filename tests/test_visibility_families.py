@@ -38,6 +38,8 @@ GAMES = [
     "conquian/conquian",
     "klondike/cadogan",
     "poker/hoffmann",
+    "poker/hoffmann+straddle",
+    "poker/hoffmann+jack-pots",
 ]  # the games of two packs (bezique, napoleon) are not here: the exchange of unseen cards is by name
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
@@ -58,6 +60,8 @@ CONCEPTS = [
         "gin_rummy",
         "crazy_eights",
         "go_fish",
+        "straddle",
+        "openers",
     )
 ]
 
