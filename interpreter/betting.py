@@ -117,10 +117,10 @@ class Betting(StateParts):
             if spec.straddle_first is not None:  # the straddles, each doubling the highest stake
                 assert spec.straddle_max is not None
                 if frame is None:
-                    cur, last = spec.straddle_first.fn(self, None, None) % n, None
+                    cur, last, made = spec.straddle_first.fn(self, None, None) % n, None, 0
                 else:
-                    cur, last = frame[0], frame[1]
-                for _ in range(n):
+                    cur, last, made = frame[0], frame[1], frame[2]
+                while made < n:  # each seat straddles once at most
                     if out[cur] or not able(cur):
                         break
                     live_stakes = [stake[s] for s in range(n) if not out[s]]
@@ -137,7 +137,7 @@ class Betting(StateParts):
                     if self._auto is not None:
                         choice = self._ask(cur, offer)
                     else:
-                        self._frame = (cur, last, 0, "straddle", None)
+                        self._frame = (cur, last, made, "straddle", None)
                         choice = yield Decision(cur, offer, "bet")
                     if choice != w("straddle"):
                         self._stake_in(st, cur, 0, w("decline"))
@@ -145,7 +145,7 @@ class Betting(StateParts):
                         break
                     self._stake_in(st, cur, to - stake[cur], w("straddle"))
                     self._count_play()
-                    last = cur
+                    last, made = cur, made + 1
                     cur = (cur + 1) % n
                 if last is not None:  # the last straddler speaks last
                     first = (last + 1) % n
