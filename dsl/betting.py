@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from .expr import Expr
 
 # the moves of a betting round, in the order a decision offers them
-MOVES = ("fold", "check", "call", "bet", "raise")
+MOVES = ("fold", "check", "call", "bet", "raise", "straddle", "decline")
 # the greatest amount a bet chosen within bounds may have (each number is an action id)
 MAX_AMOUNT = 1000
 
@@ -32,6 +32,12 @@ class BettingSpec:
     total: str | None = None  # the per-seat counter of all a seat put in the pot this hand (side pots)
     raised: str | None = None  # a game counter set to what each bet or raise went over (a least raise reads it)
     check: bool = True  # a seat may stay in without staking while nothing is to be matched
+    # straddles before the round: the first seat offered one (seat bound) and the most a stake may
+    # be doubled to (seat bound); None: no straddle
+    straddle_first: Expr | None = None
+    straddle_max: Expr | None = None
+    opens: Expr | None = None  # who may open the round (the first bet), seat bound; None: any seat
+    show_opener: bool = False  # an opener left alone at the end of the round shows his hand
     words: dict[str, str] = field(default_factory=dict)  # move -> the game's word for it (the move's name)
     # showdown: the keys that rank a seat's hand (seat bound), greatest first, and what a tie does
     key: list[Expr] = field(default_factory=list)

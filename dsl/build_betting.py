@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .betting import MAX_AMOUNT, MOVES, BettingSpec
-from .build_pieces import WANT_NUMBER, WANT_SEAT, PieceBuilder
+from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_TRUTH, PieceBuilder
 from .gamedef import Step
 
 
@@ -77,6 +77,16 @@ def build_betting(b: PieceBuilder, st: Step, base: tuple, s: dict) -> BettingSpe
         else:
             e = b.bounded(b.expr(base + (k,), "seat", want=WANT_NUMBER), "an amount")
             setattr(spec, "bet" if k == "bet" else "raise_", e)
+    strad = s.get("straddle")
+    if isinstance(strad, dict):
+        spec.straddle_first = b.expr(base + ("straddle", "first"), want=WANT_SEAT)
+        spec.straddle_max = b.expr(base + ("straddle", "max"), "seat", want=WANT_NUMBER)
+    opens = s.get("open")
+    if isinstance(opens, dict):
+        spec.opens = b.expr(base + ("open", "when"), "seat", want=WANT_TRUTH)
+        spec.show_opener = opens.get("show") == "hand"
+        if spec.bet is None and spec.bet_range is None:
+            b.err(base + ("open",), "a round with an opening condition needs a bet (the opening)")
     words = s.get("words") or {}
     for m, w in words.items():
         if m not in MOVES:
@@ -85,8 +95,6 @@ def build_betting(b: PieceBuilder, st: Step, base: tuple, s: dict) -> BettingSpe
             b.err(base + ("words", m), "a move's word is a lower-case word (letters, '-' and '_')")
         else:
             spec.words[m] = w
-    if len(set(spec.words.values()) | {m for m in MOVES if m not in spec.words}) < len(MOVES):
-        b.err(base + ("words",), "two moves of the round have the same word")
     offered = ["fold", "call"]
     if spec.check:
         offered.append("check")
@@ -94,5 +102,9 @@ def build_betting(b: PieceBuilder, st: Step, base: tuple, s: dict) -> BettingSpe
         offered.append("bet")
     if spec.raise_ is not None or spec.raise_range is not None:
         offered.append("raise")
+    if spec.straddle_first is not None:
+        offered += ["straddle", "decline"]
     st.move_names = tuple(spec.word(m) for m in MOVES if m in offered)
+    if len(set(st.move_names)) < len(st.move_names):
+        b.err(base + ("words",), "two moves of the round have the same word")
     return spec

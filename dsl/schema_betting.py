@@ -1,6 +1,8 @@
 """The JSON Schema of the vying steps (``kind: betting``, ``kind: showdown``; docs/language.md,
 section 4), used by ``make_schema``."""
 
+from .betting import MOVES
+
 
 def vying_kinds(el, expr, step_common) -> dict:
     """The two step kinds' schemas, built with make_schema's ``el`` (a rule element), ``expr`` and
@@ -53,9 +55,40 @@ def vying_kinds(el, expr, step_common) -> dict:
                 "type": "boolean",
                 "description": "a seat may check while nothing is to be matched (default true)",
             },
+            "straddle": {
+                "type": "object",
+                "properties": {
+                    "first": {**expr, "description": "the first seat offered a straddle"},
+                    "max": {
+                        **expr,
+                        "description": "the most a straddle doubles the highest stake to (seat bound): the limit",
+                    },
+                },
+                "required": ["first", "max"],
+                "additionalProperties": False,
+                "description": "straddles before the round: from first, each seat in turn may double the highest"
+                " stake (up to max); one that declines ends them, each seat straddling once at most; the last"
+                " straddler speaks last",
+            },
+            "open": {
+                "type": "object",
+                "properties": {
+                    "when": {
+                        **expr,
+                        "description": "a condition (seat bound): the seat may open the round (make its first bet)",
+                    },
+                    "show": {
+                        "enum": ["hand"],
+                        "description": "hand: an opener left alone at the end of the round shows his hand",
+                    },
+                },
+                "required": ["when"],
+                "additionalProperties": False,
+                "description": "who may open the round",
+            },
             "words": {
                 "type": "object",
-                "properties": {m: {"type": "string"} for m in ("fold", "check", "call", "bet", "raise")},
+                "properties": {m: {"type": "string"} for m in MOVES},
                 "additionalProperties": False,
                 "description": "the game's word for each move (the move's name)",
             },

@@ -110,8 +110,45 @@ class Betting(StateParts):
                 return all(stake[s] >= highest for s in pending)
             return False
 
-        if frame is None:
+        w = spec.word
+        opener = None
+        if frame is None or frame[3] == "straddle":
             first = self._first_seat(st)
+            if spec.straddle_first is not None:  # the straddles, each doubling the highest stake
+                assert spec.straddle_max is not None
+                if frame is None:
+                    cur, last, made = spec.straddle_first.fn(self, None, None) % n, None, 0
+                else:
+                    cur, last, made = frame[0], frame[1], frame[2]
+                while made < n:  # each seat straddles once at most
+                    if out[cur] or not able(cur):
+                        break
+                    live_stakes = [stake[s] for s in range(n) if not out[s]]
+                    highest = max(live_stakes) if live_stakes else 0
+                    top = self._amount(spec.straddle_max, cur, "the most a straddle goes to")
+                    to = min(2 * highest, top)
+                    room = self._stack(spec, cur)
+                    if room is not None:
+                        to = min(to, stake[cur] + room)
+                    if to <= highest:
+                        break
+                    self.mover = cur
+                    offer = [w("straddle"), w("decline")]
+                    if self._auto is not None:
+                        choice = self._ask(cur, offer)
+                    else:
+                        self._frame = (cur, last, made, "straddle", None)
+                        choice = yield Decision(cur, offer, "bet")
+                    if choice != w("straddle"):
+                        self._stake_in(st, cur, 0, w("decline"))
+                        self._count_play()
+                        break
+                    self._stake_in(st, cur, to - stake[cur], w("straddle"))
+                    self._count_play()
+                    last, made = cur, made + 1
+                    cur = (cur + 1) % n
+                if last is not None:  # the last straddler speaks last
+                    first = (last + 1) % n
             live = [(first + k) % n for k in range(n) if not out[(first + k) % n]]
             if len(live) <= 1:
                 return
@@ -120,8 +157,7 @@ class Betting(StateParts):
                 return
             cur, raises, phase = next(s for s in live if s in pending), 0, None
         else:
-            cur, pending, raises, phase = frame
-        w = spec.word
+            cur, pending, raises, phase, opener = frame
         while True:
             highest = max(stake[s] for s in range(n) if not out[s])
             to_call = highest - stake[cur]
@@ -140,14 +176,15 @@ class Betting(StateParts):
                 )  # table stakes: something left over the call, and a seat to answer
                 if (cap is None or raises < cap) and may_raise:
                     if highest == 0 and (spec.bet is not None or spec.bet_range is not None):
-                        moves.append(w("bet"))
+                        if spec.opens is None or spec.opens.fn(self, cur, None):  # who may open
+                            moves.append(w("bet"))
                     elif highest > 0 and (spec.raise_ is not None or spec.raise_range is not None):
                         moves.append(w("raise"))
                 self.mover = cur
                 if self._auto is not None:
                     choice = self._ask(cur, moves)
                 else:
-                    self._frame = (cur, pending, raises, None)
+                    self._frame = (cur, pending, raises, None, opener)
                     choice = yield Decision(cur, moves, "bet")
                 move = next(m for m in ("fold", "check", "call", "bet", "raise") if w(m) == choice)
             else:
@@ -176,7 +213,7 @@ class Betting(StateParts):
                     if self._auto is not None:
                         extra = self._ask(cur, options)
                     else:
-                        self._frame = (cur, pending, raises, move)
+                        self._frame = (cur, pending, raises, move, opener)
                         extra = yield Decision(cur, options, "number")
                 phase = None
                 if spec.raised is not None:  # what this bet or raise went over: a least raise may read it
@@ -187,6 +224,8 @@ class Betting(StateParts):
                     if self._logging:
                         counter_event(self, ("hand", st.name), "set", spec.raised, None, was, extra)
                 self._stake_in(st, cur, to_call + extra, w(move))
+                if move == "bet":
+                    opener = cur
                 raises += 1
                 pending = frozenset(s for s in range(n) if not out[s] and s != cur)
                 if bounded:
@@ -208,6 +247,10 @@ class Betting(StateParts):
                     self.emit({"type": "bet", "seat": cur, "move": w(move), "amount": 0, "stake": stake[cur]})
             self._count_play()
             if over(pending):
+                if spec.show_opener and opener is not None and not out[opener]:
+                    if sum(1 for s in range(n) if not out[s]) == 1 and self._logging:  # his openers shown
+                        cards = [c.name for c in sorted(self.hand[opener], key=canon_key)]
+                        self.emit({"type": "show", "seat": opener, "cards": cards})
                 return
             nxt = next((cur + k) % n for k in range(1, n + 1) if (cur + k) % n in pending)
             cur = nxt

@@ -173,3 +173,79 @@ def test_hoffmann_table_stakes_no_one_is_raised_beyond_what_he_has_before_him():
     st.apply("pass")
     # no betting after the draw (both have all they had in the pool); the sequence ace to five wins
     assert st.is_terminal() and st.winner == 1 and [st.bal[s]["chip"] for s in range(2)] == [-60, 60]
+
+
+def test_hoffmann_straddle_each_doubles_to_the_limit_and_the_last_straddler_speaks_last():
+    # option straddle: "the next player, instead of putting up two, would put up four, saying, "I
+    # straddle you." The next player may in like manner "straddle the straddler," putting up eight
+    # counters, and so on, up to the "limit,""
+    st = State(load_game("poker/hoffmann", ("straddle",)), 5, 0, dealer=0, deal=DEAL, hands=1)
+    assert st.current_player() == 2 and st.legal_moves() == ["straddle", "omit"]
+    for _ in range(3):
+        st.apply("straddle")
+    assert paid(st) == [0, 1, 4, 8, 12]  # C four, D eight, E the limit of twelve: no more
+    assert st.current_player() == 0 and st.legal_moves() == ["pass-out", "make-good"]
+    for _ in range(4):
+        st.apply("make-good")
+    assert st.current_player() == 4 and st.legal_moves() == ["stand-in"]  # E, the last straddler, last
+    st.apply("stand-in")
+    assert paid(st) == [12, 12, 12, 12, 12]  # the Age's second counter paid with the rest
+
+
+def test_hoffmann_straddle_omitted_is_extinguished():
+    # "Should any player, however, omit to exercise the right in his turn, it is thereby extinguished"
+    st = State(load_game("poker/hoffmann", ("straddle",)), 5, 0, dealer=0, deal=DEAL, hands=1)
+    st.apply("straddle")
+    st.apply("omit")  # D omits: E may not straddle
+    assert st.current_player() == 3 and st.legal_moves() == ["pass-out", "make-good"]
+    assert paid(st) == [0, 1, 4, 0, 0]
+
+
+def _holds_openers(cards) -> bool:
+    """A pair of jacks or anything better, worked out here from the cards alone."""
+    ranks = [c.rank for c in cards]
+    counts = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
+    order = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+    places = sorted(order.index(r) for r in set(ranks))
+    straight = len(places) == 5 and (places[4] - places[0] == 4 or places == [0, 1, 2, 3, 12])
+    flush = len({c.suit for c in cards}) == 1
+    high_pair = any(ranks.count(r) >= 2 for r in ("J", "Q", "K", "A"))
+    return high_pair or counts[0] >= 3 or counts[:2] == [2, 2] or straight or flush
+
+
+def test_hoffmann_jack_pots_a_deal_no_one_goes_in_is_a_jack_pot_opened_only_with_jacks_or_better():
+    # option jack-pots: "instead of the Age withdrawing the ante, each of the other players puts up a
+    # like amount"; "There is in this case no Age, but any player who chances to hold a pair of jacks,
+    # or anything better ... puts down any stake he pleases"
+    g = load_game("poker/hoffmann", ("jack-pots",))
+    offered = {True: 0, False: 0}
+    opened = 0
+    for seed in range(12):
+        st = State(g, 5, seed, dealer=0, hands=5)
+        for _ in range(4):
+            st.apply("pass-out")  # C, D, E and A pass: the Age alone
+        assert st.hand_no == 2 and st.bal["pool"]["chip"] == 5  # his ante, and one from each of the others
+        assert st.vars["jack_pot"] == 1
+        seat = st.current_player()
+        assert seat == 2  # the next dealer's left: no Age
+        while st.hand_no == 2 and "open" not in st.legal_moves() and st.legal_moves() == ["pass"]:
+            assert not _holds_openers(st.hand[st.current_player()])
+            offered[False] += 1
+            st.apply("pass")
+        if st.hand_no != 2:  # no one opened: each puts another chip in, a fresh deal
+            assert st.bal["pool"]["chip"] == 10 and st.vars["jack_pot"] == 1
+            continue
+        opener = st.current_player()
+        assert st.legal_moves() == ["pass", "open"] and _holds_openers(st.hand[opener])
+        offered[True] += 1
+        hand = sorted(c.name for c in st.hand[opener])
+        st.apply("open")
+        st.apply(3)
+        for _ in range(4):
+            st.apply("pass-out")  # no one goes in save the opener
+        assert st.hand_no == 3
+        opened += 1
+        shows = [e for e in st.events if e["type"] == "show"]
+        assert [(e["seat"], sorted(e["cards"])) for e in shows] == [(opener, hand)]  # he shows his openers
+        assert st.vars["jack_pot"] == 0  # the jack-pot won
+    assert offered[True] and offered[False] and opened

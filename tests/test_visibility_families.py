@@ -41,6 +41,8 @@ GAMES = [
     "bezique/bezique",
     "napoleon/cadogan",
     "vingt-un/hoffmann",
+    "poker/hoffmann+straddle",
+    "poker/hoffmann+jack-pots",
 ]
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
@@ -64,6 +66,8 @@ CONCEPTS = [
         "copies",
         "spider2",
         "rummy",
+        "straddle",
+        "openers",
     )
 ]
 
