@@ -5,6 +5,14 @@ after a change (a test checks that schema.json is up to date).
 """
 
 import importlib
+import os
+import runpy
+import sys
+
+if not __package__ and __name__ == "__main__":  # run as a script: as a module of this checkout's dsl/
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    runpy.run_module("dsl.make_schema", run_name="__main__")
+    sys.exit(0)
 
 
 def _part(name):  # a module of dsl/: a package member, or (run as a script) a file beside this one
