@@ -335,6 +335,7 @@ FACE_UP = {
     "move": "cards",  # face-up cards moved from pile to pile (patience)
     "meld": "cards",
     "discard": "card",
+    "lay_off": "card",  # a card of the hand laid off face up on a meld on the table
 }
 
 

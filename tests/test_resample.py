@@ -360,3 +360,28 @@ def test_a_follow_rule_that_reads_the_hand_bars_what_a_play_shows():
                 assert world.information_state_string(seat) == state.information_state_string(seat)
             state.apply_action(rng.choice(state.legal_actions()))
     assert worlds > 100
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_a_card_laid_off_is_seen_by_every_seat(n):
+    """Rummy: a card laid off on a meld on the table is laid face up, seen by every seat. A world
+    keeps it where it is, so the hand replays: no world drawn once a card was laid off is the true
+    deal (whose hidden cards the search would then see), and the observation shows the card on the
+    table."""
+    game = academie.load_game(str(Path(__file__).parent / "concepts" / "rummy.yaml"))
+    worlds = 0
+    for seed in range(2):
+        state = game.new_state(players=n, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and state.hand_no == 1 and worlds < 150:
+            seat = state.current_player()
+            laid = [pub["card"] for pub, _, _ in state._events if pub["type"] == "lay_off"]
+            if laid:
+                table = state.observation(seat)["seat_zones"]
+                assert set(laid) <= {c for per in table.values() for z in per for c in z["cards"]}
+                world = state.resample(seat, rng)
+                worlds += 1
+                assert not world.true_deal
+                assert world.information_state_string(seat) == state.information_state_string(seat)
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert worlds > 50
