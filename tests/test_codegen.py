@@ -15,24 +15,13 @@ from academie.dsl import codegen
 from academie.dsl.compiler import compile_expr
 from academie.dsl.errors import Pos, RuleError
 from academie.dsl.expr import Scope
-from academie.dsl.loader import corpus_ids, resolve
 from academie.dsl.model import load_game
 from academie.interpreter.agents import make_agents, play
 from academie.interpreter.compiled import for_game
 from academie.interpreter.state import State
+from test_event_hashes import _variants
 
 GENERATED = "<academie: generated>"
-
-
-def _variants() -> list[str]:
-    out = []
-    for cid in corpus_ids():
-        data = resolve(cid).data
-        if data.get("abstract"):
-            continue
-        out.append(cid)
-        out.extend(f"{cid}+{opt}" for opt in data.get("options") or {})
-    return out
 
 
 def _game(ref: str, keep_events: bool, seed: int) -> list:

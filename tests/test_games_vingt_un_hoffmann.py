@@ -9,6 +9,7 @@ from pathlib import Path
 from academie.dsl.cards import card
 from academie.dsl.model import load_game
 from academie.interpreter.state import State
+from test_visibility import _names
 
 RULES = Path(__file__).parent.parent / "rules" / "vingt-un" / "hoffmann.yaml"
 
@@ -182,23 +183,6 @@ def test_only_alike_cards_may_go_on_both():
     st = new(["8S", "10H", "10D", "9H", "7H", "9D"])
     stake(st, {1: 2, 2: 1})
     assert st.decision.seat == 1 and 1 not in st.legal_moves()  # an eight and a nine are not alike
-
-
-def _names(v, out):
-    """Every card named anywhere in ``v`` (an observation)."""
-    from academie.dsl.cards import parse_card
-
-    if isinstance(v, str):
-        if parse_card(v) is not None:
-            out.add(v)
-    elif isinstance(v, dict):
-        for k, x in v.items():
-            _names(k, out)
-            _names(x, out)
-    elif isinstance(v, (list, tuple)):
-        for x in v:
-            _names(x, out)
-    return out
 
 
 def test_the_dealers_cards_and_the_punters_first_two_stay_hidden_the_cards_drawn_are_seen():
