@@ -38,6 +38,20 @@ def restock_words(s) -> str:
     return f" When the {s.get('stock')} is out and a card is to be drawn, {pile} is {made} to make a new {s.get('stock')} ({times})."
 
 
+def end_words(words, s, base, after: str) -> None:
+    """The ``end:`` conditions of a step, each a statement: after ``after``, if it holds, the hand
+    ends (and who wins)."""
+    for i, e in enumerate(s.get("end") or []):
+        who = f", and {_seat(e['winner'])} wins" if e.get("winner") is not None else ""
+        words.add(
+            "play",
+            base + ("end", i),
+            f"After {after}, if {cond(e['when'])}, the hand ends{who}.",
+            strip(e),
+            base + ("end", i),
+        )
+
+
 class KindWords(PlayWords):
     """The statements of the vying and draw-and-meld steps, one method per kind (``step_KIND``)."""
 
@@ -166,15 +180,7 @@ class KindWords(PlayWords):
             ),
             base,
         )
-        for i, e in enumerate(s.get("end") or []):
-            who = f", and {_seat(e['winner'])} wins" if e.get("winner") is not None else ""
-            self.add(
-                "play",
-                base + ("end", i),
-                f"After a turn, if {cond(e['when'])}, the hand ends{who}.",
-                strip(e),
-                base + ("end", i),
-            )
+        end_words(self, s, base, "a turn")
 
     @staticmethod
     def knock_words(s) -> str:

@@ -3,8 +3,8 @@ of ``SheddingWords``, which ``describe_words.StepWords`` is made of."""
 
 from __future__ import annotations
 
-from .describe_phrases import _cap, _seat, card_test, cond, expr
-from .describe_kinds import RESTOCK_KEYS, restock_words
+from .describe_phrases import _cap, _seat, card_test, expr
+from .describe_kinds import RESTOCK_KEYS, end_words, restock_words
 from .describe_play import PlayWords
 from .statements import strip
 
@@ -52,15 +52,7 @@ class SheddingWords(PlayWords):
         keys = ("first", "stock", "discards", "starter", "match", "wild", "draws", "draw_freely", "blocked")
         data = {**{k: s.get(k) for k in keys}, **{k: s[k] for k in RESTOCK_KEYS if k in s}}
         self.add("play", base, _cap(when) + text, strip(data), base)
-        for i, e in enumerate(s.get("end") or []):
-            who = f", and {_seat(e['winner'])} wins" if e.get("winner") is not None else ""
-            self.add(
-                "play",
-                base + ("end", i),
-                f"After a card played, if {cond(e['when'])}, the hand ends{who}.",
-                strip(e),
-                base + ("end", i),
-            )
+        end_words(self, s, base, "a card played")
 
     def step_asking(self, name, s, base, phase, when):
         first = str(s.get("first", "dealer + 1"))
