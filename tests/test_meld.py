@@ -170,7 +170,12 @@ def test_conquian_a_card_drawn_is_faced_refused_and_taken_by_the_other_only_to_l
         ],
         cards("10D", "9C"),
     )
-    # seat 1's 9 of clubs lays out with nothing of his: refused without asking, faced on the stock
+    # seat 1's 9 of clubs lays out with nothing of his: he is asked all the same, pass his one
+    # move (asked only when his hand went with the card, he would tell seat 0 so), and it is
+    # refused, faced on the stock
+    assert [e["type"] for e in st.events][-1] == "draw" and st.current_player() == 1
+    assert st.legal_moves() == ["pass"]
+    st.apply("pass")
     assert [e["type"] for e in st.events][-2:] == ["draw", "refuse"]
     assert st.zones["faced"] == cards("9C") and len(st.hand[1]) == 10
     # seat 0 may take it (it makes a sequence with his 7 and 8) or turn up the next card
@@ -184,9 +189,9 @@ def test_conquian_a_card_drawn_is_faced_refused_and_taken_by_the_other_only_to_l
     assert names(st.pzones["down"][0]) == ["7C", "8C", "9C"]
     st.apply(card("AS"))  # and discards: the ace of spades faced for seat 1
     assert len(st.hand[0]) + len(st.pzones["down"][0]) == 10
-    # the turns that follow ask nothing: a card that lays out with nothing is refused, one that
-    # none can take is covered by the next card turned up
-    assert st.zones["faced"][0] == card("AS") and st.current_player() is not None
+    # seat 1 may not take the ace (nothing of his lays it out), yet he is asked: draw his one move
+    assert st.zones["faced"][0] == card("AS") and st.current_player() == 1
+    assert st.legal_moves() == ["draw"]
 
 
 # -- the knock, the laying down and the laying off (tests/concepts/gin_rummy.yaml) ------------
