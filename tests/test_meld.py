@@ -74,6 +74,26 @@ def test_only_cards_that_can_still_complete_a_meld_are_offered_then_meld_lays_th
     assert names(st.legal_moves()) == names(cards("AS", "2S", "9D", "9C", "6H", "7C", "10D", "2C"))
 
 
+def test_a_pass_that_ends_the_turn_is_asked_even_when_it_is_the_only_move(tmp_path):
+    # with no discard, a pass ends the turn in sight of the other: made without asking only when
+    # nothing of the hand lays out, it would tell the other so (docs/language.md, kind: draw_meld)
+    text = CONCEPT.read_text()
+    assert "    drawn: hand\n" in text
+    path = tmp_path / "no_discard.yaml"
+    path.write_text(text.replace("    drawn: hand\n", "    drawn: hand\n    discard: false\n", 1))
+    deal = stacked(
+        [cards("2D", "4D", "6S", "8S", "10H", "2C", "4C"), cards("AS", "3S", "5S", "7S", "9S", "2H", "4H")],
+        cards("8C", "6D"),
+    )
+    st = State(load_game(str(path)), 2, 0, dealer=0, deal=deal, hands=1)
+    # seat 1 draws the 6 of diamonds: nothing of his lays out, yet he is asked
+    assert st.current_player() == 1 and card("6D") in st.hand[1]
+    assert st.legal_moves() == ["pass"]
+    st.apply("pass")
+    assert st.current_player() == 0 and card("8C") in st.hand[0]  # seat 0 draws, and is asked too
+    assert st.legal_moves() == ["pass"]
+
+
 def test_a_card_is_laid_off_on_the_players_own_melds():
     deal = stacked(
         [cards("AS", "2S", "9D", "9C", "5D", "7C", "10S"), cards("3H", "4H", "5H", "2C", "10C", "7D", "7S")],
