@@ -191,15 +191,18 @@ class DrawMeld(LayApart):
                     continue
                 if stock:
                     moves.append("draw")
-                if top is not None and offered != seat and passes < n:
-                    if not faced or can_lay(melds, frozenset((*table, top)), frozenset(hand)):
-                        moves.append("take")
+                # open: the pile's top may be taken by what every seat sees; a faced card is taken
+                # only by a hand that lays it out, which the seat alone knows: asked all the same
+                open_ = top is not None and offered != seat and passes < n
+                if open_ and (not faced or can_lay(melds, frozenset((*table, top)), frozenset(hand))):
+                    moves.append("take")
                 if not stock:  # the stock is out: the hand ends, no one the winner
                     if logging:
                         self.emit({"type": "stock_out", "seat": seat})
                     self._hand_over = True
                     break
-                m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
+                ask = len(moves) > 1 or open_
+                m = (yield from self._choice("meld", seat, moves, here())) if ask else moves[0]
                 passes = 0
                 took = None
                 if m == "take":
@@ -248,7 +251,10 @@ class DrawMeld(LayApart):
                     moves.append(PASS)
                 if (chosen or card is not None) and can_lay(melds, required, frozenset()):
                     moves.append("meld")  # after pass, as the action ids go
-                if moves == [PASS]:
+                # a pass that ends the turn (a faced card refused, no discard to follow) is seen by
+                # every seat: asked all the same, for whether he could lay anything is his to know
+                ends = card is not None or not (spec.discard and hand)
+                if moves == [PASS] and not ends:
                     m = PASS
                 else:
                     m = yield from self._choice("meld", seat, moves, here())

@@ -74,6 +74,26 @@ def test_only_cards_that_can_still_complete_a_meld_are_offered_then_meld_lays_th
     assert names(st.legal_moves()) == names(cards("AS", "2S", "9D", "9C", "6H", "7C", "10D", "2C"))
 
 
+def test_a_pass_that_ends_the_turn_is_asked_even_when_it_is_the_only_move(tmp_path):
+    # with no discard, a pass ends the turn in sight of the other: made without asking only when
+    # nothing of the hand lays out, it would tell the other so (docs/language.md, kind: draw_meld)
+    text = CONCEPT.read_text()
+    assert "    drawn: hand\n" in text
+    path = tmp_path / "no_discard.yaml"
+    path.write_text(text.replace("    drawn: hand\n", "    drawn: hand\n    discard: false\n", 1))
+    deal = stacked(
+        [cards("2D", "4D", "6S", "8S", "10H", "2C", "4C"), cards("AS", "3S", "5S", "7S", "9S", "2H", "4H")],
+        cards("8C", "6D"),
+    )
+    st = State(load_game(str(path)), 2, 0, dealer=0, deal=deal, hands=1)
+    # seat 1 draws the 6 of diamonds: nothing of his lays out, yet he is asked
+    assert st.current_player() == 1 and card("6D") in st.hand[1]
+    assert st.legal_moves() == ["pass"]
+    st.apply("pass")
+    assert st.current_player() == 0 and card("8C") in st.hand[0]  # seat 0 draws, and is asked too
+    assert st.legal_moves() == ["pass"]
+
+
 def test_a_card_is_laid_off_on_the_players_own_melds():
     deal = stacked(
         [cards("AS", "2S", "9D", "9C", "5D", "7C", "10S"), cards("3H", "4H", "5H", "2C", "10C", "7D", "7S")],
@@ -170,7 +190,12 @@ def test_conquian_a_card_drawn_is_faced_refused_and_taken_by_the_other_only_to_l
         ],
         cards("10D", "9C"),
     )
-    # seat 1's 9 of clubs lays out with nothing of his: refused without asking, faced on the stock
+    # seat 1's 9 of clubs lays out with nothing of his: he is asked all the same, pass his one
+    # move (asked only when his hand went with the card, he would tell seat 0 so), and it is
+    # refused, faced on the stock
+    assert [e["type"] for e in st.events][-1] == "draw" and st.current_player() == 1
+    assert st.legal_moves() == ["pass"]
+    st.apply("pass")
     assert [e["type"] for e in st.events][-2:] == ["draw", "refuse"]
     assert st.zones["faced"] == cards("9C") and len(st.hand[1]) == 10
     # seat 0 may take it (it makes a sequence with his 7 and 8) or turn up the next card
@@ -184,9 +209,9 @@ def test_conquian_a_card_drawn_is_faced_refused_and_taken_by_the_other_only_to_l
     assert names(st.pzones["down"][0]) == ["7C", "8C", "9C"]
     st.apply(card("AS"))  # and discards: the ace of spades faced for seat 1
     assert len(st.hand[0]) + len(st.pzones["down"][0]) == 10
-    # the turns that follow ask nothing: a card that lays out with nothing is refused, one that
-    # none can take is covered by the next card turned up
-    assert st.zones["faced"][0] == card("AS") and st.current_player() is not None
+    # seat 1 may not take the ace (nothing of his lays it out), yet he is asked: draw his one move
+    assert st.zones["faced"][0] == card("AS") and st.current_player() == 1
+    assert st.legal_moves() == ["draw"]
 
 
 # -- the knock, the laying down and the laying off (tests/concepts/gin_rummy.yaml) ------------

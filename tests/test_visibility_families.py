@@ -236,3 +236,80 @@ def test_a_seat_asked_whether_to_knock_tells_the_others_nothing_of_its_hand(tmp_
             for what in a:
                 assert a[what] == b[what], (seed, k, seat, what, a[what], b[what])
     assert tried
+
+
+# -- Conquian: the question put after a card is turned up, whatever the hand -------------------
+def _conquian_deal(hands: list[list[str]], bottom: list[str], top: list[str]) -> dict:
+    """A Conquian deal (seat 0 deals, seat 1 plays first): the hands, the stock with ``bottom``
+    its lowest cards and ``top`` its top ones (the last turned up first), the rest between."""
+    names = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
+    given = {x for h in hands for x in h} | set(bottom) | set(top)
+    return {"hands": hands, "stock": bottom + [x for x in names if x not in given] + top}
+
+
+# seat 0 holds nothing that lays out with the nine of clubs; seat 1 plays first and turns it up
+_SEAT0 = ["2S", "4S", "6S", "8S", "2H", "4H", "6H", "8H", "6C", "4C"]
+_SEAT1 = ["AS", "3S", "5S", "AH", "3H", "5H", "2D", "4D"]
+
+
+@pytest.mark.parametrize(
+    "seat, pair",
+    [
+        # seat 1 turns up the nine of clubs: with the seven and eight of clubs it may lay it out
+        # (it declines), with the six of diamonds and ten of spades (at the stock's foot in the
+        # other deal) it cannot; seat 0 watches
+        (1, ([_SEAT0, ["7C", "8C", *_SEAT1]], ["6D", "10S"])),
+        # seat 1 refuses it (nothing of its hand lays it out); seat 0 may take it (the seven and
+        # eight of clubs) or cannot (the six of diamonds and ten of spades): it draws; seat 1 watches
+        (0, ([["7C", "8C", *_SEAT0[2:]], ["2S", "4S", *_SEAT1]], ["6D", "10S"])),
+    ],
+    ids=["lay-out-or-not", "take-or-not"],
+)
+def test_conquian_a_seat_asked_what_lays_out_with_the_card_turned_tells_the_other_nothing(seat, pair):
+    """foster-cooncan-1913-two: "If a player touches the top card of the pack he cannot change his
+    mind and use the card faced on the stock." and "All cards drawn from the pack must be turned
+    face up immediately": after a card is turned up (or faced on the stock), the seat is asked what
+    it lays out with it (or whether it takes it) whatever its hand. Two deals that differ only by
+    cards the other seat has not seen, one where the seat may lay out (or take) the card and
+    declines, one where it cannot: the same moves look the same to the other seat at every
+    decision. Asked only when its hand could use the card, the seat to move (the observation's
+    ``current_player``, and the events that follow at once when it is not asked) told the other
+    that it held cards that go with it."""
+    hands, others = pair
+    held = ["7C", "8C"]
+    assert set(held) <= set(hands[seat])
+    swapped = [[others[held.index(x)] if x in held else x for x in h] for h in hands]
+    game = academie.load_game("conquian/conquian")
+    enc = ObservationEncoder(game, 2)
+
+    def deals():
+        return (
+            game.new_state(players=2, dealer=0, deal=_conquian_deal(hands, others, ["10H", "9C"])),
+            game.new_state(players=2, dealer=0, deal=_conquian_deal(swapped, held, ["10H", "9C"])),
+        )
+
+    watcher, hidden = 1 - seat, set(held) | set(others)
+    can, cannot = deals()
+    assert not hidden & _names(can.observation(watcher), set())  # the two deals alike to the watcher
+    compared, asked = 0, None
+    while not can.is_terminal():
+        a, b = _seen_by(can, watcher, enc), _seen_by(cannot, watcher, enc)
+        if hidden & _names(json.loads(a["observation"]), set()):
+            break  # a card exchanged is turned up from the stock's foot: the deals now differ to it
+        for what in a:
+            if a[what] != b[what] and what in ("observation", "string"):
+                x, y = json.loads(a[what]), json.loads(b[what])
+                diff = {k: (x[k], y.get(k)) for k in x if x[k] != y.get(k)}
+                pytest.fail(f"after {compared} moves, {what}: {diff}")
+            assert a[what] == b[what], (compared, what)
+        if asked is None and can.current_player() == seat:
+            asked = [str(m) for m in can.legal_moves()], [str(m) for m in cannot.legal_moves()]
+        compared += 1
+        # the seat declines, and the play goes on, every seat passing or turning up the next card
+        move = "pass" if "pass" in can.legal_moves() else "draw"
+        can.apply(move)
+        cannot.apply(move)
+    # the seat's own choice differed: it might lay out (or take) the nine of clubs in one deal only
+    assert asked is not None and ("7C" in asked[0] or "take" in asked[0])
+    assert "7C" not in asked[1] and "take" not in asked[1]
+    assert compared > 30
