@@ -174,10 +174,12 @@ class DrawMeld(LayApart):
                 top = pile[-1] if pile else None
                 if spec.stock_least and len(stock) <= spec.stock_least:
                     # the stock is down to its last cards: knock with the pile's top, or the hand ends
+                    # whether he may knock is open by what every seat sees (a knock, a pile's top not
+                    # his own): he is then asked, even when his hand cannot knock (pass his only move)
                     can = spec.knock_at_most is not None and top is not None and offered != seat
-                    if can and self._knock_discards(spec, seat, (top,), barred=top):
-                        moves = [PASS, "knock"]
-                    m = (yield from self._choice("meld", seat, moves, here())) if moves else PASS
+                    if can:
+                        moves = [PASS, "knock"] if self._knock_discards(spec, seat, (top,), barred=top) else [PASS]
+                    m = (yield from self._choice("meld", seat, moves, here())) if can else PASS
                     if m == PASS:
                         if logging:
                             self.emit({"type": "stock_out", "seat": seat})
@@ -350,7 +352,10 @@ class DrawMeld(LayApart):
                 continue
             if phase == "knock_discard":
                 moves = self._knock_discards(spec, seat, barred=took) or self._knock_discards(spec, seat)
-                m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
+                # how many of his cards keep him within the limit is his to know: asked even when one
+                # does, unless his hand holds one card (the discard forced by what every seat sees)
+                ask = len(hand) > 1
+                m = (yield from self._choice("meld", seat, moves, here())) if ask else moves[0]
                 hand.remove(m)
                 pile.append(m)
                 self._touched.add(seat)
@@ -375,7 +380,10 @@ class DrawMeld(LayApart):
                     moves.append(PASS)
                 if chosen and have in fit:
                     moves.append("meld")
-                m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
+                # the cards that complete a meld, the melds left to him: his to know; every move asked,
+                # even one alone, unless his hand is empty (a pass forced by what every seat sees)
+                ask = bool(hand)
+                m = (yield from self._choice("meld", seat, moves, here())) if ask else moves[0]
                 if isinstance(m, Card):
                     chosen.append(m)
                     if logging:
@@ -412,7 +420,10 @@ class DrawMeld(LayApart):
                     for x in sorted(hand, key=canon_key)
                     if any((mine or o != seat) and is_one(on, (*g, x)) for o, g in groups)
                 ] + [PASS]
-                m = moves[0] if len(moves) == 1 else (yield from self._choice("meld", seat, moves, here()))
+                # whether a card of his goes on a meld laid down is his to know: asked even when he may
+                # only pass, unless his hand is empty
+                ask = bool(hand)
+                m = (yield from self._choice("meld", seat, moves, here())) if ask else moves[0]
                 if m == PASS:  # he lays off no more
                     phase = "own"
                     continue

@@ -228,13 +228,11 @@ def gin_state(hand0, hand1, up):
 
 
 def lay(st, *cs):
-    """The cards chosen one by one, then meld: a card or meld that is the one move left is made
-    without asking."""
+    """The cards chosen one by one, then meld: each asked, the one move left too (which cards
+    complete a meld is the seat's hand's secret)."""
     for c in cs:
-        if card(c) in st.legal_moves():
-            st.apply(card(c))
-    if "meld" in st.legal_moves():
-        st.apply("meld")
+        st.apply(card(c))
+    st.apply("meld")
 
 
 def test_a_knock_within_the_limit_then_melds_laid_down_and_cards_laid_off_and_the_difference_paid():
@@ -254,18 +252,27 @@ def test_a_knock_within_the_limit_then_melds_laid_down_and_cards_laid_off_and_th
     assert names(st.legal_moves()) == names(cards("AS", "2S", "3S", "4H", "5H", "6H", "9C", "9D", "9H"))
     for meld in (("9C", "9D", "9H"), ("AS", "2S", "3S"), ("4H", "5H", "6H")):
         lay(st, *meld)
-    # the two of clubs alone is left: he passes without asking; the other lays off on his melds
+    # the two of clubs alone is left: he is asked all the same, pass his one move; the other lays
+    # off on his melds
+    assert st.current_player() == 0 and st.legal_moves() == ["pass"]
+    st.apply("pass")
     assert st.current_player() == 1
     assert names(st.legal_moves()) == ["4S", "7H", "9S", "pass"]
     st.apply(card("7H"))
     assert names(st.legal_moves()) == ["4S", "8H", "9S", "pass"]  # the run laid off on goes on
     for c in ("8H", "9S", "4S"):
         st.apply(card(c))
-    # laid off: the cards lie with the knocker's melds; then he lays down his own melds
+    # laid off: the cards lie with the knocker's melds; nothing more goes on them, he is asked all
+    # the same (pass his one move); then he lays down his own melds
     assert {"4S", "7H", "8H", "9S"} <= set(names(st.pzones["melded"][0]))
+    assert st.legal_moves() == ["pass"]
+    st.apply("pass")
     assert names(st.legal_moves()) == ["KC", "KH", "KS", "pass"]
     lay(st, "KC", "KH", "KS")
-    assert st.is_terminal()  # nothing more to lay down: he passes without asking
+    # nothing more to lay down: he is asked all the same, pass his one move
+    assert st.current_player() == 1 and st.legal_moves() == ["pass"]
+    st.apply("pass")
+    assert st.is_terminal()
     # the knocker counts 2, the other 5 + 10 + 3 = 18: the knocker wins 16
     assert st.pvars["score"] == [16, -16] and st.pvars["knocked"] == [1, 0]
 
@@ -300,9 +307,11 @@ def test_an_undercut_pays_the_other_the_difference_and_25():
     st.apply(card("QD"))
     for meld in (("9C", "9D", "9H"), ("AS", "2S", "3S"), ("4H", "5H", "6H")):
         lay(st, *meld)
-    for c in ("7H", "8H", "9S", "4S"):
-        st.apply(card(c))
+    st.apply("pass")
+    for c in ("7H", "8H", "9S", "4S", "pass"):
+        st.apply(card(c) if c != "pass" else c)
     lay(st, "KC", "KH", "KS")
+    st.apply("pass")
     assert st.is_terminal()
     # the knocker counts 10, the other 1 + 2 + 5 = 8, less: he wins the 2 and 25
     assert st.pvars["score"] == [-27, 27]

@@ -12,9 +12,13 @@ The mapping: a card is OpenSpiel's ``suit * 13 + rank`` (suits s c d h, ranks A 
 ``knock``. A meld declared (OpenSpiel's actions 56 …, one action a meld) is, in academie, its
 cards chosen one by one and then ``meld``: at each of those decisions the cards academie offers
 are the cards of OpenSpiel's legal melds holding the cards chosen, and ``meld`` is offered when
-the cards chosen are one of them. A decision OpenSpiel asks with one legal move is taken in
-academie without asking (the stock drawn when both refused the upcard, a pass with nothing to
-lay, a discard with one card allowed after a knock).
+the cards chosen are one of them, each card asked even when it is the one that completes the
+meld. A decision OpenSpiel asks with one legal move is asked in academie too (the pass at the
+stock's last cards of a hand that cannot knock, a discard with one card allowed after a knock, a
+pass with nothing to lay down or lay off), since whether the move is the only one reads the
+seat's hand; academie makes it without asking only when it is forced by what every seat sees
+(``public_one_move``): the stock drawn when both refused the upcard, the pass of a knocker whose
+hand is laid down whole.
 
 One difference is known and counted (``layoff_chain``): OpenSpiel extends a run laid off on
 by at most one card laid off at each end before it (gin_rummy_utils.cc, ``AllLayoffs``): after
@@ -53,18 +57,6 @@ def os_card(text: str) -> int:
     return SUITS.index(text[1].upper()) * 13 + OS_RANKS.index(text[0])
 
 
-def chosen_now(st) -> tuple:
-    """The cards chosen at the draw_meld decision at hand (the frame the step paused with)."""
-    frame = st._frame
-    return tuple(frame[4]) if len(frame) == 6 else ()
-
-
-def phase_now(st) -> str:
-    """The phase of the draw_meld step at its decision at hand ("off": laying off)."""
-    frame = st._frame
-    return frame[2] if len(frame) == 6 else ""
-
-
 class Pair:
     """One deal played in both engines."""
 
@@ -85,6 +77,7 @@ class Pair:
         self.k = 0  # stock cards drawn
         self.decisions = 0
         self.differences: Counter = Counter()
+        self.asked_one: Counter = Counter()  # decisions of one legal move asked in both engines
 
     def choose(self, legal: list) -> int:
         """A move of the legal set, at random; in the ``keen`` games a knock is made when it may
@@ -111,6 +104,13 @@ class Pair:
         text = self.os.action_to_string(self.os.current_player(), a).split("Action: ")[1]
         return frozenset(CARDS[os_card(text[i : i + 2])] for i in range(0, len(text), 2))
 
+    def public_one_move(self, legal: list) -> bool:
+        """Whether OpenSpiel's one legal move is forced by what every seat sees, made by academie
+        without asking: the stock drawn when both refused the upcard, a pass with an empty hand."""
+        if legal == [53]:
+            return True
+        return legal == [54] and not self.st.hand[self.os.current_player()]
+
     def ours(self) -> set:
         return set(self.st.legal_moves())
 
@@ -128,18 +128,13 @@ class Pair:
                 continue
             legal = os.legal_actions()
             melds = {a: self.meld_cards(a) for a in legal if a >= MELD_BASE}
-            if len(legal) == 1 and not melds:  # one move: academie makes it without asking
-                if (
-                    legal == [54]
-                    and not st.is_terminal()
-                    and phase_now(st) == "off"
-                    and st.current_player() == os.current_player()
-                ):
-                    # academie still lays off: a card that continues a run further (layoff_chain)
-                    self.differences["layoff_chain"] += 1
-                    st.apply(PASS)
-                os.apply_action(legal[0])
+            if len(legal) == 1 and not melds and self.public_one_move(legal):
+                os.apply_action(legal[0])  # forced by what every seat sees: academie does not ask
                 continue
+            if (
+                len(legal) == 1
+            ):  # asked in both: a pass (at the stock's last cards, laying down or off), a discard, a meld
+                self.asked_one["meld" if melds else "pass" if legal == [54] else "discard"] += 1
             assert not st.is_terminal(), "academie's hand is over, OpenSpiel's is not"
             assert st.current_player() == os.current_player()
             if melds:  # a meld declared: its cards one by one, then meld
@@ -150,23 +145,19 @@ class Pair:
                     st.apply(PASS)
                     os.apply_action(a)
                     continue
-                seat, chosen = st.current_player(), []
+                chosen: list = []
                 for x in sorted(melds[a], key=NUMBER.__getitem__):
-                    if x in st.pzones["melded"][seat] or x in chosen_now(st):
-                        chosen.append(x)  # the one card that completes the meld: chosen without asking
-                        continue
-                    if chosen:
+                    if chosen:  # each card asked, the one that completes the meld too
                         fit = [m for m in melds.values() if set(chosen) <= m]
                         want = {y for m in fit for y in m} - set(chosen)
                         want |= {"meld"} if frozenset(chosen) in fit else set()
                         self.check(want, "lay down, cards chosen")
                     st.apply(x)
                     chosen.append(x)
-                if not set(chosen) <= set(st.pzones["melded"][seat]):  # else: meld was the one move
-                    fit = [m for m in melds.values() if set(chosen) <= m]
-                    want = {y for m in fit for y in m} - set(chosen) | {"meld"}
-                    self.check(want, "lay down, meld")
-                    st.apply("meld")
+                fit = [m for m in melds.values() if set(chosen) <= m]
+                want = {y for m in fit for y in m} - set(chosen) | {"meld"}
+                self.check(want, "lay down, meld")  # asked even when it is the one move
+                st.apply("meld")
                 os.apply_action(a)
                 continue
             want = {NAMED[a] if a >= 52 else CARDS[a] for a in legal}
@@ -202,6 +193,7 @@ def play_many(game, seeds, keen: bool) -> Counter:
         seen["games"] += 1
         seen["decisions"] += p.decisions
         seen.update(p.differences)
+        seen.update({f"one move asked: {k}": v for k, v in p.asked_one.items()})
         types = Counter(e["type"] for e in p.st.events or [])
         seen["knocked"] += bool(types["knock"])
         seen["laid off"] += bool(types["lay_off"])

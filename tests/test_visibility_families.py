@@ -313,3 +313,109 @@ def test_conquian_a_seat_asked_what_lays_out_with_the_card_turned_tells_the_othe
     assert asked is not None and ("7C" in asked[0] or "take" in asked[0])
     assert "7C" not in asked[1] and "take" not in asked[1]
     assert compared > 30
+
+
+# -- Gin (the knock): the questions after a knock, and at the stock's last cards, whatever the hand --
+_GIN = str(HERE / "concepts" / "gin_rummy.yaml")
+_GIN_NAMES = [r + s for s in "SCDH" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
+
+
+def _gin_deal(hands: list[list[str]], bottom: list[str], top: list[str]) -> dict:
+    """A deal of the gin concept (seat 1 deals, seat 0 plays first): the hands, the upcard (the
+    queen of hearts), the stock with ``bottom`` its lowest cards and ``top`` its top ones (the
+    last drawn first), the rest between."""
+    given = {x for h in hands for x in h} | set(bottom) | set(top) | {"QH"}
+    return {"hands": hands, "stock": ["QH", *bottom, *(x for x in _GIN_NAMES if x not in given), *top]}
+
+
+def _gin_wall() -> tuple:
+    """Seat 1 holds three melds and a nine (it can knock with any card faced) or two cards the
+    less (it cannot); both refuse the upcard, then each draws and discards the card drawn, until
+    two cards are left in the stock: seat 1 is at the stock's last cards."""
+    can = ["5S", "6S", "7S", "JH", "JD", "JC", "2C", "3C", "4C", "9D"]
+    h0 = ["KS", "KH", "QS", "QD", "8C", "8H", "10C", "10D", "4H", "6D"]
+    deal = _gin_deal([h0, can], ["KD", "8D"], [])
+    drawn = deal["stock"][::-1][:29]
+    moves = ["pass", "pass", drawn[0]] + [m for c in drawn[1:] for m in ("draw", c)] + ["pass"]
+    return 1, [h0, can], ["JC", "4C"], ["KD", "8D"], [], moves
+
+
+# the knocker, seat 0: the five, six and seven of spades, three jacks, and loose cards; it draws
+# the nine of diamonds and knocks
+_KNOCKER = ["5S", "6S", "7S", "JH", "JD", "JC", "AC", "2C", "3H"]
+_OTHER = ["KS", "KH", "QS", "QD", "8C", "10C", "10D", "4H", "6D"]
+_LAY_DOWN = ["pass", "pass", "knock", "9D", "5S", "6S", "7S", "meld", "JC", "JD", "JH", "meld", "pass"]
+
+_GIN_CASES = {
+    # at the stock's last cards seat 1 may knock with the card faced, or cannot: it passes
+    "wall-knock-or-not": _gin_wall,
+    # after the knock two cards keep seat 0 within the limit (with the three of clubs, a run of
+    # clubs: the nine or the three of hearts), or one does (with the three of diamonds: the nine)
+    "knock-discard-one-or-two": lambda: (
+        0,
+        [[*_KNOCKER, "3C"], [*_OTHER, "8D"]],
+        ["3C"],
+        ["3D"],
+        ["9D"],
+        [*_LAY_DOWN, "pass", "pass"],
+    ),
+    # laying down the five, six, seven of spades: with the four of spades the seven is one card of
+    # two (the run may start at the four), without it the only one; "meld" then alone or not
+    "lay-down-forced-or-not": lambda: (
+        0,
+        [[*_KNOCKER, "4S"], [*_OTHER, "8D"]],
+        ["4S"],
+        ["4D"],
+        ["9D"],
+        [*_LAY_DOWN, "pass", "pass"],
+    ),
+    # seat 1 lays off after the knock: the eight of spades goes on the run laid down, the eight
+    # of diamonds on nothing; it passes
+    "lay-off-or-not": lambda: (
+        1,
+        [[*_KNOCKER, "4D"], [*_OTHER, "8S"]],
+        ["8S"],
+        ["8D"],
+        ["9D"],
+        [*_LAY_DOWN, "pass", "pass"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_GIN_CASES))
+def test_gin_a_seat_asked_after_a_knock_tells_the_other_nothing(case):
+    """A knock's questions are put whatever the hand (docs/language.md, ``kind: draw_meld``): at
+    the stock's last cards "knock or pass" (``pass`` alone when the hand cannot knock), the discard
+    after a knock (one card alone kept within the limit), each card and ``meld`` of a meld laid
+    down (the one that completes it too), and the laying off (``pass`` alone). Two deals that differ
+    only by cards the other seat has not seen, one where the seat has a choice and one where it has
+    none: the same moves look the same to the other seat at every decision, its end included.
+    Asked only when its hand left it a choice, the seat told the other (the observation's
+    ``current_player``, the events that followed at once) what its hand held."""
+    seat, hands, held, others, top, moves = _GIN_CASES[case]()
+    assert set(held) <= set(hands[seat])
+    swapped = [[others[held.index(x)] if x in held else x for x in h] for h in hands]
+    game = academie.load_game(_GIN)
+    enc = ObservationEncoder(game, 2)
+    choice = game.new_state(players=2, dealer=1, deal=_gin_deal(hands, others, top))
+    none = game.new_state(players=2, dealer=1, deal=_gin_deal(swapped, held, top))
+    watcher, hidden = 1 - seat, set(held) | set(others)
+    asked: list = []
+    for k, move in enumerate(moves):
+        a, b = _seen_by(choice, watcher, enc), _seen_by(none, watcher, enc)
+        assert not hidden & _names(json.loads(a["observation"]), set())  # the cards exchanged unseen
+        for what in a:
+            if a[what] != b[what] and what in ("observation", "string"):
+                x, y = json.loads(a[what]), json.loads(b[what])
+                diff = {key: (x[key], y.get(key)) for key in x if x[key] != y.get(key)}
+                pytest.fail(f"after {k} moves, {what}: {diff}")
+            assert a[what] == b[what], (k, what)
+        assert not choice.is_terminal()
+        if choice.current_player() == seat:
+            asked.append(([str(m) for m in choice.legal_moves()], [str(m) for m in none.legal_moves()]))
+        choice.apply(move)
+        none.apply(move)
+    assert choice.is_terminal() and none.is_terminal()
+    assert _seen_by(choice, watcher, enc) == _seen_by(none, watcher, enc)
+    # the seat had a choice in one deal only, at one of its decisions
+    assert any(len(x) > 1 and len(y) == 1 for x, y in asked), asked
