@@ -124,3 +124,27 @@ def test_go_fish_and_conquian_worlds_replay_the_hand(ref, n, seed):
         assert world.legal_moves() == state.legal_moves()
         state.apply_action(rng.choice(state.legal_actions()))
     assert drawn == 40
+
+
+def test_a_world_copied_at_hoc_counts_the_hands_it_was_given(monkeypatch):
+    # Hoc counts each hand's point, sequence and tricon into counters another seat does not see:
+    # where no world reaches the decision, the state is copied with its unseen cards exchanged,
+    # and such a counter is the world's count, not the true one (the same for two deals the seat
+    # cannot tell apart)
+    from test_visibility_families import counterfactuals
+
+    monkeypatch.setattr(resampling, "_RESAMPLE_TRIES", 1)
+    monkeypatch.setattr(resampling, "_REPAIRS", 0, raising=False)
+    tried = 0
+    for seed in range(3):
+        for real, cf, seat, _ in counterfactuals("hoc/encyclopedie", 2, seed, points=6, draws=3):
+            if real.current_player() != seat or _course(real, seat) != _course(cf, seat):
+                continue
+            if real.engine.pvars == cf.engine.pvars:
+                continue  # the counters the seat does not see are the same in both
+            for k in range(2):
+                a = real.clone().resample(seat, random.Random(k))
+                b = cf.clone().resample(seat, random.Random(k))
+                assert (_layout(a), a.engine.pvars) == (_layout(b), b.engine.pvars), (seed, seat, k)
+                tried += a.fallback
+    assert tried

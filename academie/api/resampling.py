@@ -366,13 +366,46 @@ class Resampling(Parts):
                 return w
         # none reaches the same decision: this state copied, with the unseen cards exchanged where
         # they lie now (nothing played again: the past of such a world need not be the hand's)
-        drawn = place_copies(groups, rng) if copies else place(groups, {}, rng)
-        if isinstance(drawn, Places):
-            drawn = {}  # copies: which copy lies where is not exchanged in place
-        sigma, here = compose(drawn)
+        if deal is None:  # pragma: no cover (a hand not dealt yet is dealt afresh: it always replays)
+            raise AssertionError("a world of a hand not dealt yet always replays")
+        return self._copied(snap, seat, deal, groups, copies, compose, rng)
+
+    def _copied(self, snap: Any, seat: int, deal: dict, groups: list, copies: bool, compose: Any, rng: Any) -> Any:
+        """A world when none drawn reaches the decision at hand: a copy of this state with the cards
+        ``seat`` has not seen exchanged where they lie now, at random (with copies of a card, by
+        names none of whose copies it has seen: ``_unseen_names``); a counter it does not see
+        (worked out from cards it has not seen) taken from the hand played again with the same
+        exchange from its deal, as far as it goes: the copy's own would be the true one."""
+        from ..interpreter.worlds import place
+        from .worlds import _World
+
+        if copies:
+            known = {c.name for c in self._knows(seat)}
+            by_name = {c.name: c for c in self.engine.pack_cards}
+            names, rest = _unseen_names(self.engine, deal, seat, known, by_name)
+            drawn = place([*names, ("zone:pack", rest)], {}, rng)
+        else:
+            drawn = place(groups, {}, rng)
+        sigma, here = compose(drawn)  # (a world of a world with copies: that world, as it is)
+        seed = rng.getrandbits(64)
         w = _World.__new__(_World)
         owned = tuple(i for i, (_, owner, _) in enumerate(self._events) if owner is not None)
-        w._copy(self, snap, here if isinstance(here, dict) else {}, sigma, rng.getrandbits(64), owned)
+        w._copy(self, snap, here, sigma, seed, owned)
+        e = self.engine
+        if e.counter_atoms and not self._sees_all_counters(seat):
+            from ..interpreter.visibility import HIDDEN
+
+            vs, pvs = e.view(seat, self._knows(seat))
+            again = _World.__new__(_World)
+            again._from(self, snap, sigma, seed, swap=here or None, seat=seat)
+            mine, theirs = w.engine, again.engine
+            for k, v in vs.items():
+                if v == HIDDEN:
+                    mine.vars[k] = theirs.vars.get(k, 0)
+            for k, row in pvs.items():
+                for s, v in enumerate(row):
+                    if v == HIDDEN:
+                        mine.pvars[k][s] = theirs.pvars[k][s]
         w.fallback = w.copied = True
         return w
 
