@@ -313,6 +313,7 @@ class Resampling(Parts):
                 return {c: drawn.get(first.get(c, c), first.get(c, c)) for c in {*first, *drawn}}, drawn
             return drawn, drawn
 
+        drawn: Any
         for attempt in range(tries):
             if deal is None:
                 drawn = None
