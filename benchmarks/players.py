@@ -35,7 +35,9 @@ games in seed order, the same for any K with ``--games`` and no ``--minutes``.
 move cards in secret or from a talon), ``--games`` random games (seeds 0, 1,
 …), and at each of their first ``--decisions`` decisions a world drawn for the
 seat to move (``State.resample``): how many fell back (``world.fallback``),
-and how many of those are the true deal.
+how many of those are the state copied with its unseen cards exchanged in place
+(``world.copied``: no world reached the same decision), and of the true deal
+(``world.true_deal``, none since worlds are mended: kept to compare with older runs).
 """
 
 from __future__ import annotations
@@ -188,7 +190,7 @@ def worlds(args) -> list[dict]:
     for ref in args.only or WORLD_GAMES:
         game = academie.load_game(ref)
         n = args.players or table_size(game)
-        drawn = fell = true_deal = again = 0
+        drawn = fell = true_deal = copied = again = 0
         t = time.perf_counter()
         for g in range(args.games):
             state = game.new_state(players=n, seed=g)
@@ -203,6 +205,7 @@ def worlds(args) -> list[dict]:
                 if w.fallback:
                     fell += 1
                     true_deal += w.true_deal
+                    copied += w.copied
                 state.apply_action(rng.choice(state.legal_actions()))
         rows.append(
             {
@@ -211,6 +214,7 @@ def worlds(args) -> list[dict]:
                 "worlds": drawn,
                 "fallback": fell,
                 "true_deal": true_deal,
+                "copied": copied,
                 "drawn_again": again,
                 "seconds": round(time.perf_counter() - t, 2),
             }

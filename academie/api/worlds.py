@@ -36,10 +36,11 @@ def _name_canon(name: str) -> int:
 class _World(State):
     """A state ``resample`` drew: it copies (``clone()``) into the same world."""
 
-    # True when no world drawn gave the hand's public course: the first that reached the same
-    # decision, else (none did) the true deal
+    # True when no world drawn (and mended) gave the hand's public course: the first that reached
+    # the same decision, else (none did) the state copied with its unseen cards exchanged in place
     fallback = False
-    true_deal = False  # the true deal (the future afresh): no world drawn reached the same decision
+    copied = False  # that copy: the decision at hand the same, the past not played again in it
+    true_deal = False  # never: no world is the true deal (kept for the callers that count them)
     again = False  # an exchange drawn before for the same state (none drawn this time gave a world)
 
     def _from(
@@ -52,6 +53,7 @@ class _World(State):
         marks: Any = None,
         seat: int | None = None,
         restocks: bool = True,
+        stop: int | None = None,
     ) -> None:
         """This world: ``state``'s hand dealt again from ``snap`` with the unseen
         cards exchanged by ``sigma`` (``Places`` with copies), and its moves played again. A card moved
@@ -63,7 +65,11 @@ class _World(State):
         decision and after each of its moves: the world is given up at its
         first public difference. ``seat``: the seat the world is drawn for: the counters
         compared are those it sees (``visibility``). ``restocks``: the cards of the hand's shuffled
-        restocks that ``seat`` has not seen since exchanged among their places (else as they lay)."""
+        restocks that ``seat`` has not seen since exchanged among their places (else as they lay).
+        ``stop``: the hand's first ``stop`` moves only played again, the world paused before the next
+        (``_ok``: all of them as the seat saw them; ``_pending``: the next two moves, as this world
+        names them). ``_fail``: where the world first differs, the hand's move (by its number in the
+        hand) that was not legal or whose public course differs; None where no move is to blame."""
         from ..interpreter.visibility import cell_values, visible_cells
         from ..interpreter.worlds import World
 
@@ -83,6 +89,8 @@ class _World(State):
         plan, moved = _restock_plan(state, seat if restocks else None, seed)
         self._world = (snap, sigma, seed, plan)
         self._ok = True
+        self._fail: int | None = None
+        self._pending: Any = None
         players, _, _, _, _ = state._recipe
         self.engine = World(
             state.game.gamedef,
@@ -105,17 +113,12 @@ class _World(State):
             truth = state._events
             done = 0
             moves = state._moves[at:]
-            for i in range(len(moves) + 1):
+            last = len(moves) if stop is None else min(stop, len(moves))
+            for i in range(last + 1):
                 if i:
-                    m = moves[i - 1]
-                    if moved and isinstance(m, Card) and self.engine.restock_orders:
-                        # a card drawn unseen from a shuffled restock: the one that lies where it lay
-                        k = next((k for k in range(len(self.engine.restock_orders) - 1, -1, -1) if m in moved[k]), None)
-                        if k is not None:
-                            m = moved[k][m]
-                    elif swap is not None and isinstance(m, Card):
-                        m = swap.get(m, m)  # a card the seat never saw: the one that lies where it lay
-                    self._send(m)  # the interpreter refuses a move that is not legal in this world
+                    self._fail = i - 1
+                    self._send(self._mapped(moves[i - 1], moved, swap))  # refused where not legal here
+                    self._fail = None
                 if marks is not None and i < len(marks):
                     # given up at the first public difference: whether it would reach the same
                     # decision is not known (None), and is found out only if it is wanted
@@ -139,8 +142,14 @@ class _World(State):
                     ):
                         self._ok = False
                         self._near = None
+                        self._fail = i - 1 if i else None
                         return
                     done = n
+            if stop is not None:
+                self._near = None
+                if last < len(moves):
+                    self._pending = [self._mapped(m, moved, swap) for m in moves[last : last + 2]]
+                return
         except RuleError:
             self._ok = self._near = False
             return
@@ -178,6 +187,19 @@ class _World(State):
                 )
             )
         )
+        if not self._ok and moves:
+            self._fail = len(moves) - 1
+
+    def _mapped(self, m: Any, moved: list, swap: dict | None) -> Any:
+        """The true game's move ``m`` as this world makes it: a card the seat never saw is the one
+        that lies where it lay (``swap``); one drawn unseen from a shuffled restock, the one that
+        lies where it lay in the world's restock."""
+        if moved and isinstance(m, Card) and self.engine.restock_orders:
+            k = next((k for k in range(len(self.engine.restock_orders) - 1, -1, -1) if m in moved[k]), None)
+            return moved[k][m] if k is not None else m
+        if swap is not None and isinstance(m, Card):
+            return swap.get(m, m)
+        return m
 
     def _copy(self, state: Parts, snap: Any, here: dict, sigma: Any, seed: int, owned: tuple) -> None:
         """This world: a copy of ``state`` (paused mid-hand, nothing played again) with each card of
@@ -213,7 +235,7 @@ class _World(State):
         new = State.clone(self)
         new.__class__ = _World
         new._world = self._world  # type: ignore[attr-defined]
-        new.fallback, new.true_deal, new.again = self.fallback, self.true_deal, self.again  # type: ignore[attr-defined]
+        new.fallback, new.copied, new.again = self.fallback, self.copied, self.again  # type: ignore[attr-defined]
         return new
 
     def clone_by_replay(self) -> "State":
