@@ -70,8 +70,12 @@ class LayApart(StateParts):
             moves.append("meld")
         if len(chosen) == 1 and self._off_targets(spec, seat, groups, chosen[0]):
             moves.append("lay_off")
-        # asked even when he may only pass: whether he may lay anything is his to know alone
-        m = moves[0] if len(moves) == 1 and chosen else (yield from self._choice("meld", seat, moves, frame))
+        # every move asked, even one alone (whether he may lay anything, which cards complete a meld,
+        # whether a card chosen also melds: his to know alone), unless every card of his hand is
+        # chosen, two or more: then ``meld`` alone, forced by what every seat sees (the cards chosen
+        # are counted for all, the hand's size is public)
+        forced = len(moves) == 1 and len(chosen) == len(hand) > 1
+        m = moves[0] if forced else (yield from self._choice("meld", seat, moves, frame))
         if isinstance(m, Card):
             if self._logging:
                 self.emit({"type": "choose", "seat": seat, "card": m.name})

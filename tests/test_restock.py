@@ -50,14 +50,22 @@ def test_a_meld_laid_down_apart_then_cards_laid_off_on_it_in_the_turn_by_its_own
     st = rummy([H0, H1], "9H", ["4S", "KH", "AD"])
     do(st, "draw")  # seat 0 draws 4S
     assert "pass" in legal(st) and "4S" in legal(st)
-    do(st, "4S", "5S", "6S", "7S")  # a run of four, laid down apart (meld, the one move left, made at once)
+    do(st, "4S", "5S", "6S")
+    # the seven of spades the one card that goes on: he is asked all the same, and then meld
+    assert legal(st) == ["7S", "meld"]
+    do(st, "7S")
+    assert legal(st) == ["meld"]  # a run of four, laid down apart: asked, the one move left
+    do(st, "meld")
     assert zone(st, "melded", 0) == ["4S", "5S", "6S", "7S"]
     do(st, "pass", "KD")
     # seat 1, in his turn, lays off the 8 of spades on seat 0's run
     do(st, "draw")  # KH
     assert "8S" in legal(st)
     do(st, "8S")
-    # the 8 makes no meld of his hand: laid off at once, the one move left
+    # the 8 makes no meld of his hand: he is asked all the same, lay_off the one move left (made
+    # at once, it told seat 0 that no card of his hand went with it)
+    assert legal(st) == ["lay_off"] and zone(st, "melded", 0) == ["4S", "5S", "6S", "7S"]
+    do(st, "lay_off")
     assert zone(st, "melded", 0) == ["4S", "5S", "6S", "7S", "8S"]
     assert [e for e in st.engine.events if e["type"] == "lay_off"] == [
         {"type": "lay_off", "seat": 1, "card": "8S", "on": 0}
@@ -82,7 +90,7 @@ def test_lay_off_in_turn_own_lays_off_on_his_own_melds_only(tmp_path):
         "stock": [parse_card(c) for c in ["9H", *rest, "AD", "KH", "4S"]],
     }
     st = game.new_state(players=2, dealer=1, deal=deal, keep_events=True)
-    do(st, "draw", "4S", "5S", "6S", "7S", "pass", "KD", "draw")
+    do(st, "draw", "4S", "5S", "6S", "7S", "meld", "pass", "KD", "draw")
     assert "8S" not in legal(st)  # seat 0's run is not his
 
 

@@ -419,3 +419,80 @@ def test_gin_a_seat_asked_after_a_knock_tells_the_other_nothing(case):
     assert _seen_by(choice, watcher, enc) == _seen_by(none, watcher, enc)
     # the seat had a choice in one deal only, at one of its decisions
     assert any(len(x) > 1 and len(y) == 1 for x, y in asked), asked
+
+
+# -- Rummy (laying out in the turn): every move asked once a card is chosen, whatever the hand --
+_RUMMY = str(HERE / "concepts" / "rummy.yaml")
+
+
+def _rummy_deal(hands: list[list[str]], bottom: list[str], top: list[str]) -> dict:
+    """A deal of the rummy concept (seat 1 deals, seat 0 plays first): the hands, the upcard (the
+    nine of hearts), the stock with ``bottom`` its lowest cards and ``top`` its top ones (the
+    last drawn first), the rest between."""
+    given = {x for h in hands for x in h} | set(bottom) | set(top) | {"9H"}
+    return {"hands": hands, "stock": ["9H", *bottom, *(x for x in _GIN_NAMES if x not in given), *top]}
+
+
+# seat 0 lays down the five, six, seven of spades; seat 1 then lays off the eight of spades on it
+_LAYER = ["5S", "6S", "7S", "KD", "KC", "2H", "9D", "JC", "4C"]
+_RUN = ["draw", "5S", "6S", "7S", "meld", "pass", "AD"]
+
+_RUMMY_CASES = {
+    # the five and six of spades chosen: with the eight of spades the seven is one card of two
+    # (the run may go on to the eight), without it the only one; "meld" then alone or not
+    "run-forced-or-not": lambda: (
+        0,
+        [[*_LAYER, "8S"], ["3D", "3C", "3H", "10D", "JD", "AC", "6C", "7H", "2D", "KH"]],
+        ["8S"],
+        ["QH"],
+        ["4H", "AD"],
+        _RUN,
+    ),
+    # seat 1 chooses the eight of spades: with the eights of hearts and diamonds it may make a set
+    # of them or lay it off on seat 0's run, without them it may only lay it off (seat 0, with the
+    # four of spades, has a choice at each card of its run in both deals)
+    "lay-off-or-meld": lambda: (
+        1,
+        [[*_LAYER, "4S"], ["8S", "8H", "8D", "3D", "3C", "10D", "JD", "AC", "6C", "2D"]],
+        ["8H", "8D"],
+        ["KH", "QC"],
+        ["4H", "AD"],
+        [*_RUN, "draw", "8S", "lay_off", "pass", "4H"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(_RUMMY_CASES))
+def test_rummy_a_seat_asked_what_it_lays_out_in_its_turn_tells_the_other_nothing(case):
+    """The laying out in the turn (docs/language.md, "Laying off in the turn") asks every move once
+    a card is chosen, the one left too: the card that completes a run, ``meld``, ``lay_off``. Two
+    deals that differ only by cards the other seat has not seen, one where the seat has a choice
+    and one where it has none: the same moves look the same to the other seat at every decision.
+    Made at once when it was the one move left, the meld or lay-off (its event, and the seat held
+    at its question or not) told the other that the hand held no card that would have gone on."""
+    seat, hands, held, others, top, moves = _RUMMY_CASES[case]()
+    assert set(held) <= set(hands[seat])
+    swapped = [[others[held.index(x)] if x in held else x for x in h] for h in hands]
+    game = academie.load_game(_RUMMY)
+    enc = ObservationEncoder(game, 2)
+    choice = game.new_state(players=2, dealer=1, deal=_rummy_deal(hands, others, top))
+    none = game.new_state(players=2, dealer=1, deal=_rummy_deal(swapped, held, top))
+    watcher, hidden = 1 - seat, set(held) | set(others)
+    asked: list = []
+    for k, move in enumerate(moves):
+        a, b = _seen_by(choice, watcher, enc), _seen_by(none, watcher, enc)
+        assert not hidden & _names(json.loads(a["observation"]), set())  # the cards exchanged unseen
+        for what in a:
+            if a[what] != b[what] and what in ("observation", "string"):
+                x, y = json.loads(a[what]), json.loads(b[what])
+                diff = {key: (x[key], y.get(key)) for key in x if x[key] != y.get(key)}
+                pytest.fail(f"after {k} moves, {what}: {diff}")
+            assert a[what] == b[what], (k, what)
+        if choice.current_player() == seat:
+            asked.append(([str(m) for m in choice.legal_moves()], [str(m) for m in none.legal_moves()]))
+        choice.apply(move)
+        none.apply(move)
+    assert _seen_by(choice, watcher, enc) == _seen_by(none, watcher, enc)
+    assert choice.current_player() == none.current_player() == watcher
+    # the seat had a choice in one deal only, at one of its decisions
+    assert any(len(x) > 1 and len(y) == 1 for x, y in asked), asked
