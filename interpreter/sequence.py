@@ -9,7 +9,7 @@ from ..dsl.cards import Card
 from ..dsl.errors import RuleError
 from ..dsl.model import Step
 from .base import Decision, StateParts
-from .fastpath import card_table, reads_card_only
+from .fastpath import card_only_table
 
 
 class Sequence(StateParts):
@@ -50,7 +50,7 @@ class Sequence(StateParts):
         by_rank, passing = st.by_rank, st.unheld == "pass"
         stop = st.stops.fn if st.stops is not None else None
         # a stop test that reads only the card: looked up, not called
-        stop_tab = card_table(self, st.stops) if st.stops is not None and reads_card_only(st.stops, self.g) else None
+        stop_tab = card_only_table(self, st.stops)
         on_play = st.on_play
         # the effects after each card, as one function (fetched again after a pause: a state
         # silenced there runs them untracked)

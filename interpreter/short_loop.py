@@ -24,7 +24,7 @@ from typing import Any
 
 from ..dsl.model import Step
 from .base import SUIT_SPAN, StateParts, Unfinished, canon_key
-from .fastpath import card_table, key_plan, reads_card_only
+from .fastpath import card_only_table, key_plan
 
 
 def short_loop_fits(st: Step) -> bool:
@@ -306,7 +306,7 @@ class ShortLoop(StateParts):
         renounce = self._runner(cannot_follow) if cannot_follow else None
         suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
         free = st.free
-        free_tab = card_table(self, free) if free is not None and reads_card_only(free, self.g) else None
+        free_tab = card_only_table(self, free)
         # the renounce takes the whole of a shared zone into a zone of his and he leads: done in
         # the loop (where he cannot follow the suit led)
         whole = getattr(renounce, "whole", None) if suit_led else None

@@ -15,7 +15,7 @@ from ..dsl.cards import Card
 from ..dsl.model import Step
 from .base import SUIT_SPAN, Decision, StateParts, Unfinished, canon_key
 from .copies import once
-from .fastpath import card_table, key_plan, reads_card_only
+from .fastpath import card_only_table, key_plan
 
 
 class Tricks(StateParts):
@@ -113,7 +113,7 @@ class Tricks(StateParts):
         lead_any = st.lead_test is None
         free = st.free.fn if st.free is not None else None
         # a free card test that reads only the card: looked up, not called
-        free_tab = card_table(self, st.free) if st.free is not None and reads_card_only(st.free, self.g) else None
+        free_tab = card_only_table(self, st.free)
         # keys that read more than the card, led and trump: only those evaluated per card
         plan = key_plan(self, st) if not st.key_pure else None
         nxt = [(s + 1) % n for s in range(n)]  # the seat after each seat
