@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..dsl.cards import Card
 from ..dsl.errors import RuleError
 from ..dsl.model import Step
-from .base import Decision, StateParts
+from .base import Decision, StateParts, Unfinished
 from .fastpath import card_only_table
 
 
@@ -60,14 +60,13 @@ class Sequence(StateParts):
         from_hand = any(z == "hand" for z, _ in st.obtain)
         played: set[Card] = set()
         end_play = [r for r in st.end if r.after == "play"]
-        # the one end test "his hand is empty": tested on the hands that changed, no call
+        # the one end test "his hand is empty": tested on the hands that changed, no call (the
+        # effects after each card mark the seats whose cards they move, as the end test reads them)
         empty_hand_ends = (
-            len(end_play) == 1
-            and end_play[0].zone_only
-            and end_play[0].when.shape == "count(hand(seat)) == 0"
-            and not on_play
+            len(end_play) == 1 and end_play[0].zone_only and end_play[0].when.shape == "count(hand(seat)) == 0"
         )
         logging = self._logging
+        max_plays = self.max_plays
         hands, touched, trick = self.hand, self._touched, self.zones["trick"]
         last: Card | None
         start: Card | None
@@ -192,7 +191,9 @@ class Sequence(StateParts):
             trick.append(c)
             played.add(c)
             self.led = c.suit
-            self._count_play()
+            self.plays += 1
+            if self.plays > max_plays:
+                raise Unfinished()
             if logging:
                 self.emit({"type": "play", "seat": seat, "card": c.name, "from": src})
             last, last_seat = c, seat
