@@ -67,6 +67,7 @@ class Sequence(StateParts):
         )
         logging = self._logging
         max_plays = self.max_plays
+        draw = self._drawn_inline()  # the uniform draws of the agents, when they are drawn here
         hands, touched, trick = self.hand, self._touched, self.zones["trick"]
         last: Card | None
         start: Card | None
@@ -131,11 +132,17 @@ class Sequence(StateParts):
                 hand = hands[seat]
                 if len(options) == 1 and not new_run:
                     c = options[0]
+                elif draw is not None:  # an agent drawing uniformly: drawn here, as ``_ask_card`` draws
+                    k = len(options)
+                    c = options[int(draw[seat]() * k)] if k > 1 else options[0]
+                    if self._check_moves:
+                        self._check_card_count()
                 elif self._auto is not None:
                     c = self._ask_card(seat, options)
                 else:
                     self._frame = top
                     c = yield Decision(seat, options, "play")
+                    draw = self._drawn_inline()
                     if on_play:
                         run_on_play = self._runner(on_play)
                 hand.remove(c)
