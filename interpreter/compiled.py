@@ -55,6 +55,7 @@ class Compiled:
         "ante",
         "card_tests",
         "card_only",
+        "card_filled",
         "key_plans",
         "sequences",
         "card_values",
@@ -73,6 +74,7 @@ class Compiled:
         self.ante: dict[int, bool] = {}
         self.card_tests: dict[int, dict] = {}
         self.card_only: dict[int, bool] = {}  # id(a card test) -> whether it reads only the card
+        self.card_filled: set[tuple[int, int]] = set()  # (id(a card test), players): its table holds that pack
         self.key_plans: dict[int, Any] = {}
         self.sequences: dict[tuple[int, int], tuple] = {}
         self.card_values: dict[int, dict] = {}

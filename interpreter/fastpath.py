@@ -60,11 +60,13 @@ def card_table(state, e: Expr) -> dict:
     tab = tables.get(id(e))
     if tab is None:
         tab = tables[id(e)] = {}
-    if len(tab) < len(state.pack_cards) or any(c not in tab for c in state.pack_cards):
+    filled = state._compiled.card_filled
+    if (id(e), state.n) not in filled:  # the pack of this number of players not yet in the table
         fn = e.fn
         for c in state.pack_cards:
             if c not in tab:
                 tab[c] = bool(fn(state, None, c))
+        filled.add((id(e), state.n))
     return tab
 
 
