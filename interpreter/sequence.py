@@ -155,7 +155,8 @@ class Sequence(StateParts):
                 for zone, effects in st.obtain:
                     holder = None
                     if zone == "hand":
-                        c = next((r for r in required if r in hands[seat]), None)
+                        # a choice was offered: none of the cards required is in his hand
+                        c = None if choosing else next((r for r in required if r in hands[seat]), None)
                         if c is not None:
                             hands[seat].remove(c)
                             src = "hand"
@@ -213,7 +214,12 @@ class Sequence(StateParts):
                 stopped = True
             if empty_hand_ends:
                 # no hand changed since the last test is empty: the test would find none
-                if all(hands[s] for s in touched):
+                emptied = False
+                for s in touched:
+                    if not hands[s]:
+                        emptied = True
+                        break
+                if not emptied:
                     touched.clear()
                 elif self._check_end(end_play, seat):
                     break
