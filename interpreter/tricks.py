@@ -15,6 +15,7 @@ from ..dsl.cards import Card
 from ..dsl.model import Step
 from .base import SUIT_SPAN, Decision, StateParts, Unfinished, canon_key
 from .copies import once
+from .effect_code import end_scan as end_scan_of
 from .fastpath import card_only_table, key_plan
 
 
@@ -97,6 +98,12 @@ class Tricks(StateParts):
         key_tables = self._compiled.key_tables.setdefault(id(st), {}) if st.key_pure else None
         end_play = [r for r in st.end if r.after == "play"]
         end_trick = [r for r in st.end if r.after == "trick"]
+        # the end tests after a card, as one generated function (None: each tested by _check_end)
+        scans = self._compiled.end_scans
+        if id(st) in scans:
+            end_scan = scans[id(st)]
+        else:
+            end_scan = scans[id(st)] = end_scan_of(end_play) if end_play else None
         hands, touched, legal = self.hand, self._touched, self._legal
         # one end condition after play, reading only the seat's own zones: test the mover directly
         mover_only = end_play[0].when.fn if len(end_play) == 1 and end_play[0].zone_only else None
@@ -340,7 +347,9 @@ class Tricks(StateParts):
                         else:
                             touched.add(seat)
                             self.plays = played
-                            if self._check_end(end_play, seat):
+                            if end_scan is not None and not end_scan(self, seat):
+                                touched.clear()  # none holds: as _check_end leaves it
+                            elif self._check_end(end_play, seat):
                                 return
                     seat = nxt[seat]
                 if broke:
