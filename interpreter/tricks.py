@@ -98,12 +98,7 @@ class Tricks(StateParts):
         key_tables = self._compiled.key_tables.setdefault(id(st), {}) if st.key_pure else None
         end_play = [r for r in st.end if r.after == "play"]
         end_trick = [r for r in st.end if r.after == "trick"]
-        # the end tests after a card, as one generated function (None: each tested by _check_end)
-        scans = self._compiled.end_scans
-        if id(st) in scans:
-            end_scan = scans[id(st)]
-        else:
-            end_scan = scans[id(st)] = end_scan_of(end_play) if end_play else None
+        end_scan = self._end_scan(st, end_play)
         hands, touched, legal = self.hand, self._touched, self._legal
         # one end condition after play, reading only the seat's own zones: test the mover directly
         mover_only = end_play[0].when.fn if len(end_play) == 1 and end_play[0].zone_only else None
@@ -402,6 +397,15 @@ class Tricks(StateParts):
             self.plays = played
         if handed:
             self._tricks_drawn(st, uniform, leader)
+
+    def _end_scan(self, st: Step, end_play: list):
+        """The end tests ``end_play`` of ``st`` after a card, as one generated function
+        (``effect_code.end_scan``, kept per step), or None: each tested by _check_end."""
+        scans = self._compiled.end_scans
+        if id(st) in scans:
+            return scans[id(st)]
+        scan = scans[id(st)] = end_scan_of(end_play) if end_play else None
+        return scan
 
     def _short_loop_now(self, st: Step, uniform: list | None) -> bool:
         """The short loop plays ``st`` (from a trick's start): every agent draws
