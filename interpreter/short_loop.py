@@ -143,6 +143,7 @@ class ShortLoop(StateParts):
         won_zone = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
         pack = self.zones["pack"]
         played = self.plays
+        run_on_trick = self._runner(st.on_trick) if st.on_trick else None  # the effects after each trick
         # the effects after each card, as one function; the end tests after it as one (or None)
         run_on_play = self._runner(st.on_play) if st.on_play else None
         end_scan = self._end_scan(st, end_play) if end_play and not empty_hand_ends else None
@@ -285,9 +286,9 @@ class ShortLoop(StateParts):
                         counts["lead_changes"] += 1
                     self.mover = mover = best_seat
                     leader = best_seat
-                    if st.on_trick:
+                    if run_on_trick is not None:
                         self.plays = played
-                        self._effects(st.on_trick, best_seat)
+                        run_on_trick(self, best_seat)
                     self.led = None
                     if end_trick:
                         self.plays = played
@@ -393,6 +394,7 @@ class ShortLoop(StateParts):
         won_zone = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
         pack = self.zones["pack"]
         played = self.plays
+        run_on_trick = self._runner(st.on_trick) if st.on_trick else None  # the effects after each trick
         # the effects after each card, as one function; the end tests after it as one (or None)
         run_on_play = self._runner(st.on_play) if st.on_play else None
         end_scan = self._end_scan(st, end_play) if end_play and not empty_hand_ends else None
@@ -583,9 +585,9 @@ class ShortLoop(StateParts):
                         counts["lead_changes"] += 1
                     self.mover = mover = best_seat
                     leader = best_seat
-                    if st.on_trick:
+                    if run_on_trick is not None:
                         self.plays = played
-                        self._effects(st.on_trick, best_seat)
+                        run_on_trick(self, best_seat)
                     self.led = None
                     if end_trick:
                         self.plays = played
