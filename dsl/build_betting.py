@@ -57,10 +57,7 @@ def build_betting(b: PieceBuilder, st: Step, base: tuple, s: dict) -> BettingSpe
     spec.stack = b.expr(base + ("stack",), "seat", want=WANT_NUMBER)
     raised = s.get("raised")
     if raised is not None:
-        if raised not in b.scope.vars or raised in b.scope.seat_vars:
-            b.err(base + ("raised",), f"'{raised}' is not a counter of the game (declare it under vars:, not per seat)")
-        else:
-            spec.raised = str(raised)
+        spec.raised = b.game_counter(base + ("raised",), raised)
     for k in ("bet", "raise"):
         v = s.get(k)
         if v is None:

@@ -158,10 +158,7 @@ def build_patience(b: PieceBuilder, st: Step, base: tuple, s: dict) -> PatienceS
         b.err(base + ("repeat",), "a patience whose positions may come back ends after a number of moves (limit:)")
     turned = s.get("turned")
     if turned is not None:
-        if turned not in b.scope.vars or turned in b.scope.seat_vars:
-            b.err(base + ("turned",), f"'{turned}' is not a counter of the game (declare it under vars:, not per seat)")
-        else:
-            spec.turned = str(turned)
+        spec.turned = b.game_counter(base + ("turned",), turned)
     dests = [z for m in spec.moves for z in piles.get(m.to, ())]
     if (b.d.get("pack") or {}).get("copies") is not None:  # copies of a card: the pile it leaves is named
         dests += [z for m in spec.moves for z in piles.get(m.src, ())]

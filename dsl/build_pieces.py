@@ -54,6 +54,14 @@ class PieceBuilder:
     def err(self, path, message, code="model"):
         self.errors.append(Diagnostic(self.doc.pos(tuple(path)), message, code=code))
 
+    def game_counter(self, path, name) -> str | None:
+        """The name ``name`` given at ``path`` when it is a counter of the game (declared
+        under ``vars:``, not per seat), else None and a located error."""
+        if name not in self.scope.vars or name in self.scope.seat_vars:
+            self.err(path, f"'{name}' is not a counter of the game (declare it under vars:, not per seat)")
+            return None
+        return str(name)
+
     def expr(self, path, kind="game", value=None, want: tuple | None = None) -> Expr | None:
         """Compile the expression at ``path``; ``want``: what it must give
         (e.g. ``WANT_NUMBER``), checked here rather than found in play."""

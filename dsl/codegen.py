@@ -50,7 +50,7 @@ _CARD_FIELDS = {"suit": "suit", "rank": "rank", "colour": "colour"}  # the gramm
 _SEAT_OPS = {"+": "+", "-": "-"}
 _NUM_OPS = {"+": "+", "-": "-", "*": "*"}
 _CMP_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_OVER_SEATS = {"max_seats": "_max", "min_seats": "_min", "sum_seats": "_sum"}
+_OVER_SEATS = ("max_seats", "min_seats", "sum_seats", "count_seats")
 BUILTINS = {"_len": len, "_max": max, "_min": min, "_sum": sum, "_range": range, "_type": type, "_int": int}
 
 
@@ -269,15 +269,37 @@ class _Writer:
             if name in sc.seat_zones:
                 return f"st.pzones[{self.k(name)}][{a}]", "zone"
             return f"st.pvars[{self.k(name)}][{a}]", ("suit" if name in sc.suit_vars else "num")
-        over = _OVER_SEATS.get(name)
-        if (over is not None or name == "count_seats") and len(args) == 1 and _plain_over_seats(args[0], sc):
+        if name in _OVER_SEATS and len(args) == 1 and _plain_over_seats(args[0], sc):
             sub = cp.sub(cp.bound | BOUND["seat"], cp.locals)
             x = f"_x{depth}"
             e, _ = self.w(sub, args[0], x, cv, depth)
-            if over is None:
-                return f"_len([{x} for {x} in _range(st.n) if {e}])", "num"
-            return f"{over}([{e} for {x} in _range(st.n)])", "num"
+            return f"{self.k(_over_seats(name, e, x, self.ns))}(st, {sv}, {cv})", "num"
         return None
+
+
+# each seat's value taken into the result, as max(), min(), sum() and the count take them
+# (max and min keep the first of equal values): no list built
+_TAKE = {
+    "max_seats": ("_r = _v if _r is None or _v > _r else _r", "_r"),
+    "min_seats": ("_r = _v if _r is None or _v < _r else _r", "_r"),
+    "sum_seats": ("_r = _r + _v", "0"),
+    "count_seats": ("_r = _r + 1 if _v else _r", "0"),
+}
+
+
+def _over_seats(name: str, e: str, x: str, ns: dict) -> Callable:
+    """``max_seats``/``min_seats``/``sum_seats``/``count_seats`` of the source ``e`` about the
+    seat ``x``, as a function of (state, seat, card) looping over the seats."""
+    take, start = _TAKE[name]
+    src = (
+        "def _over(st, s, c):\n"
+        f"    _r = {'None' if start == '_r' else start}\n"
+        f"    for {x} in _range(st.n):\n"
+        f"        _v = {e}\n"
+        f"        {take}\n"
+        "    return _r\n"
+    )
+    return build(src, ns, "_over")
 
 
 def _plain_over_seats(node, scope) -> bool:

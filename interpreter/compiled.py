@@ -14,6 +14,9 @@ step, payment or list of effects they belong to (all kept alive by the game):
   loop plays with a loop of its own (``short_loop.plain_shape``);
 - ``ante``: id(payment) -> whether every seat pays a set amount to a set money zone;
 - ``card_tests``: id(card test) -> {card: bool}, for tests that read only the card;
+- ``end_scans``: id(tricks step) -> its end tests after each card as one generated function
+  (``effect_code.end_scan``), or None;
+- ``card_only``: id(card test) -> whether it reads only the card (``fastpath.card_only_table``);
 - ``key_plans``: id(tricks step) -> its winner keys split into tabulated and evaluated
   (``fastpath.KeyPlan``);
 - ``card_values``: id(number expression) -> {card: number}, for numbers of a card that read
@@ -53,6 +56,9 @@ class Compiled:
         "short_loop",
         "ante",
         "card_tests",
+        "card_only",
+        "card_filled",
+        "end_scans",
         "key_plans",
         "sequences",
         "card_values",
@@ -70,6 +76,9 @@ class Compiled:
         self.short_loop: dict[int, bool] = {}
         self.ante: dict[int, bool] = {}
         self.card_tests: dict[int, dict] = {}
+        self.card_only: dict[int, bool] = {}  # id(a card test) -> whether it reads only the card
+        self.card_filled: set[tuple[int, int]] = set()  # (id(a card test), players): its table holds that pack
+        self.end_scans: dict[int, Any] = {}  # id(a tricks step) -> its end tests after a card as one function
         self.key_plans: dict[int, Any] = {}
         self.sequences: dict[tuple[int, int], tuple] = {}
         self.card_values: dict[int, dict] = {}

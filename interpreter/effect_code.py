@@ -121,3 +121,26 @@ def code_runner(
     else:
         lines.append("    return None")
     return codegen.build("\n".join(lines) + "\n", ns, "_run")
+
+
+def end_scan(rules: list) -> Callable[[Any, int], bool] | None:
+    """Whether any of the end ``rules`` holds for any seat, as one generated function of
+    (state, mover) testing them as ``Tricks._check_end`` does (rule by rule, each seat from
+    the mover on, up to the first that holds), with no call per seat; None when a rule reads
+    only the seat's own zones (tested for the seats that changed only) or has no source."""
+    codes = [getattr(r.when, "code", None) for r in rules]
+    if not rules or any(r.zone_only or k is None or k.limit is not None for r, k in zip(rules, codes)):
+        return None
+    ns: dict = {}
+    lines = ["def _scan(st, _m):", "    c, _n = None, st.n"]
+    for k in codes:
+        assert k is not None
+        ns.update(k.ns)
+        lines += [
+            "    for _k in _range(_n):",
+            "        s = (_m + _k) % _n",
+            f"        if {k.src}:",
+            "            return True",
+        ]
+    lines.append("    return False")
+    return codegen.build("\n".join(lines) + "\n", ns, "_scan")

@@ -41,6 +41,18 @@ def reads_card_led_trump(e: Expr, game) -> bool:
     return e.names <= _CARD_ONLY | {"led", "trump"} | set(game.orders) and e.names.isdisjoint(_declared(game))
 
 
+def card_only_table(state, e: Expr | None) -> dict | None:
+    """``card_table`` of ``e`` when it reads only the card (``reads_card_only``), else
+    None; whether it does is worked out once per rule file (``compiled.card_only``)."""
+    if e is None:
+        return None
+    only = state._compiled.card_only
+    ok = only.get(id(e))
+    if ok is None:
+        ok = only[id(e)] = reads_card_only(e, state.g)
+    return card_table(state, e) if ok else None
+
+
 def card_table(state, e: Expr) -> dict:
     """The table {card: bool} of a card test that reads only the card, kept
     once per rule file and filled with the cards of ``state``'s pack."""
@@ -48,11 +60,13 @@ def card_table(state, e: Expr) -> dict:
     tab = tables.get(id(e))
     if tab is None:
         tab = tables[id(e)] = {}
-    if len(tab) < len(state.pack_cards) or any(c not in tab for c in state.pack_cards):
+    filled = state._compiled.card_filled
+    if (id(e), state.n) not in filled:  # the pack of this number of players not yet in the table
         fn = e.fn
         for c in state.pack_cards:
             if c not in tab:
                 tab[c] = bool(fn(state, None, c))
+        filled.add((id(e), state.n))
     return tab
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from ..dsl.cards import Card
 from ..dsl.errors import RuleError
 from ..dsl.model import Step
-from .base import Decision, StateParts
-from .fastpath import card_table, reads_card_only
+from .base import Decision, StateParts, Unfinished
+from .fastpath import card_only_table
 
 
 class Sequence(StateParts):
@@ -50,7 +50,7 @@ class Sequence(StateParts):
         by_rank, passing = st.by_rank, st.unheld == "pass"
         stop = st.stops.fn if st.stops is not None else None
         # a stop test that reads only the card: looked up, not called
-        stop_tab = card_table(self, st.stops) if st.stops is not None and reads_card_only(st.stops, self.g) else None
+        stop_tab = card_only_table(self, st.stops)
         on_play = st.on_play
         # the effects after each card, as one function (fetched again after a pause: a state
         # silenced there runs them untracked)
@@ -60,14 +60,14 @@ class Sequence(StateParts):
         from_hand = any(z == "hand" for z, _ in st.obtain)
         played: set[Card] = set()
         end_play = [r for r in st.end if r.after == "play"]
-        # the one end test "his hand is empty": tested on the hands that changed, no call
+        # the one end test "his hand is empty": tested on the hands that changed, no call (the
+        # effects after each card mark the seats whose cards they move, as the end test reads them)
         empty_hand_ends = (
-            len(end_play) == 1
-            and end_play[0].zone_only
-            and end_play[0].when.shape == "count(hand(seat)) == 0"
-            and not on_play
+            len(end_play) == 1 and end_play[0].zone_only and end_play[0].when.shape == "count(hand(seat)) == 0"
         )
         logging = self._logging
+        max_plays = self.max_plays
+        draw = self._drawn_inline()  # the uniform draws of the agents, when they are drawn here
         hands, touched, trick = self.hand, self._touched, self.zones["trick"]
         last: Card | None
         start: Card | None
@@ -132,11 +132,17 @@ class Sequence(StateParts):
                 hand = hands[seat]
                 if len(options) == 1 and not new_run:
                     c = options[0]
+                elif draw is not None:  # an agent drawing uniformly: drawn here, as ``_ask_card`` draws
+                    k = len(options)
+                    c = options[int(draw[seat]() * k)] if k > 1 else options[0]
+                    if self._check_moves:
+                        self._check_card_count()
                 elif self._auto is not None:
                     c = self._ask_card(seat, options)
                 else:
                     self._frame = top
                     c = yield Decision(seat, options, "play")
+                    draw = self._drawn_inline()
                     if on_play:
                         run_on_play = self._runner(on_play)
                 hand.remove(c)
@@ -149,7 +155,8 @@ class Sequence(StateParts):
                 for zone, effects in st.obtain:
                     holder = None
                     if zone == "hand":
-                        c = next((r for r in required if r in hands[seat]), None)
+                        # a choice was offered: none of the cards required is in his hand
+                        c = None if choosing else next((r for r in required if r in hands[seat]), None)
                         if c is not None:
                             hands[seat].remove(c)
                             src = "hand"
@@ -192,7 +199,9 @@ class Sequence(StateParts):
             trick.append(c)
             played.add(c)
             self.led = c.suit
-            self._count_play()
+            self.plays += 1
+            if self.plays > max_plays:
+                raise Unfinished()
             if logging:
                 self.emit({"type": "play", "seat": seat, "card": c.name, "from": src})
             last, last_seat = c, seat
@@ -205,7 +214,12 @@ class Sequence(StateParts):
                 stopped = True
             if empty_hand_ends:
                 # no hand changed since the last test is empty: the test would find none
-                if all(hands[s] for s in touched):
+                emptied = False
+                for s in touched:
+                    if not hands[s]:
+                        emptied = True
+                        break
+                if not emptied:
                     touched.clear()
                 elif self._check_end(end_play, seat):
                     break

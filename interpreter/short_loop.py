@@ -24,19 +24,20 @@ from typing import Any
 
 from ..dsl.model import Step
 from .base import SUIT_SPAN, StateParts, Unfinished, canon_key
-from .fastpath import card_table, key_plan, reads_card_only
+from .fastpath import card_only_table, key_plan
 
 
 def short_loop_fits(st: Step) -> bool:
     """The tricks step can be played by the short loop (when the agents draw
-    uniformly and nothing is logged): any tricks step without effects after
-    each card (``on_play``) nor a lead that passes on (``lead_passes``), left
-    to the general loop. The follow rule's first
+    uniformly and nothing is logged): any tricks step without a lead that passes
+    on (``lead_passes``) nor melds declared, left to the general loop; one with
+    effects after each card (``on_play``) only in the plainest shape
+    (``plain_shape``), whose loop runs them. The follow rule's first
     tier ``card.suit == led`` is found by bisection, a free card that reads only
     the card is looked up, winner keys are tabulated where they read only the
     card, led and trump; any other lead test, tier or key is evaluated as the
     general loop does."""
-    return st.kind == "tricks" and not st.on_play and not st.lead_passes and st.declare is None
+    return st.kind == "tricks" and not st.lead_passes and st.declare is None and (not st.on_play or plain_shape(st))
 
 
 def plain_shape(st: Step) -> bool:
@@ -142,6 +143,10 @@ class ShortLoop(StateParts):
         won_zone = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
         pack = self.zones["pack"]
         played = self.plays
+        run_on_trick = self._runner(st.on_trick) if st.on_trick else None  # the effects after each trick
+        # the effects after each card, as one function; the end tests after it as one (or None)
+        run_on_play = self._runner(st.on_play) if st.on_play else None
+        end_scan = self._end_scan(st, end_play) if end_play and not empty_hand_ends else None
         by_led: dict = {}  # led -> its winner-key table (trump does not change during the step)
         # the one end test is "his hand is empty": a seat that gains cards need not be
         # tested again (every seat is marked for later steps when the loop ends)
@@ -233,6 +238,10 @@ class ShortLoop(StateParts):
                     played += 1
                     if played > max_plays:
                         raise Unfinished()
+                    if run_on_play is not None:  # after each card, ``seat`` its player, ``last_card`` the card
+                        self.plays = played
+                        self.mover = mover
+                        run_on_play(self, seat)
                     if empty_hand_ends:
                         # the mover's hand, then any other hand changed since the last check
                         if not hand:
@@ -255,7 +264,9 @@ class ShortLoop(StateParts):
                         touched.add(seat)
                         self.plays = played
                         self.mover = mover
-                        if self._check_end(end_play, seat):
+                        if end_scan is not None and not end_scan(self, seat):
+                            touched.clear()  # none holds: as _check_end leaves it
+                        elif self._check_end(end_play, seat):
                             return
                     seat = nxt[seat]
                 else:  # everyone has played: the trick is won
@@ -275,9 +286,9 @@ class ShortLoop(StateParts):
                         counts["lead_changes"] += 1
                     self.mover = mover = best_seat
                     leader = best_seat
-                    if st.on_trick:
+                    if run_on_trick is not None:
                         self.plays = played
-                        self._effects(st.on_trick, best_seat)
+                        run_on_trick(self, best_seat)
                     self.led = None
                     if end_trick:
                         self.plays = played
@@ -306,7 +317,7 @@ class ShortLoop(StateParts):
         renounce = self._runner(cannot_follow) if cannot_follow else None
         suit_led = bool(st.must) and st.must[0].shape == "card.suit == led"
         free = st.free
-        free_tab = card_table(self, free) if free is not None and reads_card_only(free, self.g) else None
+        free_tab = card_only_table(self, free)
         # the renounce takes the whole of a shared zone into a zone of his and he leads: done in
         # the loop (where he cannot follow the suit led)
         whole = getattr(renounce, "whole", None) if suit_led else None
@@ -383,6 +394,10 @@ class ShortLoop(StateParts):
         won_zone = self.zones[st.won_to] if st.won_to is not None and won_seat is None else None
         pack = self.zones["pack"]
         played = self.plays
+        run_on_trick = self._runner(st.on_trick) if st.on_trick else None  # the effects after each trick
+        # the effects after each card, as one function; the end tests after it as one (or None)
+        run_on_play = self._runner(st.on_play) if st.on_play else None
+        end_scan = self._end_scan(st, end_play) if end_play and not empty_hand_ends else None
         by_led: dict = {}  # led -> its winner-key table (trump does not change during the step)
         # the one end test is "his hand is empty": a seat that gains cards need not be
         # tested again (every seat is marked for later steps when the loop ends)
@@ -514,6 +529,10 @@ class ShortLoop(StateParts):
                     played += 1
                     if played > max_plays:
                         raise Unfinished()
+                    if run_on_play is not None:  # after each card, ``seat`` its player, ``last_card`` the card
+                        self.plays = played
+                        self.mover = mover
+                        run_on_play(self, seat)
                     if empty_hand_ends:
                         # the mover's hand, then any other hand changed since the last check
                         if not hand:
@@ -536,7 +555,9 @@ class ShortLoop(StateParts):
                         touched.add(seat)
                         self.plays = played
                         self.mover = mover
-                        if self._check_end(end_play, seat):
+                        if end_scan is not None and not end_scan(self, seat):
+                            touched.clear()  # none holds: as _check_end leaves it
+                        elif self._check_end(end_play, seat):
                             return
                     seat = nxt[seat]
                 else:  # everyone has played: the trick is won
@@ -564,9 +585,9 @@ class ShortLoop(StateParts):
                         counts["lead_changes"] += 1
                     self.mover = mover = best_seat
                     leader = best_seat
-                    if st.on_trick:
+                    if run_on_trick is not None:
                         self.plays = played
-                        self._effects(st.on_trick, best_seat)
+                        run_on_trick(self, best_seat)
                     self.led = None
                     if end_trick:
                         self.plays = played

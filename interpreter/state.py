@@ -493,6 +493,13 @@ class State(
             self._check_card_count()
         return c
 
+    def _drawn_inline(self) -> list | None:
+        """The uniform draws of the agents of run_with(), when a card is drawn in the rules'
+        loop as ``_ask_card`` draws it; else None."""
+        if self._auto is None or not self._draw_inline:
+            return None
+        return self._agents_inline()[1]
+
     def _ask_card(self, seat, options):
         """A card among ``options`` for ``seat``, asked of its agent inside the rules' loop: drawn
         here when the agents draw uniformly (the same draw as the agent's), else asked (``_ask``)."""

@@ -15,7 +15,8 @@ from ..dsl.cards import Card
 from ..dsl.model import Step
 from .base import SUIT_SPAN, Decision, StateParts, Unfinished, canon_key
 from .copies import once
-from .fastpath import card_table, key_plan, reads_card_only
+from .effect_code import end_scan as end_scan_of
+from .fastpath import card_only_table, key_plan
 
 
 class Tricks(StateParts):
@@ -97,6 +98,7 @@ class Tricks(StateParts):
         key_tables = self._compiled.key_tables.setdefault(id(st), {}) if st.key_pure else None
         end_play = [r for r in st.end if r.after == "play"]
         end_trick = [r for r in st.end if r.after == "trick"]
+        end_scan = self._end_scan(st, end_play)
         hands, touched, legal = self.hand, self._touched, self._legal
         # one end condition after play, reading only the seat's own zones: test the mover directly
         mover_only = end_play[0].when.fn if len(end_play) == 1 and end_play[0].zone_only else None
@@ -113,7 +115,7 @@ class Tricks(StateParts):
         lead_any = st.lead_test is None
         free = st.free.fn if st.free is not None else None
         # a free card test that reads only the card: looked up, not called
-        free_tab = card_table(self, st.free) if st.free is not None and reads_card_only(st.free, self.g) else None
+        free_tab = card_only_table(self, st.free)
         # keys that read more than the card, led and trump: only those evaluated per card
         plan = key_plan(self, st) if not st.key_pure else None
         nxt = [(s + 1) % n for s in range(n)]  # the seat after each seat
@@ -340,7 +342,9 @@ class Tricks(StateParts):
                         else:
                             touched.add(seat)
                             self.plays = played
-                            if self._check_end(end_play, seat):
+                            if end_scan is not None and not end_scan(self, seat):
+                                touched.clear()  # none holds: as _check_end leaves it
+                            elif self._check_end(end_play, seat):
                                 return
                     seat = nxt[seat]
                 if broke:
@@ -393,6 +397,15 @@ class Tricks(StateParts):
             self.plays = played
         if handed:
             self._tricks_drawn(st, uniform, leader)
+
+    def _end_scan(self, st: Step, end_play: list):
+        """The end tests ``end_play`` of ``st`` after a card, as one generated function
+        (``effect_code.end_scan``, kept per step), or None: each tested by _check_end."""
+        scans = self._compiled.end_scans
+        if id(st) in scans:
+            return scans[id(st)]
+        scan = scans[id(st)] = end_scan_of(end_play) if end_play else None
+        return scan
 
     def _short_loop_now(self, st: Step, uniform: list | None) -> bool:
         """The short loop plays ``st`` (from a trick's start): every agent draws
