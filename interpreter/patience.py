@@ -51,10 +51,11 @@ class Patience(StateParts):
         face-up cards only, and the face-down ones lie lowest); a zone the layout takes from, or
         the stock, loses its cards from the top alone, so the cards it holds now are the last it
         held at the start, never seen while the stock has not been made again from the waste (a
-        redeal: then every card of it was seen). None when there is no patience in play, or its
+        redeal: then every card of it was seen). None when no patience is in play, or its
         moves take cards from those zones or put cards on them (their places are not so told)."""
         laid, start = self.pile_laid, self.pile_start
-        if self.pile_down is None or laid is None or start is None:
+        step = self._cur_step
+        if self.pile_down is None or laid is None or start is None or step is None or step.kind != "patience":
             return None
         down, stock = self.pile_down
         out: dict[str, list[int]] = {z: [] for z in start}
@@ -66,7 +67,7 @@ class Patience(StateParts):
             if z == stock and self.pile_passes:
                 continue
             out[z].extend(range(len(cards) - len(zones[z]), len(cards)))
-        return {z: sorted(at) for z, at in out.items()}
+        return {z: sorted(set(at)) for z, at in out.items()}
 
     def _pat_origins(self, spec: PatienceSpec) -> None:
         """``pile_start`` and ``pile_laid`` at the start of the patience, before its layout."""
