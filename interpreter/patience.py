@@ -36,6 +36,63 @@ class Patience(StateParts):
 
     onto: Card | None = None  # the card a moving card is tested on (``onto`` in the build rules)
     pile_down: tuple | None = None  # ({pile: face-down cards}, the stock's zone) of the patience in play
+    # where the cards of the patience in play came from (``pile_unseen``): the zones its layout
+    # takes from and its stock as they were at its start ({zone: its cards}), the places in them
+    # of the cards laid to each pile ({pile: ((zone, place), …)}, in the order laid; None where
+    # the patience moves cards to or from those zones otherwise), and the passes through the stock
+    pile_start: dict | None = None
+    pile_laid: dict | None = None
+    pile_passes: int = 0
+
+    def pile_unseen(self) -> dict[str, list[int]] | None:
+        """The cards of the patience in play never seen face up, by where they lay at its start:
+        {zone (one its layout takes from, or its stock): the places in it, as it was then, of its
+        cards never turned up}. A pile's face-down cards are the first laid to it (a move takes
+        face-up cards only, and the face-down ones lie lowest); a zone the layout takes from, or
+        the stock, loses its cards from the top alone, so the cards it holds now are the last it
+        held at the start, never seen while the stock has not been made again from the waste (a
+        redeal: then every card of it was seen). None when no patience is in play, or its
+        moves take cards from those zones or put cards on them (their places are not so told)."""
+        laid, start = self.pile_laid, self.pile_start
+        step = self._cur_step
+        if self.pile_down is None or laid is None or start is None or step is None or step.kind != "patience":
+            return None
+        down, stock = self.pile_down
+        out: dict[str, list[int]] = {z: [] for z in start}
+        for pile, origin in laid.items():
+            for z, i in origin[: down.get(pile, 0)]:
+                out[z].append(i)
+        zones = self.zones
+        for z, cards in start.items():
+            if z == stock and self.pile_passes:
+                continue
+            out[z].extend(range(len(cards) - len(zones[z]), len(cards)))
+        return {z: sorted(set(at)) for z, at in out.items()}
+
+    def _pat_origins(self, spec: PatienceSpec) -> None:
+        """``pile_start`` and ``pile_laid`` at the start of the patience, before its layout."""
+        zones = self.zones
+        srcs = dict.fromkeys([*(lay.src for lay in spec.layout), *([spec.stock] if spec.stock else [])])
+        touched: set[str] = set()
+        for lay in spec.layout:
+            touched.update(spec.piles[lay.to])
+        for mv in spec.moves:
+            touched.update(spec.piles[mv.src])
+            touched.update(spec.piles[mv.to])
+        if spec.waste:
+            touched.update(spec.piles[spec.waste])
+        self.pile_start = {z: tuple(zones[z]) for z in srcs}
+        taken = dict.fromkeys(srcs, 0)
+        if touched & set(srcs):
+            self.pile_laid = None
+            return
+        laid: dict[str, list] = {}
+        for lay in spec.layout:
+            piles = spec.piles[lay.to]
+            for i in _layout_order(lay):
+                laid.setdefault(piles[i], []).append((lay.src, taken[lay.src]))
+                taken[lay.src] += 1
+        self.pile_laid = {z: tuple(o) for z, o in laid.items()}
 
     def _pat_fits(self, test: Any, card: Card, onto: Card | None) -> bool:
         """Whether ``test`` (a build rule) admits ``card`` on ``onto`` (none: an empty pile)."""
@@ -188,17 +245,13 @@ class Patience(StateParts):
         if frame is None:
             down: dict[str, int] = {}
             acts = 0  # the moves made, and the cards turned face up where they count for the limit
+            self._pat_origins(spec)
             for lay in spec.layout:
                 piles = spec.piles[lay.to]
                 src = zones[lay.src]
                 need = list(lay.counts)
                 laid = [0] * len(piles)
-                order: list[int] = []
-                if lay.by == "pile":
-                    order = [i for i, k in enumerate(need) for _ in range(k)]
-                else:
-                    for row in range(max(need, default=0)):
-                        order.extend(i for i, k in enumerate(need) if k > row)
+                order = _layout_order(lay)
                 if len(order) > len(src):
                     raise RuleError(
                         f"the layout needs {len(order)} cards and '{lay.src}' holds {len(src)}", lay.pos, code="runtime"
@@ -228,6 +281,7 @@ class Patience(StateParts):
         seat = 0
         self.mover = seat
         self.pile_down = (down, spec.stock)  # what lies face down, for what a seat is shown (copies.face_down)
+        self.pile_passes = passes
         goal = [zones[z] for z in spec.piles[spec.goal]] if spec.goal else []
         total = len(self.pack_cards)
         stock = zones[spec.stock] if spec.stock else None
@@ -277,6 +331,7 @@ class Patience(StateParts):
                         continue
                     if not stock:
                         passes += 1
+                        self.pile_passes = passes
                         stock.extend(reversed(waste))
                         waste.clear()
                         if logging:
@@ -341,6 +396,17 @@ class Patience(StateParts):
         self._end_rule = ("hand", st.name, "goal" if won else "moves")
         if logging:
             self.emit({"type": "patience_end", "seat": seat, "won": won})
+
+
+def _layout_order(lay: Any) -> list[int]:
+    """The piles a layout lays its cards on, one card at a time, in order (by their index)."""
+    need = lay.counts
+    if lay.by == "pile":
+        return [i for i, k in enumerate(need) for _ in range(k)]
+    order: list[int] = []
+    for row in range(max(need, default=0)):
+        order.extend(i for i, k in enumerate(need) if k > row)
+    return order
 
 
 def _take(pile: list, k: int) -> list:

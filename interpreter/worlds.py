@@ -38,7 +38,21 @@ from .fastpath import reads_card_led_trump
 from .procedure import Snapshot
 from .state import State
 
-__all__ = ["Places", "World", "lacks", "place", "place_copies", "voids"]
+__all__ = ["Places", "Spots", "World", "lacks", "place", "place_copies", "voids"]
+
+
+class Spots(str):
+    """A place of a deal (``"zone:NAME"``) whose unseen cards are told by their places in it
+    (``at``, in order) rather than by name: where copies of a card lie in one zone, some seen and
+    some not (a patience's piles, the seen copy face up, its twin face down), the copy exchanged
+    is the one at its place, not the last of its name."""
+
+    at: tuple
+
+    def __new__(cls, key: str, at: Iterable[int]) -> "Spots":
+        self = super().__new__(cls, key)
+        self.at = tuple(at)
+        return self
 
 
 class Places:
@@ -46,7 +60,7 @@ class Places:
     copies are one card and an exchange of names (``sigma``) cannot move one copy without the
     other: for each place of the deal (a seat's hand by its number, ``"zone:NAME"`` a zone, the
     pack's rest ``"zone:pack"``), the cards taken out (the last copies of each name there, in the
-    zone's order) and the cards put in their places, in order. ``before``: an exchange applied
+    zone's order, or those at the places a ``Spots`` key gives) and the cards put in their places, in order. ``before``: an exchange applied
     first (a world drawn from a world)."""
 
     __slots__ = ("out", "new", "before")
@@ -78,6 +92,13 @@ class Places:
                 h.sort(key=canon_key)
                 continue
             zone = zones[key[5:]]
+            spots = getattr(key, "at", None)
+            if spots is not None:  # the places given
+                for i, c, x in zip(spots, out, new):
+                    if zone[i] is not c:
+                        raise AssertionError("a card taken out lies in its place")
+                    zone[i] = x
+                continue
             at: list[int] = []
             taken: set[int] = set()
             for c in out:

@@ -88,10 +88,12 @@ class Resampling(Parts):
             deal = {"type": "deal", "hands": [[] for _ in range(self.players)]}
             dealt = False
         else:
-            # a patience's piles show the cards at their tops, copy by copy: which copy was seen is
-            # told by its place in the pile, which the count of copies seen does not say
             dealt = self.engine.pile_down is None
-        by_copy = bool(self.game.gamedef.copies) and dealt  # an exchange by places, copy by copy
+        # a patience's piles show the cards at their tops, copy by copy: which copy was seen is told
+        # by its place, which the count of copies seen does not say; the places of the cards never
+        # turned up are (``_pile_spots``)
+        spots = None if dealt or deal is None or not self.game.gamedef.copies else _pile_spots(self.engine, deal)
+        by_copy = bool(self.game.gamedef.copies) and (dealt or spots is not None)  # by places, copy by copy
         groups: list = []
         barred: dict = {}
         if deal is not None:
@@ -118,7 +120,7 @@ class Resampling(Parts):
                         groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
                 rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
             else:
-                groups, rest = _unseen_copies(self, deal, seat, known, by_name, dealt)
+                groups, rest = _unseen_copies(self, deal, seat, known, by_name, dealt, spots)
             groups.append(("zone:pack", rest))
             if by_copy:  # no copy of the state made (it exchanges names), nor lacks read by name:
                 # the hand played again judges (the counters every seat saw, for giving up early)
@@ -564,7 +566,31 @@ class Resampling(Parts):
         return None
 
 
-def _unseen_copies(state: Any, deal: dict, seat: int, known: set, by_name: dict, dealt: bool) -> tuple[list, list]:
+def _pile_spots(e: Any, deal: dict) -> dict[str, list[int]] | None:
+    """The places in the hand's deal of the cards of the patience in play never turned up
+    ({zone dealt to: [places]}, ``Patience.pile_unseen``): where every card of the pack was dealt
+    to a zone the patience lays out or turns from, as it was at its start, and to no seat's hand.
+    None otherwise (the cards are then exchanged by name, ``_unseen_names``)."""
+    unseen = e.pile_unseen()
+    if unseen is None or any(deal["hands"]):
+        return None
+    start = e.pile_start
+    dealt = 0
+    for z, names in deal.items():
+        if z in ("type", "hands") or not isinstance(names, list):
+            continue
+        cards = start.get(z)
+        if cards is None or len(cards) != len(names) or any(c.name != n for c, n in zip(cards, names)):
+            return None
+        dealt += len(names)
+    if dealt != len(e.pack_cards):
+        return None
+    return {z: at for z, at in unseen.items() if at}
+
+
+def _unseen_copies(
+    state: Any, deal: dict, seat: int, known: set, by_name: dict, dealt: bool, spots: dict | None = None
+) -> tuple[list, list]:
     """``_unseen``'s places with copies of a card (``pack: copies:``), copy by copy: of each name,
     the copies the seat has not seen, wherever they were dealt (a copy whose twin it saw is
     unseen itself). How many copies of a name it has seen outside the hand it was dealt is the
@@ -574,7 +600,14 @@ def _unseen_copies(state: Any, deal: dict, seat: int, known: set, by_name: dict,
     order of the places (the other seats', the zones dealt, the pack's rest), and the rest of
     the copies are unseen. A world whose hand played again differs from what the seat saw is
     drawn again. A hand without a deal (a patience laid out from the pack) exchanges names, among
-    the names none of whose copies the seat has seen (``_unseen_names``)."""
+    the names none of whose copies the seat has seen (``_unseen_names``). A patience whose cards
+    were all dealt to the zones it lays out or turns from (``spots``, ``_pile_spots``) exchanges
+    the cards it never turned up, copy by copy, by their places in the deal (``Spots``): a copy
+    face down is unseen though its twin lies face up."""
+    if spots is not None:
+        from ..interpreter.worlds import Spots
+
+        return [(Spots("zone:" + z, at), [by_name[deal[z][i]] for i in at]) for z, at in spots.items()], []
     if not dealt:
         return _unseen_names(state.engine, deal, seat, known, by_name)
     from collections import Counter
