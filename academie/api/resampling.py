@@ -181,12 +181,6 @@ class Resampling(Parts):
             return deal, groups, barred, self._copyable(seat, deal, groups), marks
         return deal, groups, barred, None, None
 
-    def _by_copy(self) -> bool:
-        """Whether a world is drawn copy by copy (``Places``): a game with copies of a card, of a
-        deal step, no patience."""
-        g = self.game.gamedef
-        return bool(g.copies) and self.engine.pile_down is None and any(x.kind == "deal" for x in g.steps)
-
     def _copyable(self, seat: int, deal: dict | None, groups: list) -> tuple | None:
         """Whether a world for ``seat`` may be made from a copy of this state with the unseen cards
         exchanged in place, with nothing played again: what playing the hand again would check,
