@@ -79,7 +79,9 @@ def build(work: Path, verbose: bool = False) -> list[Path]:
         from mypyc.build import mypycify
         from setuptools import Distribution
     except ImportError as e:
-        raise SystemExit(f"academie.build_native: {e.name} is needed (pip install mypy setuptools)") from None
+        raise SystemExit(
+            f"academie.build_native: {e.name} is needed (pip install mypy setuptools, or the native extra)"
+        ) from None
     src = work / "src" / "academie"
     src.mkdir(parents=True)
     for entry in _package_dir("academie").iterdir():

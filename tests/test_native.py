@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(
     not build_native.compiled_files(),
     reason="no compiled module present: build them with `python -m academie.build_native` "
-    "(pip install mypy setuptools; a C compiler), then run this test",
+    "(pip install -e '.[native]': mypy and setuptools; a C compiler too), then run this test",
 )
 
 SEEDS = (1, 2, 3)
