@@ -69,7 +69,14 @@ canon_key = attrgetter("canon")
 SUIT_SPAN = {s: (i * len(RANKS), (i + 1) * len(RANKS)) for i, s in enumerate(SUITS)}
 
 
-class StateParts:
+class _Parts(type):
+    """The metaclass of the parts of ``State``: an ordinary ``type``. It is there for the optional
+    compiled build (mypyc, ``academie/build_native.py``): a class with a metaclass of its own is
+    compiled as an ordinary Python class, with its methods in C, which the parts need, being
+    mixed together into one class whose attributes each part sets."""
+
+
+class StateParts(metaclass=_Parts):
     """What the parts of ``State`` (one class per concern, each in its own
     module) read and call of one another, declared for the type checker: the
     attributes ``State.__init__`` sets, and the methods of the other parts.
