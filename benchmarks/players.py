@@ -612,6 +612,7 @@ def advantage_game(
     measured = random.Random(f"{deal}:measured")
     decisions = 0
     advantages: list[float] = []
+    kinds: list[str | None] = []
     t = time.perf_counter()
     while not state.is_terminal():
         s = state.current_player()
@@ -625,11 +626,13 @@ def advantage_game(
             if measured.random() < sample:
                 sums = action_values(state, seat, legal, rollouts, f"{deal}:{len(state.history)}", horizon)
                 advantages.append(decision_advantage(sums, legal, a, rollouts))
+                kinds.append(state.decision_kind())
         state.apply_action(a)
     return {
         "seat": seat,
         "decisions": decisions,
         "advantages": [round(x, 6) for x in advantages],
+        "kinds": kinds,
         "hands": state.hand_no,
         "margin": margin_of(state.returns(), seat),
         "seconds": round(time.perf_counter() - t, 2),
@@ -701,9 +704,28 @@ def advantage_summary(rows: list[dict]) -> list[dict]:
                 "per_hand_ci": [round(h_lo, 3), round(h_hi, 3)],
                 "seconds_per_game": round(statistics.fmean(r["seconds"] for r in rs), 1),
                 "rules": digest,
+                **_by_kind(rs),
             }
         )
     return out
+
+
+def _by_kind(rs: list[dict]) -> dict:
+    """Where every game of a cell records the kind of each decision measured (``decision_kind``: a
+    card, a stake, a number…): the mean advantage a decision of each kind, with its interval."""
+    if not rs or not all("kinds" in r for r in rs):
+        return {}
+    out = {}
+    for kind in sorted({str(k) for r in rs for k in r["kinds"]}):
+        num = [math.fsum(x for x, k in zip(r["advantages"], r["kinds"]) if str(k) == kind) for r in rs]
+        den = [sum(1 for k in r["kinds"] if str(k) == kind) for r in rs]
+        m, lo, hi = ratio_ci(num, den)
+        out[kind] = {
+            "decisions": sum(den),
+            "per_decision": round(m, 4),
+            "per_decision_ci": [round(lo, 4), round(hi, 4)],
+        }
+    return {"by_kind": out}
 
 
 def advantage_markdown(rows: list[dict]) -> str:

@@ -42,7 +42,7 @@ def test_a_choice_that_changes_nothing_is_worth_exactly_0_and_the_best_pick_its_
     b = _bench()
     for i in range(3):
         best = _game(b, _Last(), i, n)
-        assert best["decisions"] == 4 and best["hands"] == 2
+        assert best["decisions"] == 4 and best["hands"] == 2 and best["kinds"] == ["number"] * 4
         assert best["advantages"][0::2] == [0.0, 0.0]
         assert best["advantages"][1::2] == pytest.approx([1.5, 1.5], abs=1e-9)
         worst = _game(b, b.academie.agent("first"), i, n)
@@ -51,6 +51,7 @@ def test_a_choice_that_changes_nothing_is_worth_exactly_0_and_the_best_pick_its_
         [{"game": KNOWN, "players": n, "agent": "last", **_game(b, _Last(), i, n)} for i in range(4)]
     )
     assert row["per_decision"] == 0.75 and row["per_hand"] == 1.5 and row["games"] == 4
+    assert row["by_kind"] == {"number": {"decisions": 16, "per_decision": 0.75, "per_decision_ci": [0.75, 0.75]}}
 
 
 def test_the_actions_are_valued_with_common_random_numbers():
