@@ -711,9 +711,11 @@ def advantage_summary(rows: list[dict]) -> list[dict]:
 
 
 def _by_kind(rs: list[dict]) -> dict:
-    """Where every game of a cell records the kind of each decision measured (``decision_kind``: a
-    card, a stake, a number…): the mean advantage a decision of each kind, with its interval."""
-    if not rs or not all("kinds" in r for r in rs):
+    """Over the games of a cell that record the kind of each decision measured (``decision_kind``:
+    a card, a stake, a number…; games written before it was recorded do not): the mean advantage a
+    decision of each kind, with its interval clustered by game."""
+    rs = [r for r in rs if "kinds" in r]
+    if not rs:
         return {}
     out = {}
     for kind in sorted({str(k) for r in rs for k in r["kinds"]}):
@@ -725,7 +727,7 @@ def _by_kind(rs: list[dict]) -> dict:
             "per_decision": round(m, 4),
             "per_decision_ci": [round(lo, 4), round(hi, 4)],
         }
-    return {"by_kind": out}
+    return {"by_kind_games": len(rs), "by_kind": out}
 
 
 def advantage_markdown(rows: list[dict]) -> str:

@@ -51,7 +51,9 @@ def test_a_choice_that_changes_nothing_is_worth_exactly_0_and_the_best_pick_its_
         [{"game": KNOWN, "players": n, "agent": "last", **_game(b, _Last(), i, n)} for i in range(4)]
     )
     assert row["per_decision"] == 0.75 and row["per_hand"] == 1.5 and row["games"] == 4
-    assert row["by_kind"] == {"number": {"decisions": 16, "per_decision": 0.75, "per_decision_ci": [0.75, 0.75]}}
+    assert row["by_kind_games"] == 4 and row["by_kind"] == {
+        "number": {"decisions": 16, "per_decision": 0.75, "per_decision_ci": [0.75, 0.75]}
+    }
 
 
 def test_the_actions_are_valued_with_common_random_numbers():
