@@ -67,6 +67,8 @@ def test_the_actions_are_valued_with_common_random_numbers():
     sums = b.action_values(state, 0, legal, 8, "k", "hand")
     assert len(set(sums)) == 1
     assert {b.action_values(state, 0, legal, 8, f"k{j}", "hand")[0] for j in range(6)} != {sums[0]}
+    # valued on worlds drawn for the seat instead of the true state: the playouts still draw alike
+    assert len(set(b.action_values(state, 0, legal, 8, "k", "hand", worlds=True))) == 1
 
 
 def test_a_random_agent_comes_out_near_0_and_the_same_seed_gives_the_same_numbers():
