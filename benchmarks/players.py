@@ -893,6 +893,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.what in ("advantage", "report-advantage"):
         if args.what == "advantage":
+            if not 0 < args.sample <= 1 or args.rollouts < 1 or args.iterations < 1:
+                ap.error("--sample is a share in (0, 1]; --rollouts and --iterations are at least 1")
             args.agents = args.agents or ["ismcts", "random"]
             rows = advantage(args)
         else:
