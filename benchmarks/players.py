@@ -7,7 +7,7 @@
     python benchmarks/players.py report games.jsonl --markdown           # their table
     python benchmarks/players.py worlds                # how often a world falls back (docs/players.md, Limits)
     python benchmarks/players.py advantage --only lansquenet/eb11 --players 2 --iterations 50 --minutes 10
-    python benchmarks/players.py report-advantage results.jsonl --markdown
+    python benchmarks/players.py report-advantage results.jsonl          # their table (--json)
 
 **speed**: for each corpus game (4 players where the rules allow, else the
 fewest), ``--states`` states met in random games, each at a decision with more
@@ -39,7 +39,7 @@ move cards in secret or from a talon), ``--games`` random games (seeds 0, 1,
 seat to move (``State.resample``): how many fell back (``world.fallback``),
 and how many of those are the true deal.
 
-**advantage**: how much better than chance an agent *decides*, with little noise. Games of
+**advantage**: how much better than chance an agent *decides*, decision by decision. Games of
 ``--only`` with ``--agent`` (``ismcts`` at ``--iterations``) in one seat (the seats that decide,
 turning round as in **strength**) and ``random`` elsewhere, and as many with a ``random`` agent in
 that seat (the control); game ``i`` is dealt from the seed ``"{--seed}/{i}"``, the same deals for
