@@ -6,6 +6,8 @@
     python benchmarks/players.py strength --only hearts/foster --players 4 --games 40 --iterations 100
     python benchmarks/players.py report games.jsonl --markdown           # their table
     python benchmarks/players.py worlds                # how often a world falls back (docs/players.md, Limits)
+    python benchmarks/players.py advantage --only lansquenet/eb11 --players 2 --iterations 50 --minutes 10
+    python benchmarks/players.py report-advantage results.jsonl          # their table (--json)
 
 **speed**: for each corpus game (4 players where the rules allow, else the
 fewest), ``--states`` states met in random games, each at a decision with more
@@ -38,6 +40,26 @@ seat to move (``State.resample``): how many fell back (``world.fallback``),
 how many of those are the state copied with its unseen cards exchanged in place
 (``world.copied``: no world reached the same decision), and of the true deal
 (``world.true_deal``, none since worlds are mended: kept to compare with older runs).
+
+**advantage**: how much better than chance an agent *decides*, decision by decision. Games of
+``--only`` with ``--agent`` (``ismcts`` at ``--iterations``) in one seat (the seats that decide,
+turning round as in **strength**) and ``random`` elsewhere, and as many with a ``random`` agent in
+that seat (the control); game ``i`` is dealt from the seed ``"{--seed}/{i}"``, the same deals for
+both. At each decision of the measured seat with more than one legal move (a share ``--sample`` of
+them), the agent decides from what it sees; then, on a copy of the TRUE state (a measurement, not a
+player), every legal action is played out ``--rollouts`` times with random players to the end of
+the hand (``--horizon game``: of the game), rollout ``j`` of every action drawing from the same
+generator (common random numbers: the differences between the actions carry little noise, and
+actions that change nothing come out exactly equal). Q(a) is the mean margin of the seat (its
+score less the others' mean; its own score alone). The decision's advantage is Q(the agent's
+action) less the mean of Q over the legal actions, which is what a random choice gets: a random
+agent's advantage is 0 in expectation, which the control checks. Summed over a game's decisions
+it estimates the agent's gain over a random player in that seat (the performance-difference
+identity), per hand. Reported per cell: the mean advantage per decision and per hand, with 95 %
+intervals clustered by game (the ratio's linearised standard error, Student's t on games − 1);
+``--out`` keeps each game as a JSON line, ``--resume`` plays only the games not yet there,
+``--minutes`` stops starting games after that long (the next game is the cell's that has taken
+least time), ``report-advantage`` makes the table from such files.
 """
 
 from __future__ import annotations
@@ -526,6 +548,292 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+# -- advantage ---------------------------------------------------------------------------------
+def margin_of(scores: list, seat: int) -> float:
+    """A seat's score less the mean of the others' (its own score where it plays alone)."""
+    n = len(scores)
+    if n == 1:
+        return float(scores[0])
+    return scores[seat] - math.fsum(scores[s] for s in range(n) if s != seat) / (n - 1)
+
+
+def action_values(
+    state: academie.State, seat: int, legal: list[int], rollouts: int, key: str, horizon: str, worlds: bool = False
+) -> list:
+    """For each legal action of ``state`` (``seat`` to move), the SUM over ``rollouts`` random
+    playouts of ``seat``'s margin at the end of the hand in progress (``horizon="hand"``) or of the
+    game. Played on copies of the true state: nothing here is what a player could know, it is the
+    measurement. Rollout ``j`` of every action draws its random players' moves from the same
+    generator (seeded ``key:j``) and every copy carries the state's own generator (its shuffles,
+    draws): common random numbers, so two actions whose consequences are the same get the same sum.
+    An action that itself ends the hand is scored where the game stops for the next decision.
+    With ``worlds``, rollout ``j`` starts instead from a world drawn for ``seat`` (``State.resample``),
+    the same world for every action: the value of the action to what the seat knows, not to the
+    true deal (less spread, but only as right as the worlds' draw)."""
+    hand = state.hand_no
+    hands = 1 if horizon == "hand" else None
+    # with ``worlds``, rollout j starts from the j-th world drawn for the seat (the same for every action)
+    starts = [state.resample(seat, random.Random(f"{key}:world:{j}")) for j in range(rollouts)] if worlds else None
+    sums = []
+    for b in legal:
+        total = 0.0
+        for j in range(rollouts):
+            c = (state if starts is None else starts[j]).clone()
+            c.apply_action(b)
+            if c.is_terminal() or (hands is not None and c.hand_no != hand):
+                scores = c.scores()
+            else:
+                scores = c.playout(random.Random(f"{key}:{j}"), hands)
+            total += margin_of(scores, seat)
+        sums.append(total)
+    return sums
+
+
+def decision_advantage(sums: list, legal: list[int], chosen: int, rollouts: int) -> float:
+    """Q(chosen) less the mean of Q over the legal actions (what a uniform random choice gets)."""
+    return (sums[legal.index(chosen)] - math.fsum(sums) / len(sums)) / rollouts
+
+
+def advantage_game(
+    game: academie.Game,
+    n: int,
+    i: int,
+    seat: int,
+    agent,
+    *,
+    seed: str | int = 0,
+    rollouts: int = 8,
+    sample: float = 1.0,
+    horizon: str = "hand",
+) -> dict:
+    """Game ``i`` (dealt from the seed ``"{seed}/{i}"``) with ``agent`` at ``seat`` and random
+    players elsewhere; at each of ``seat``'s decisions with a choice (a share ``sample`` of them,
+    drawn from a generator of their own) the advantage of the agent's action (``action_values``).
+    The agent decides first, from the state as it is; the measurement only copies it."""
+    deal = f"{seed}/{i}"
+    state = game.new_state(players=n, seed=deal)
+    others = [academie.agent("random", seed=f"{deal}:{s}:random") for s in range(n)]
+    measured = random.Random(f"{deal}:measured")
+    decisions = 0
+    advantages: list[float] = []
+    kinds: list[str | None] = []
+    t = time.perf_counter()
+    while not state.is_terminal():
+        s = state.current_player()
+        if s != seat:
+            state.apply_action(others[s].choose(state))
+            continue
+        legal = state.legal_actions()
+        a = agent.choose(state)
+        if len(legal) > 1:
+            decisions += 1
+            if measured.random() < sample:
+                sums = action_values(state, seat, legal, rollouts, f"{deal}:{len(state.history)}", horizon)
+                advantages.append(decision_advantage(sums, legal, a, rollouts))
+                kinds.append(state.decision_kind())
+        state.apply_action(a)
+    return {
+        "seat": seat,
+        "decisions": decisions,
+        "advantages": [round(x, 6) for x in advantages],
+        "kinds": kinds,
+        "hands": state.hand_no,
+        "margin": margin_of(state.returns(), seat),
+        "seconds": round(time.perf_counter() - t, 2),
+    }
+
+
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228]
+
+
+def t975(df: int) -> float:
+    """Student's t quantile 0.975 for ``df`` degrees of freedom (a table to 10, then the
+    Cornish-Fisher expansion, within 0.001)."""
+    if df < 1:
+        return math.inf
+    if df <= len(T975):
+        return T975[df - 1]
+    z = Z
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
+
+
+def ratio_ci(num: list[float], den: list[float]) -> tuple[float, float, float]:
+    """Σnum/Σden over clusters (games), with a 95 % interval: the linearised standard error of a
+    ratio over G clusters, Student's t on G − 1 degrees of freedom."""
+    g = len(num)
+    total = math.fsum(den)
+    if g == 0 or total == 0:
+        return (math.nan, math.nan, math.nan)
+    r = math.fsum(num) / total
+    if g < 2:
+        return (r, -math.inf, math.inf)
+    se = math.sqrt(g / (g - 1) * math.fsum((a - r * d) ** 2 for a, d in zip(num, den))) / total
+    h = t975(g - 1) * se
+    return (r, r - h, r + h)
+
+
+def advantage_summary(rows: list[dict]) -> list[dict]:
+    """One row per cell (game, players, agent, iterations, rollouts, horizon, sample, seed, rules):
+    the mean advantage per decision and per hand, each with its 95 % interval clustered by game. A
+    game's share of its hand is its measured advantages scaled up to all its decisions."""
+    cells: dict[tuple, list] = {}
+    for r in rows:
+        key = tuple(
+            r.get(k) for k in ("game", "players", "agent", "iterations", "rollouts", "horizon", "sample", "seed")
+        )
+        cells.setdefault((*key, r.get("rules")), []).append(r)
+    out = []
+    for (ref, n, agent, iterations, rollouts, horizon, sample, seed, digest), rs in cells.items():
+        adv = [math.fsum(r["advantages"]) for r in rs]
+        counts = [len(r["advantages"]) for r in rs]
+        per_game = [a * r["decisions"] / c if c else 0.0 for a, c, r in zip(adv, counts, rs)]
+        d, d_lo, d_hi = ratio_ci(adv, counts)
+        h, h_lo, h_hi = ratio_ci(per_game, [r["hands"] for r in rs])
+        out.append(
+            {
+                "game": ref,
+                "players": n,
+                "agent": agent,
+                "iterations": iterations,
+                "rollouts": rollouts,
+                "horizon": horizon,
+                "sample": sample,
+                "seed": seed,
+                "games": len(rs),
+                "hands": sum(r["hands"] for r in rs),
+                "decisions": sum(counts),
+                "per_decision": round(d, 4),
+                "per_decision_ci": [round(d_lo, 4), round(d_hi, 4)],
+                "per_hand": round(h, 3),
+                "per_hand_ci": [round(h_lo, 3), round(h_hi, 3)],
+                "seconds_per_game": round(statistics.fmean(r["seconds"] for r in rs), 1),
+                "rules": digest,
+                **_by_kind(rs),
+            }
+        )
+    return out
+
+
+def _by_kind(rs: list[dict]) -> dict:
+    """Over the games of a cell that record the kind of each decision measured (``decision_kind``:
+    a card, a stake, a number…; games written before it was recorded do not): the mean advantage a
+    decision of each kind, with its interval clustered by game."""
+    rs = [r for r in rs if "kinds" in r]
+    if not rs:
+        return {}
+    out = {}
+    for kind in sorted({str(k) for r in rs for k in r["kinds"]}):
+        num = [math.fsum(x for x, k in zip(r["advantages"], r["kinds"]) if str(k) == kind) for r in rs]
+        den = [sum(1 for k in r["kinds"] if str(k) == kind) for r in rs]
+        m, lo, hi = ratio_ci(num, den)
+        out[kind] = {
+            "decisions": sum(den),
+            "per_decision": round(m, 4),
+            "per_decision_ci": [round(lo, 4), round(hi, 4)],
+        }
+    return {"by_kind_games": len(rs), "by_kind": out}
+
+
+def advantage_markdown(rows: list[dict]) -> str:
+    out = [
+        "| game | players | agent | iterations | games | hands | decisions | advantage a decision (95% CI) "
+        "| advantage a hand (95% CI) | s a game |",
+        "|---|---:|---|---:|---:|---:|---:|---|---|---:|",
+    ]
+    for r in rows:
+        it = r["iterations"] if r["agent"] != "random" else "—"
+        out.append(
+            f"| {r['game']} | {r['players']} | {r['agent']} | {it} | {r['games']} | {r['hands']} | {r['decisions']} | "
+            f"{r['per_decision']:+.3f} ({r['per_decision_ci'][0]:+.3f} to {r['per_decision_ci'][1]:+.3f}) | "
+            f"{r['per_hand']:+.2f} ({r['per_hand_ci'][0]:+.2f} to {r['per_hand_ci'][1]:+.2f}) | "
+            f"{r['seconds_per_game']:.0f} |"
+        )
+    return "\n".join(out)
+
+
+def advantage(args) -> list[dict]:
+    """The games of each cell (a game and number of players, the agent and the random control),
+    one at a time, the next always the cell's that has taken least time so far; each game a line
+    of ``--out`` as it ends (``--resume``: the games already there are counted, not played)."""
+    cells = []
+    for ref in args.only:
+        game = academie.load_game(ref)
+        lo, hi = game.players
+        for n in args.players_list or [lo]:
+            if lo <= n <= hi:
+                cells.extend((ref, n, name) for name in args.agents)
+    digests = {ref: rules_digest(ref) for ref in {c[0] for c in cells}}
+    games = {ref: academie.load_game(ref) for ref in digests}
+
+    def fixed(ref: str, name: str) -> dict:
+        return {
+            "iterations": args.iterations if name != "random" else None,
+            "rollouts": args.rollouts,
+            "horizon": args.horizon,
+            "sample": args.sample,
+            "seed": args.seed,
+            "rules": digests[ref],
+        }
+
+    done: dict[tuple, dict[int, dict]] = {c: {} for c in cells}
+    if args.out and args.resume:
+        for row in _read(args.out):
+            for c in cells:
+                ref, n, name = c
+                if (row.get("game"), row.get("players"), row.get("agent")) == c and all(
+                    row.get(k) == v for k, v in fixed(ref, name).items()
+                ):
+                    done[c].setdefault(row["i"], row)
+    spent = {c: sum(r["seconds"] for r in done[c].values()) for c in cells}
+    stop = time.perf_counter() + 60 * args.minutes if args.minutes else None
+
+    def next_i(c) -> int:
+        i = 0
+        while i in done[c]:
+            i += 1
+        return i
+
+    with open(args.out, "a") if args.out else open(os.devnull, "w") as out:
+        if args.out and out.tell() and not _ends_with_newline(args.out):
+            out.write("\n")
+        while stop is None or time.perf_counter() <= stop:
+            open_cells = [c for c in cells if next_i(c) < args.games]
+            if not open_cells:
+                break
+            cell = min(open_cells, key=lambda c: (spent[c], cells.index(c)))
+            ref, n, name = cell
+            i = next_i(cell)
+            seats = _SEATS.get((ref, n))
+            if seats is None:
+                seats = _SEATS[(ref, n)] = seats_that_decide(ref, n)
+            seat = seats[i % len(seats)]
+            spec = f"{args.seed}/{i}:{seat}:{name}"
+            agent = academie.agent(name, seed=spec, **({"iterations": args.iterations} if name != "random" else {}))
+            row = advantage_game(
+                games[ref],
+                n,
+                i,
+                seat,
+                agent,
+                seed=args.seed,
+                rollouts=args.rollouts,
+                sample=args.sample,
+                horizon=args.horizon,
+            )
+            row = {"game": ref, "players": n, "agent": name, "i": i, **fixed(ref, name), **row}
+            done[cell][i] = row
+            spent[cell] += row["seconds"]
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            adv = row["advantages"]
+            print(
+                f"{ref} {n}p {name} game {i} seat {seat}: {len(adv)} decisions, "
+                f"advantage {math.fsum(adv) / max(1, len(adv)):+.3f} a decision, {row['seconds']} s",
+                file=sys.stderr,
+            )
+    return advantage_summary([done[c][i] for c in cells for i in sorted(done[c])])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -569,7 +877,34 @@ def main() -> None:
         action="store_true",
         help="also list the rows made on older rules where the same cell has rows of today's rules",
     )
+    ad = sub.add_parser("advantage", help="the mean advantage of an agent's decisions over random ones")
+    ad.add_argument("--only", action="append", required=True, help="a game (again for more)")
+    ad.add_argument("--players", dest="players_list", type=int, action="append")
+    ad.add_argument("--agent", dest="agents", action="append", choices=["ismcts", "mc", "random"])
+    ad.add_argument("--iterations", type=int, default=50)
+    ad.add_argument("--games", type=int, default=1000)
+    ad.add_argument("--rollouts", type=int, default=8, help="playouts per legal action (the same seeds for each)")
+    ad.add_argument("--sample", type=float, default=1.0, help="the share of decisions measured")
+    ad.add_argument("--horizon", choices=["hand", "game"], default="hand")
+    ad.add_argument("--seed", default="0", help="game i is dealt from the seed '{seed}/{i}'")
+    ad.add_argument("--out", help="append each game as a JSON line to this file")
+    ad.add_argument("--resume", action="store_true", help="count the games already in --out")
+    ad.add_argument("--minutes", type=float, help="start no game after this many minutes")
+    ad.add_argument("--json", action="store_true", help="the summary as JSON (else a markdown table)")
+    ra = sub.add_parser("report-advantage", help="the table from the games of advantage --out files")
+    ra.add_argument("files", nargs="+")
+    ra.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.what in ("advantage", "report-advantage"):
+        if args.what == "advantage":
+            if not 0 < args.sample <= 1 or args.rollouts < 1 or args.iterations < 1:
+                ap.error("--sample is a share in (0, 1]; --rollouts and --iterations are at least 1")
+            args.agents = args.agents or ["ismcts", "random"]
+            rows = advantage(args)
+        else:
+            rows = advantage_summary([g for f in args.files for g in _read(f)])
+        print(json.dumps({"advantage": rows}, indent=1) if args.json else advantage_markdown(rows))
+        return
     if args.what == "speed":
         print(json.dumps(speed(args), indent=1))
     elif args.what == "worlds":
