@@ -1,7 +1,6 @@
 """``benchmarks/players.py advantage``: the value of an agent's decisions over random ones, measured
 on the true state with common random numbers (docs/players.md, *Decisions measured*)."""
 
-import importlib.util
 import json
 import math
 import subprocess
@@ -9,17 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_strength_seats import _bench
 
 ROOT = Path(__file__).resolve().parent.parent
 KNOWN = str(ROOT / "tests" / "games" / "advantage.yaml")
-
-
-def _bench():
-    spec = importlib.util.spec_from_file_location("bench_players", ROOT / "benchmarks" / "players.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 class _Last:

@@ -382,6 +382,36 @@ _GIN_CASES = {
 }
 
 
+def _watched_alike(enc, choice, none, seat: int, hidden: set, moves: list, *, to_end: bool) -> None:
+    """``moves`` played in two deals that differ only by the cards ``hidden`` from the other seat
+    (the watcher), ``seat`` with a choice in ``choice`` and none in ``none``: at every decision, and
+    after the last move, the watcher sees the same in both, none of ``hidden`` among it; the seat had
+    a choice in one deal only, at one of its decisions. ``to_end``: the moves end the hand (else the
+    watcher is to move after them)."""
+    watcher = 1 - seat
+    asked: list = []
+    for k, move in enumerate(moves):
+        a, b = _seen_by(choice, watcher, enc), _seen_by(none, watcher, enc)
+        assert not hidden & _names(json.loads(a["observation"]), set())  # the cards exchanged unseen
+        for what in a:
+            if a[what] != b[what] and what in ("observation", "string"):
+                x, y = json.loads(a[what]), json.loads(b[what])
+                diff = {key: (x[key], y.get(key)) for key in x if x[key] != y.get(key)}
+                pytest.fail(f"after {k} moves, {what}: {diff}")
+            assert a[what] == b[what], (k, what)
+        assert not choice.is_terminal()
+        if choice.current_player() == seat:
+            asked.append(([str(m) for m in choice.legal_moves()], [str(m) for m in none.legal_moves()]))
+        choice.apply(move)
+        none.apply(move)
+    if to_end:
+        assert choice.is_terminal() and none.is_terminal()
+    assert _seen_by(choice, watcher, enc) == _seen_by(none, watcher, enc)
+    if not to_end:
+        assert choice.current_player() == none.current_player() == watcher
+    assert any(len(x) > 1 and len(y) == 1 for x, y in asked), asked
+
+
 @pytest.mark.parametrize("case", list(_GIN_CASES))
 def test_gin_a_seat_asked_after_a_knock_tells_the_other_nothing(case):
     """A knock's questions are put whatever the hand (docs/language.md, ``kind: draw_meld``): at
@@ -399,26 +429,7 @@ def test_gin_a_seat_asked_after_a_knock_tells_the_other_nothing(case):
     enc = ObservationEncoder(game, 2)
     choice = game.new_state(players=2, dealer=1, deal=_gin_deal(hands, others, top))
     none = game.new_state(players=2, dealer=1, deal=_gin_deal(swapped, held, top))
-    watcher, hidden = 1 - seat, set(held) | set(others)
-    asked: list = []
-    for k, move in enumerate(moves):
-        a, b = _seen_by(choice, watcher, enc), _seen_by(none, watcher, enc)
-        assert not hidden & _names(json.loads(a["observation"]), set())  # the cards exchanged unseen
-        for what in a:
-            if a[what] != b[what] and what in ("observation", "string"):
-                x, y = json.loads(a[what]), json.loads(b[what])
-                diff = {key: (x[key], y.get(key)) for key in x if x[key] != y.get(key)}
-                pytest.fail(f"after {k} moves, {what}: {diff}")
-            assert a[what] == b[what], (k, what)
-        assert not choice.is_terminal()
-        if choice.current_player() == seat:
-            asked.append(([str(m) for m in choice.legal_moves()], [str(m) for m in none.legal_moves()]))
-        choice.apply(move)
-        none.apply(move)
-    assert choice.is_terminal() and none.is_terminal()
-    assert _seen_by(choice, watcher, enc) == _seen_by(none, watcher, enc)
-    # the seat had a choice in one deal only, at one of its decisions
-    assert any(len(x) > 1 and len(y) == 1 for x, y in asked), asked
+    _watched_alike(enc, choice, none, seat, set(held) | set(others), moves, to_end=True)
 
 
 # -- Rummy (laying out in the turn): every move asked once a card is chosen, whatever the hand --
@@ -477,22 +488,4 @@ def test_rummy_a_seat_asked_what_it_lays_out_in_its_turn_tells_the_other_nothing
     enc = ObservationEncoder(game, 2)
     choice = game.new_state(players=2, dealer=1, deal=_rummy_deal(hands, others, top))
     none = game.new_state(players=2, dealer=1, deal=_rummy_deal(swapped, held, top))
-    watcher, hidden = 1 - seat, set(held) | set(others)
-    asked: list = []
-    for k, move in enumerate(moves):
-        a, b = _seen_by(choice, watcher, enc), _seen_by(none, watcher, enc)
-        assert not hidden & _names(json.loads(a["observation"]), set())  # the cards exchanged unseen
-        for what in a:
-            if a[what] != b[what] and what in ("observation", "string"):
-                x, y = json.loads(a[what]), json.loads(b[what])
-                diff = {key: (x[key], y.get(key)) for key in x if x[key] != y.get(key)}
-                pytest.fail(f"after {k} moves, {what}: {diff}")
-            assert a[what] == b[what], (k, what)
-        if choice.current_player() == seat:
-            asked.append(([str(m) for m in choice.legal_moves()], [str(m) for m in none.legal_moves()]))
-        choice.apply(move)
-        none.apply(move)
-    assert _seen_by(choice, watcher, enc) == _seen_by(none, watcher, enc)
-    assert choice.current_player() == none.current_player() == watcher
-    # the seat had a choice in one deal only, at one of its decisions
-    assert any(len(x) > 1 and len(y) == 1 for x, y in asked), asked
+    _watched_alike(enc, choice, none, seat, set(held) | set(others), moves, to_end=False)
