@@ -1,20 +1,18 @@
-"""The short trick loop (``_tricks_drawn``) and the one place that says when it
-runs (``short_loop_fits``, which ``tests/test_short_loop.py`` imports).
+"""The short trick loop (``_tricks_drawn``) and the one place that says when it runs
+(``short_loop_fits``, which ``tests/test_short_loop.py`` imports).
 
-It plays the same games as the general loop (``tricks``) when every agent
-draws uniformly and no events are kept, for every rule shape: the plainest
-(``plain_shape``: any card led, the single tier ``card.suit == led``, no free
-card, winner keys tabulated) in a loop of its own (``_tricks_plain``), every
-other in ``_tricks_any``, where each part of the rule takes its quickest form
-(a lead test, later tiers, free cards, keys that read the trick).
+It plays the same games as the general loop (``tricks``) when every agent draws uniformly and no
+events are kept, for every rule shape: the plainest (``plain_shape``: any card led, the single tier
+``card.suit == led``, no free card, winner keys tabulated) in a loop of its own (``_tricks_plain``),
+every other in ``_tricks_any``, where each part of the rule takes its quickest form (a lead test,
+later tiers, free cards, keys that read the trick).
 
-The restore rule: the loop keeps ``plays`` and ``mover`` in locals, and writes
-them back to the state before anything that may read them runs (an end test,
-a lead test or follow tier, a renounce's effects, the trick's keys, the
-effects after a trick, the general machinery) and,
-in a ``finally``, when it stops; ``led`` is written when a card is led.
-Where the one end test is "his hand is empty", a seat that gains cards is not
-marked as changed during the loop; every seat is marked when it stops.
+The restore rule: the loop keeps ``plays`` and ``mover`` in locals, and writes them back to the
+state before anything that may read them runs (an end test, a lead test or follow tier, a renounce's
+effects, the trick's keys, the effects after a trick, the general machinery) and, in a ``finally``,
+when it stops; ``led`` is written when a card is led. Where the one end test is "his hand is
+empty", a seat that gains cards is not marked as changed during the loop; every seat is marked when
+it stops.
 """
 
 from __future__ import annotations
@@ -28,15 +26,13 @@ from .fastpath import card_only_table, key_plan
 
 
 def short_loop_fits(st: Step) -> bool:
-    """The tricks step can be played by the short loop (when the agents draw
-    uniformly and nothing is logged): any tricks step without a lead that passes
-    on (``lead_passes``) nor melds declared, left to the general loop; one with
-    effects after each card (``on_play``) only in the plainest shape
-    (``plain_shape``), whose loop runs them. The follow rule's first
-    tier ``card.suit == led`` is found by bisection, a free card that reads only
-    the card is looked up, winner keys are tabulated where they read only the
-    card, led and trump; any other lead test, tier or key is evaluated as the
-    general loop does."""
+    """The tricks step can be played by the short loop (when the agents draw uniformly and nothing
+    is logged): any tricks step without a lead that passes on (``lead_passes``) nor melds declared,
+    left to the general loop; one with effects after each card (``on_play``) only in the plainest
+    shape (``plain_shape``), whose loop runs them. The follow rule's first tier ``card.suit == led``
+    is found by bisection, a free card that reads only the card is looked up, winner keys are
+    tabulated where they read only the card, led and trump; any other lead test, tier or key is
+    evaluated as the general loop does."""
     return st.kind == "tricks" and not st.lead_passes and st.declare is None and (not st.on_play or plain_shape(st))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from .mending import Mending
 from .parts import Parts
 
 if TYPE_CHECKING:
@@ -15,8 +16,6 @@ if TYPE_CHECKING:
 _RESAMPLE_TRIES = 20  # worlds drawn before one drawn before is taken again (or a world that only plays on)
 _RESAMPLE_FEW = 1  # ... once most worlds drawn from a state have fallen back
 _REPAIRS = 40  # the moves of one world drawn mended in turn (``_mend``) before another is drawn
-_MEND_TRIES = 96  # the exchanges tried to mend one move (on a copy of the world a move before) ...
-_MEND_REPLAYS = 12  # ... and the hand played again for those that mend it there
 
 
 # the kinds of step that move cards only from the top of a zone, face up or by a deal, and ask only
@@ -70,7 +69,7 @@ def _zones_read(gamedef: Any) -> frozenset | None:
     return out
 
 
-class Resampling(Parts):
+class Resampling(Mending, Parts):
     """``State``'s worlds drawn for a seat."""
 
     _world: Any = None  # a world drawn (``worlds._World``): (snapshot, sigma, seed, restock plan)
@@ -366,198 +365,6 @@ class Resampling(Parts):
         if deal is None:  # pragma: no cover (a hand not dealt yet is dealt afresh: it always replays)
             raise AssertionError("a world of a hand not dealt yet always replays")
         return self._copied(snap, seat, deal, groups, copies, compose, rng)
-
-    def _copied(self, snap: Any, seat: int, deal: dict, groups: list, copies: bool, compose: Any, rng: Any) -> Any:
-        """A world when none drawn reaches the decision at hand: a copy of this state with the cards
-        ``seat`` has not seen exchanged where they lie now, at random (with copies of a card, by
-        names none of whose copies it has seen: ``_unseen_names``); a counter it does not see
-        (worked out from cards it has not seen) taken from the hand played again with the same
-        exchange from its deal, as far as it goes: the copy's own would be the true one."""
-        from ..interpreter.worlds import place
-        from .worlds import _World
-
-        if copies:
-            known = {c.name for c in self._knows(seat)}
-            by_name = {c.name: c for c in self.engine.pack_cards}
-            names, rest = _unseen_names(self.engine, deal, seat, known, by_name)
-            drawn = place([*names, ("zone:pack", rest)], {}, rng)
-        else:
-            drawn = place(groups, {}, rng)
-        sigma, here = compose(drawn)  # (a world of a world with copies: that world, as it is)
-        seed = rng.getrandbits(64)
-        w = _World.__new__(_World)
-        owned = tuple(i for i, (_, owner, _) in enumerate(self._events) if owner is not None)
-        w._copy(self, snap, here, sigma, seed, owned)
-        e = self.engine
-        if e.counter_atoms and not self._sees_all_counters(seat):
-            from ..interpreter.visibility import HIDDEN
-
-            vs, pvs = e.view(seat, self._knows(seat))
-            again = _World.__new__(_World)
-            again._from(self, snap, sigma, seed, swap=here or None, seat=seat)
-            mine, theirs = w.engine, again.engine
-            for k, v in vs.items():
-                if v == HIDDEN:
-                    mine.vars[k] = theirs.vars.get(k, 0)
-            for k, row in pvs.items():
-                for s, v in enumerate(row):
-                    if v == HIDDEN:
-                        mine.pvars[k][s] = theirs.pvars[k][s]
-        w.fallback = w.copied = True
-        return w
-
-    def _mend(
-        self,
-        snap: Any,
-        drawn: Any,
-        compose: Any,
-        seed: int,
-        marks: Any,
-        seat: int,
-        at: int,
-        groups: list,
-        barred: dict,
-        rng: random.Random,
-    ) -> tuple | None:
-        """An exchange mended from ``drawn`` (one drawn among the cards ``seat`` has not seen, {card:
-        the card put in its place}) whose world plays the hand's move ``at`` as the seat saw it, where
-        ``drawn``'s world did not: some unseen cards of the world exchanged with other unseen cards
-        of it, tried in turn (``_MEND_TRIES``, ``_MEND_REPLAYS``), each on a copy of the world paused a move before,
-        then the hand played again. Which are exchanged is read from the world alone and the hand's
-        public course: where the move names such a card, that card; where the move is not legal
-        there, a card of the seat that made it; where its public course differs, the cards the move
-        moved or named in the world, or else those the next decision offers (a question put in the
-        world and not in the hand). (The exchange, its world: the hand played again to its end, or
-        to its first difference after that move), or None when no exchange tried mends it."""
-        from ..dsl.cards import Card
-        from ..dsl.errors import RuleError
-        from .worlds import _World
-
-        if not isinstance(drawn, dict) or not drawn:
-            return None
-        sigma, here = compose(drawn)
-        truth = self._events
-
-        def replayed(new: dict, stop: int | None) -> Any:
-            s2, h2 = compose(new)
-            w = _World.__new__(_World)
-            w._from(self, snap, s2, seed, swap=h2, marks=marks, seat=seat, stop=stop)
-            return w
-
-        # the world paused before the move ahead of the one to mend (``prev``): an exchange is
-        # tried first on a copy of it, those two moves made again there, and the hand played again
-        # from its start only for an exchange that gives their public course
-        prev: Any = replayed(drawn, at - 1) if at else None
-        if prev is not None and (not prev._ok or prev._pending is None or len(prev._pending) < 2):
-            return None
-
-        def copied(ex: dict) -> Any:  # (the events' full forms as they were: only the public are compared)
-            w = _World.__new__(_World)
-            w._copy(prev, snap, ex, sigma, seed, ())
-            w.engine.rng.setstate(prev.engine.rng.getstate())
-            return w
-
-        def alike(w: Any, n0: int) -> bool:
-            ev = w._events
-            return len(ev) <= len(truth) and all(ev[i][0] == truth[i][0] for i in range(n0, len(ev)))
-
-        if prev is not None:
-            now = copied({})
-            try:
-                now._send(prev._pending[0])
-            except RuleError:
-                return None
-            move = prev._pending[1]
-        else:
-            now = replayed(drawn, 0)
-            if not now._ok or not now._pending:
-                return None
-            move = now._pending[0]
-        e = now.engine
-        unseen = set(drawn.values())  # the world's cards in the places of the cards the seat has not seen
-
-        def holders(eng: Any) -> dict:
-            return {c: k for k, zone in enumerate(eng._all_zones) for c in zone if c in unseen}
-
-        actor = e.current_player()
-        mine = sorted((c for c in e.hand[actor] if c in unseen), key=_canon) if actor is not None else []
-        moved: set = set()
-        before = holders(e)
-        n0 = len(now._events)
-        try:
-            now._send(move)
-        except RuleError:
-            legal = False
-        else:
-            legal = True
-            after = holders(now.engine)
-            moved = {c for c in unseen if before.get(c) != after.get(c)}
-            by_name = {c.name: c for c in unseen}
-            for public, _, full in now._events[n0:]:
-                for form in (public, full or {}):
-                    for v in form.values():
-                        for x in v if isinstance(v, list) else (v,):
-                            if isinstance(x, str) and x in by_name:
-                                moved.add(by_name[x])
-            if not moved or alike(now, n0):  # the course differs after: the cards now offered (a
-                # question put in the world and not in the hand, say which of its cards meld)
-                moved.update(c for c in now.engine.legal_moves() if c in unseen)
-        if move in unseen:  # the card the move names, for each other card in turn
-            single, out = True, [move]
-        else:
-            single = not legal or not moved
-            out = sorted(mine if single else moved, key=_canon)
-        if not out:
-            return None
-        rest = sorted((c for c in unseen if c not in out), key=_canon)
-        if not rest:
-            return None
-        where = {v: k for k, v in drawn.items()}  # the place (the true card there) of each world card
-        group = {c: g for g, cs in groups for c in cs}
-        rng.shuffle(rest)
-        if single:  # one card of ``out`` for each other card in turn
-            outs = out[:]
-            rng.shuffle(outs)
-            singles = [[(x, y)] for y in rest for x in outs]
-        elif len(rest) < len(out):
-            return None
-        replays = 0
-        for k in range(_MEND_TRIES):
-            if single:
-                if k >= len(singles):
-                    return None
-                pairs = singles[k]
-            else:  # every card the move moved or named, each for another
-                pairs = list(zip(out, rng.sample(rest, len(out))))
-            new = dict(drawn)
-            ex: dict = {}
-            ok = True
-            for x, y in pairs:
-                px, py = where[x], where[y]
-                if y in barred.get(group.get(px), ()) or x in barred.get(group.get(py), ()):
-                    ok = False
-                    break
-                new[px], new[py] = y, x
-                ex[x], ex[y] = y, x
-            if not ok:
-                continue
-            if prev is not None:  # the two moves on a copy first
-                w = copied(ex)
-                n1 = len(w._events)
-                try:
-                    for m in prev._pending:
-                        w._send(ex.get(m, m) if isinstance(m, Card) else m)
-                except RuleError:
-                    continue
-                if not alike(w, n1):
-                    continue
-            w = replayed(new, None)
-            if w._ok or (w._fail is not None and w._fail > at):
-                return new, w
-            replays += 1
-            if replays == _MEND_REPLAYS:
-                return None
-        return None
 
 
 def _pile_spots(e: Any, deal: dict) -> dict[str, list[int]] | None:
