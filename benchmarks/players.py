@@ -38,8 +38,8 @@ move cards in secret or from a talon), ``--games`` random games (seeds 0, 1,
 …), and at each of their first ``--decisions`` decisions a world drawn for the
 seat to move (``State.resample``): how many fell back (``world.fallback``),
 how many of those are the state copied with its unseen cards exchanged in place
-(``world.copied``: no world reached the same decision), and of the true deal
-(``world.true_deal``, none since worlds are mended: kept to compare with older runs).
+(``world.copied``: no world reached the same decision; none is the true deal since worlds are
+mended).
 
 **advantage**: how much better than chance an agent *decides*, decision by decision. Games of
 ``--only`` with ``--agent`` (``ismcts`` at ``--iterations``) in one seat (the seats that decide,
@@ -212,7 +212,7 @@ def worlds(args) -> list[dict]:
     for ref in args.only or WORLD_GAMES:
         game = academie.load_game(ref)
         n = args.players or table_size(game)
-        drawn = fell = true_deal = copied = again = 0
+        drawn = fell = copied = again = 0
         t = time.perf_counter()
         for g in range(args.games):
             state = game.new_state(players=n, seed=g)
@@ -226,7 +226,6 @@ def worlds(args) -> list[dict]:
                 again += w.again
                 if w.fallback:
                     fell += 1
-                    true_deal += w.true_deal
                     copied += w.copied
                 state.apply_action(rng.choice(state.legal_actions()))
         rows.append(
@@ -235,7 +234,6 @@ def worlds(args) -> list[dict]:
                 "players": n,
                 "worlds": drawn,
                 "fallback": fell,
-                "true_deal": true_deal,
                 "copied": copied,
                 "drawn_again": again,
                 "seconds": round(time.perf_counter() - t, 2),

@@ -261,7 +261,7 @@ def test_cards_moved_in_secret_replay_in_the_world():
 def test_a_void_is_kept_in_the_cards_a_seat_drew():
     """Piquet: each seat discards and draws from the talon, then plays to tricks. A seat that shows a
     void holds none of that suit in any world, among the cards it drew as among those it was dealt,
-    so a world replays its play: none is the true deal. (A world may still fall back to one that
+    so a world replays its play: none is the state copied, the last resort (``copied``). (A world may still fall back to one that
     reaches the same decision with other declared counts: the point, sequences and sets each hand
     declares narrow the hands that can give them.)"""
     game = academie.load_game("piquet/hoyle")
@@ -285,7 +285,7 @@ def test_a_void_is_kept_in_the_cards_a_seat_drew():
             for _ in range(3):
                 world = state.resample(seat, rng)
                 worlds += 1
-                assert not world.true_deal
+                assert not world.copied  # a world found, not the last resort
                 assert world.current_player() == seat and world.engine.hand[seat] == state.engine.hand[seat]
                 if not world.fallback:
                     assert world.information_state_string(seat) == state.information_state_string(seat)
@@ -365,8 +365,8 @@ def test_a_follow_rule_that_reads_the_hand_bars_what_a_play_shows():
 @pytest.mark.parametrize("n", [2, 4])
 def test_a_card_laid_off_is_seen_by_every_seat(n):
     """Rummy: a card laid off on a meld on the table is laid face up, seen by every seat. A world
-    keeps it where it is, so the hand replays: no world drawn once a card was laid off is the true
-    deal (whose hidden cards the search would then see), and the observation shows the card on the
+    keeps it where it is, so the hand replays: no world drawn once a card was laid off falls back
+    (the true deal once, whose hidden cards the search then saw), and the observation shows the card on the
     table."""
     game = academie.load_game(str(Path(__file__).parent / "concepts" / "rummy.yaml"))
     worlds = 0
@@ -381,7 +381,7 @@ def test_a_card_laid_off_is_seen_by_every_seat(n):
                 assert set(laid) <= {c for per in table.values() for z in per for c in z["cards"]}
                 world = state.resample(seat, rng)
                 worlds += 1
-                assert not world.true_deal
+                assert not world.fallback
                 assert world.information_state_string(seat) == state.information_state_string(seat)
             state.apply_action(rng.choice(state.legal_actions()))
     assert worlds > 50

@@ -40,7 +40,6 @@ class _World(State):
     # the same decision, else (none did) the state copied with its unseen cards exchanged in place
     fallback = False
     copied = False  # that copy: the decision at hand the same, the past not played again in it
-    true_deal = False  # never: no world is the true deal (kept for the callers that count them)
     again = False  # an exchange drawn before for the same state (none drawn this time gave a world)
 
     def _from(
