@@ -34,6 +34,9 @@ GAMES = [
     "vingt-un/hoyle",
     "lansquenet/eb11",
     "cribbage/cribbage",
+    "cribbage/cribbage+three_handed",  # a crib card from the pack no one sees
+    "cribbage/cribbage+four_handed",
+    "cribbage/cribbage+seven_card",
     "cassino/cassino",
     "conquian/conquian",
     "klondike/cadogan",
