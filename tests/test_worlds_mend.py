@@ -154,7 +154,7 @@ def test_hoc_worlds_climbed_to_the_counts_of_the_deal_seldom_fall_back():
     # before any move, and a seat passes only when it holds no card of the rank called: a world
     # drawn at random rarely has both, and no move is to blame for a count. Climbed by exchanges
     # of two unseen cards towards what the seat saw, the worlds replay the hand (on the code
-    # before, 12 of these 60 fell back, 7 of them copies; now 1)
+    # before, 12 of these 60 fell back, 7 of them copies; now 2)
     game = academie.load_game("hoc/encyclopedie")
     fell = drawn = 0
     for seed in (1, 2):
