@@ -422,6 +422,7 @@ class _Watch:
         self.game = game
         self.observer = observer
         self.lacks: dict[Card, set[Card]] = {}
+        self.events = 0  # the events of the hand so far (a ``marks`` entry's last)
         self.led: str | None = None
         rule = _void_rule(game)
         self.rule = rule
@@ -482,6 +483,7 @@ class _Watch:
         self.held(seat, bar)
 
     def __call__(self, ev: dict) -> None:
+        self.events += 1
         if self.rule is None:
             return
         t = ev.get("type")
@@ -523,9 +525,10 @@ def lacks(
     and what the rules excuse, ``free``; by the lead rule when it led); where
     the first tier is the suit led (``voids``' rule), at a renounce too: it held
     none of the suit led. ``marks``: a list given is filled with the counters
-    and money (``pvars``, ``vars``, ``declared``, ``bal``) and the atoms each
-    counter cell depends on (``_taint``: which cells a seat sees) at the hand's
-    first decision, then after each move."""
+    and money (``pvars``, ``vars``, ``declared``, ``bal``), the atoms each
+    counter cell depends on (``_taint``: which cells a seat sees) and the number
+    of the hand's events so far, at the hand's first decision, then after each
+    move."""
     watch = _Watch(game, observer)
     cls: type[State] = State if sigma is None else World
     st = cls.__new__(cls)
@@ -548,7 +551,7 @@ def lacks(
             track=track,
         )
     if marks is not None:
-        marks.append(_counters(st))
+        marks.append((*_counters(st), watch.events))
     for m in moves:
         d = st.decision
         if d is None:
@@ -558,7 +561,7 @@ def lacks(
             watch.played(step, d.seat, m)
         st.apply(m)
         if marks is not None:
-            marks.append(_counters(st))
+            marks.append((*_counters(st), watch.events))
     return watch.lacks
 
 

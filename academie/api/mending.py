@@ -14,6 +14,7 @@ from .parts import Parts
 
 _MEND_TRIES = 96  # the exchanges tried to mend one move (on a copy of the world a move before) ...
 _MEND_REPLAYS = 12  # ... and the hand played again for those that mend it there
+_CLIMB_STILL = 400  # the exchanges a climb tries on without coming nearer the seat's view (``_climb``)
 
 
 class Mending(Parts):
@@ -82,7 +83,7 @@ class Mending(Parts):
         moved or named in the world, or else those the next decision offers (a question put in the
         world and not in the hand). (The exchange, its world: the hand played again to its end, or
         to its first difference after that move), or None when no exchange tried mends it."""
-        from ..dsl.cards import Card
+        from ..dsl.cards import Card, parse_card
         from ..dsl.errors import RuleError
         from .resampling import _canon
         from .worlds import _World
@@ -107,9 +108,17 @@ class Mending(Parts):
 
         def copied(ex: dict) -> Any:  # (the events' full forms as they were: only the public are compared)
             w = _World.__new__(_World)
-            w._copy(prev, snap, ex, sigma, seed, ())
-            w.engine.rng.setstate(prev.engine.rng.getstate())
+            w._copy(prev, snap, ex, sigma, seed, (), reseed=False)  # (its generator as it was)
             return w
+
+        def sent(w: Any, m: Any) -> bool:  # ``m`` made in ``w`` where legal (no error made where not)
+            if m in w.engine.legal_moves() or (isinstance(m, str) and parse_card(m) is not None):
+                try:
+                    w._send(m)
+                except RuleError:
+                    return False
+                return True
+            return False
 
         def alike(w: Any, n0: int) -> bool:
             ev = w._events
@@ -203,10 +212,7 @@ class Mending(Parts):
             if prev is not None:  # the two moves on a copy first
                 w = copied(ex)
                 n1 = len(w._events)
-                try:
-                    for m in prev._pending:
-                        w._send(ex.get(m, m) if isinstance(m, Card) else m)
-                except RuleError:
+                if not all(sent(w, ex.get(m, m) if isinstance(m, Card) else m) for m in prev._pending):
                     continue
                 if not alike(w, n1):
                     continue
@@ -216,4 +222,82 @@ class Mending(Parts):
             replays += 1
             if replays == _MEND_REPLAYS:
                 return None
+        return None
+
+    def _climb(
+        self,
+        snap: Any,
+        drawn: Any,
+        compose: Any,
+        seed: int,
+        marks: Any,
+        seat: int,
+        world: Any,
+        groups: list,
+        barred: dict,
+        rng: random.Random,
+        budget: list,
+    ) -> tuple | None:
+        """An exchange climbed from ``drawn`` (whose world is ``world``, not as the seat saw the hand)
+        towards one whose world is: two unseen cards of the world in different places exchanged at
+        random (or two such pairs at once), the hand played again to its first difference, and the
+        exchange kept when its world goes as far through the hand as the one before and no farther
+        from what the seat saw there (``_World._far``: the public events, money and counters it
+        sees), while ``budget`` ([the exchanges left to the worlds of this draw]) lasts and the world
+        came nearer in the last ``_CLIMB_STILL``. Where ``_mend`` exchanges the cards a move names,
+        this mends what no move is to blame for: counts made at the deal from cards the seat has not
+        seen (who holds honours, a point, a tricon). It reads the world, the hand's moves and the
+        public course alone, the cards in canonical order, exchanged by place, drawn by ``rng``.
+        (The exchange, its world) when one plays the hand as seen, else None."""
+        from .resampling import _canon
+        from .worlds import _World
+
+        if not isinstance(drawn, dict) or not drawn or budget[0] <= 0:
+            return None
+
+        def place_of(g: Any) -> Any:  # a place split by what is barred from its parts is one place
+            return g[0] if isinstance(g, tuple) else g
+
+        group = {c: g for g, cs in groups for c in cs}
+        cards = sorted(drawn.values(), key=_canon)
+        if len({place_of(group.get(k)) for k in drawn}) < 2:
+            return None
+        where = {v: k for k, v in drawn.items()}  # the place (the true card there) of each world card
+
+        def score(w: Any) -> tuple:
+            return (-1 if w._fail is None else w._fail, -w._far)
+
+        cur, best = dict(drawn), score(world)
+        n = len(cards)
+        last = 0  # the last exchange that brought the world nearer: given up _CLIMB_STILL after it
+        k = 0
+        while budget[0] > 0:
+            if k - last > _CLIMB_STILL:
+                return None
+            k += 1
+            budget[0] -= 1
+            new = dict(cur)
+            at = dict(where)
+            ok = True
+            for _ in range(1 + (rng.random() < 0.5)):  # one exchange, or two at once (a count kept)
+                x, y = cards[int(rng.random() * n)], cards[int(rng.random() * n)]
+                px, py = at[x], at[y]
+                gx, gy = group.get(px), group.get(py)
+                if place_of(gx) == place_of(gy) or y in barred.get(gx, ()) or x in barred.get(gy, ()):
+                    ok = False
+                    break
+                new[px], new[py] = y, x
+                at[x], at[y] = py, px
+            if not ok:
+                continue
+            s2, h2 = compose(new)
+            w = _World.__new__(_World)
+            w._from(self, snap, s2, seed, swap=h2, marks=marks, seat=seat)
+            if w._ok:
+                return new, w
+            got = score(w)
+            if got >= best:
+                if got > best:
+                    last = k
+                cur, best, where = new, got, at
         return None

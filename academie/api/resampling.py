@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 _RESAMPLE_TRIES = 20  # worlds drawn before one drawn before is taken again (or a world that only plays on)
 _RESAMPLE_FEW = 1  # ... once most worlds drawn from a state have fallen back
+_CLIMB = 1500  # the exchanges of two unseen cards tried to climb the worlds of one draw towards the seat's view
+_CLIMB_AFTER = 4  # ... once as many worlds drawn (and mended) have not given the hand's course
 _REPAIRS = 40  # the moves of one world drawn mended in turn (``_mend``) before another is drawn
 
 
@@ -309,6 +311,7 @@ class Resampling(Mending, Parts):
             return drawn, drawn
 
         drawn: Any
+        climb = [_CLIMB]  # the exchanges left to climb the worlds of this draw
         for attempt in range(tries):
             if deal is None:
                 drawn = None
@@ -335,6 +338,15 @@ class Resampling(Mending, Parts):
                     break
                 drawn, world = mended
                 sigma, here = compose(drawn)
+            if not world._ok and world._fail is None and mends and attempt >= _CLIMB_AFTER:
+                # what no move is to blame for (a count made at the deal, the decision at hand):
+                # exchanges climbed towards the seat's view (drawn from a generator of the
+                # world's own: where the climb fails, the worlds drawn next are those drawn without it)
+                at = random.Random(seed)
+                climbed = self._climb(snap, drawn, compose, seed, marks, seat, world, groups, barred, at, climb)
+                if climbed is not None:
+                    drawn, world = climbed
+                    sigma, here = compose(drawn)
             if world._ok:
                 if len(found) < 64:
                     found.append((sigma, here))

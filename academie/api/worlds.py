@@ -89,6 +89,7 @@ class _World(State):
         self._world = (snap, sigma, seed, plan)
         self._ok = True
         self._fail: int | None = None
+        self._far = 0.0  # how far from the seat's view at ``_fail`` (``_distance``; inf: a move not legal)
         self._pending: Any = None
         players, _, _, _, _ = state._recipe
         self.engine = World(
@@ -126,7 +127,7 @@ class _World(State):
                     e = self.engine
                     mark = marks[i]
                     pv, vs, dec, bal, taint = mark[:5]
-                    if seat is not None and len(mark) == 5:  # the cells the seat sees then, and their values
+                    if seat is not None and len(mark) == 6:  # the cells the seat sees then, and their values
                         cells = visible_cells(vs, pv, taint, shown, seat, known)
                         mark = marks[i] = (*mark, cells, cell_values(vs, pv, cells))  # kept with the state's marks
                     if (
@@ -134,7 +135,7 @@ class _World(State):
                         or any(ev[k][0] != truth[k][0] for k in range(done, n))
                         or (e.declared, e.bal) != (dec, bal)
                         or (
-                            cell_values(e.vars, e.pvars, mark[5]) != mark[6]
+                            cell_values(e.vars, e.pvars, mark[6]) != mark[7]
                             if seat is not None
                             else (e.pvars, e.vars) != (pv, vs)
                         )
@@ -142,6 +143,7 @@ class _World(State):
                         self._ok = False
                         self._near = None
                         self._fail = i - 1 if i else None
+                        self._far = _distance(ev, truth, done, e, dec, bal, mark, seat)
                         return
                     done = n
             if stop is not None:
@@ -151,6 +153,7 @@ class _World(State):
                 return
         except RuleError:
             self._ok = self._near = False
+            self._far = float("inf")
             return
         # the same decision at hand, and (below) the same public course of the hand (a seat that had to renounce here, and did not
         # there, shows what it holds), and the same decision at hand
@@ -200,13 +203,16 @@ class _World(State):
             return swap.get(m, m)
         return m
 
-    def _copy(self, state: Parts, snap: Any, here: dict, sigma: Any, seed: int, owned: tuple) -> None:
+    def _copy(
+        self, state: Parts, snap: Any, here: dict, sigma: Any, seed: int, owned: tuple, reseed: bool = True
+    ) -> None:
         """This world: a copy of ``state`` (paused mid-hand, nothing played again) with each card of
         ``here`` ({card: the card put in its place}) exchanged where it lies (hands, zones, the
         stock's order), the hand's events as the seats saw them exchanged the same way, and a
         random generator of its own. ``sigma``: the exchange from the true deal (``here`` itself,
         but for a world of a world). ``owned``: the places in the hand's events of those some seats
-        saw in full."""
+        saw in full. ``reseed``: False keeps ``state``'s generator as it is (a world paused mid-hand,
+        to play on as it would have)."""
         names = {c.name: x.name for c, x in here.items()}
         self.game = state.game
         self.players = state.players
@@ -228,7 +234,8 @@ class _World(State):
         e = self.engine = state.engine.copy(sink=self._on_event)
         e.knowing = self._knows
         e.exchange_cards(here)
-        e.rng.seed(seed)
+        if reseed:
+            e.rng.seed(seed)
 
     def clone(self) -> "State":
         new = State.clone(self)
@@ -242,6 +249,33 @@ class _World(State):
 
     def __reduce_ex__(self, protocol):
         raise TypeError("a world drawn by resample() is not pickled: pickle the state it was drawn from")
+
+
+def _distance(ev: list, truth: list, done: int, e: Any, dec: dict, bal: dict, mark: tuple, seat: Any) -> float:
+    """How far a world given up at a mark is from what the seat saw there, to guide the mending of a
+    world (``Mending._climb``): the public events since the last mark not in both (their longest
+    common subsequence, against the hand's events up to the mark), the money that differs (by how much)
+    and the counters the seat sees that differ."""
+    from ..interpreter.visibility import cell_values
+
+    a = [x[0] for x in ev[done:]]
+    b = [x[0] for x in truth[done : max(done, mark[5])]]  # (the seat's events by then)
+    row = [0] * (len(b) + 1)  # the longest common subsequence of the two: a world one event nearer
+    for x in a:  # by one card moved (a count set for one seat more, or one less) comes nearer
+        prev = 0
+        for j, y in enumerate(b):
+            prev, row[j + 1] = row[j + 1], prev + 1 if x == y else max(row[j + 1], row[j])
+    far = float(len(a) + len(b) - 2 * row[-1])
+    far += sum(1 for k in set(dec) | set(e.declared) if dec.get(k) != e.declared.get(k))
+    for h in set(bal) | set(e.bal):
+        a, b = bal.get(h, {}), e.bal.get(h, {})
+        for u in set(a) | set(b):
+            x, y = a.get(u, 0), b.get(u, 0)
+            far += abs(x - y) / (1 + abs(x)) if isinstance(x, (int, float)) and isinstance(y, (int, float)) else x != y
+    if seat is not None and len(mark) > 6:
+        for now, then in zip(cell_values(e.vars, e.pvars, mark[6]), mark[7]):
+            far += sum(x != y for x, y in zip(now, then))
+    return far
 
 
 def _restock_plan(state: Parts, seat: int | None, seed: int) -> tuple[tuple, list[dict]]:
