@@ -49,12 +49,18 @@ class ISMCTS(Player):
         "time": (float, None, "seconds per decision at most (stops before the iterations if sooner)"),
         "c": (float, 0.7, "the exploration constant of UCT, for scores scaled to [0, 1]"),
         "horizon": (str, "hand", "play out to the end of the hand in progress ('hand') or of the game ('game')"),
+        "stakes": (
+            str,
+            "lie",
+            "in a playout, name no new stake ('lie': the stakes as they lie are settled) or stake at random ('random')",
+        ),
     }
 
     iterations: int
     time: float | None
     c: float
     horizon: str
+    stakes: str
 
     def search(self, state: State, legal: list[int]) -> int:
         seat = state.current_player()
@@ -102,7 +108,7 @@ class ISMCTS(Player):
                 node = children[best]
                 world.apply_action(best)
                 path.append((node, mover))
-            scores = playout(world, players, rng, horizon)
+            scores = playout(world, players, rng, horizon, self.stakes)
             lo = min(lo, *scores)
             hi = max(hi, *scores)
             for ch, mover in path:
