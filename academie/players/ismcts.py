@@ -10,10 +10,11 @@ that agrees with the root agrees along a path; only the moves legal in this
 world are candidates, and each candidate's *availability* (how often it was
 legal when its parent was visited) stands for the parent's visits in the
 exploration term. At a node with an untried legal move, one is tried at
-random and the rest of the hand (or game) is played at random; the score of
-each seat (its score by the rules' standings, less the table's mean, scaled
-to [0, 1] by the least and greatest seen in this search) is added to each
-node on the path for the seat that moved into it. The move of the root
+random and the rest of the hand (or game) is played at random, no new stake
+named (``stakes``: docs/players.md); the score of each seat (its score by the
+rules' standings, less the table's mean, scaled to [0, 1] by the least and
+greatest seen in this search) is added to each node on the path for the seat
+that moved into it. The move of the root
 visited most is chosen (ties: the better mean, then canonical order).
 
 OpenSpiel's ``ISMCTSBot`` keys its nodes by the mover's information-state
