@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from ..dsl.cards import Card
 from ..dsl.errors import RuleError
 from ..interpreter import state as _engine
+from ..interpreter.base import PASS
 from .actions import Move, _card_of, _name, _shown
 from .errors import ApiError, GameOver, IllegalMove, InvalidSeat
 from .resampling import Resampling
@@ -309,14 +310,17 @@ class State(Views, Resampling):
         except Exception:  # a score that is read only at the end (a count of what is not yet there)
             return [0] * self.players
 
-    def playout(self, rng: random.Random, hands: int | None = None) -> list:
+    def playout(self, rng: random.Random, hands: int | None = None, *, stakes: bool = True) -> list:
         """Play on with uniformly random moves, to the end of the game or, with
         ``hands``, to the end of that many hands (the one in progress counting
         as the first; the game is then stopped there, with no final
         settlement), and return ``scores()``. The moves are drawn by the
         interpreter's random agent inside its own loops, unrecorded, for a
         search's rollouts: the state is used up — it holds its scores, but
-        ``history``, ``observation`` and ``clone()`` no longer describe it."""
+        ``history``, ``observation`` and ``clone()`` no longer describe it.
+        With ``stakes=False`` a seat asked to name a target at a ``stake`` step
+        passes (it names none: the stakes lie as they are, to be settled by the
+        cards), every other move drawn at random as before."""
         from ..interpreter.agents import RandomAgent
 
         e = self._e
@@ -325,7 +329,8 @@ class State(Views, Resampling):
             if hands is not None:
                 e.hands_limit = e.hand_no + max(1, hands) - 1
             e.silence()  # nobody looks at it any more: no event built, no counter's atoms recorded
-            e.run_with([RandomAgent(rng=rng)] * self.players)
+            staking = not stakes and any(x.kind == "stake" for x in self.game.gamedef.steps)
+            e.run_with([_StakesLie(rng) if staking else RandomAgent(rng=rng)] * self.players)
         return self.scores()
 
     @property
@@ -436,3 +441,19 @@ class State(Views, Resampling):
 
 
 State.__module__ = "academie.api"
+
+
+class _StakesLie:
+    """A random player that names no stake: at a ``stake`` step's choice of a target it passes;
+    every other move uniformly at random (``State.playout(stakes=False)``)."""
+
+    def __init__(self, rng: random.Random):
+        self.random = rng.random
+
+    def choose(self, state: _engine.State, seat: int, moves: list) -> Any:
+        k = len(moves)
+        if k == 1:
+            return moves[0]
+        if moves[0] == PASS and state.step is not None and state.step.kind == "stake":
+            return moves[0]
+        return moves[int(self.random() * k)]

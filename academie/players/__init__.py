@@ -109,15 +109,19 @@ def _value(player: str, key: str, kind: type, v: Any) -> Any:
         raise ValueError(f"{player}: at most 10000000 iterations, not {v!r}")
     if key == "horizon" and x not in ("hand", "game"):
         raise ValueError(f"{player}: horizon is 'hand' or 'game', not {v!r}")
+    if key == "stakes" and x not in ("lie", "random"):
+        raise ValueError(f"{player}: stakes is 'lie' or 'random', not {v!r}")
     return x
 
 
-def playout(state: State, seat_count: int, rng: random.Random, horizon: str) -> list[float]:
+def playout(state: State, seat_count: int, rng: random.Random, horizon: str, stakes: str = "lie") -> list[float]:
     """Play ``state`` on at random to the end of the hand in progress
     (``horizon="hand"``) or of the game (``State.playout``: the state is used
     up); each seat's score then, less the table's mean (``State.scores``: the
-    rules' standings as if the game ended)."""
-    return centred(state.playout(rng, 1 if horizon == "hand" else None))
+    rules' standings as if the game ended). With ``stakes="lie"`` nobody names
+    a new stake in the playout (``State.playout(stakes=False)``): the stakes as
+    they lie are settled by the cards; ``"random"``: staked at random too."""
+    return centred(state.playout(rng, 1 if horizon == "hand" else None, stakes=stakes == "random"))
 
 
 def centred(scores: list) -> list[float]:
@@ -133,7 +137,7 @@ PLAYERS: dict[str, type[Player]] = {"mc": MonteCarlo, "ismcts": ISMCTS}
 
 def agent(name: str, **params: Any) -> Any:
     """A player by name: ``mc`` or ``ismcts`` (``iterations``, ``time``, ``c``,
-    ``horizon``, ``seed``), or the interpreter's ``random`` (``seed``) and
+    ``horizon``, ``stakes``, ``seed``), or the interpreter's ``random`` (``seed``) and
     ``first``. ``ValueError`` for an unknown name or parameter."""
     if name in PLAYERS:
         return PLAYERS[name](**params)

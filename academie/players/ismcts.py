@@ -10,10 +10,11 @@ that agrees with the root agrees along a path; only the moves legal in this
 world are candidates, and each candidate's *availability* (how often it was
 legal when its parent was visited) stands for the parent's visits in the
 exploration term. At a node with an untried legal move, one is tried at
-random and the rest of the hand (or game) is played at random; the score of
-each seat (its score by the rules' standings, less the table's mean, scaled
-to [0, 1] by the least and greatest seen in this search) is added to each
-node on the path for the seat that moved into it. The move of the root
+random and the rest of the hand (or game) is played at random, no new stake
+named (``stakes``: docs/players.md); the score of each seat (its score by the
+rules' standings, less the table's mean, scaled to [0, 1] by the least and
+greatest seen in this search) is added to each node on the path for the seat
+that moved into it. The move of the root
 visited most is chosen (ties: the better mean, then canonical order).
 
 OpenSpiel's ``ISMCTSBot`` keys its nodes by the mover's information-state
@@ -49,12 +50,18 @@ class ISMCTS(Player):
         "time": (float, None, "seconds per decision at most (stops before the iterations if sooner)"),
         "c": (float, 0.7, "the exploration constant of UCT, for scores scaled to [0, 1]"),
         "horizon": (str, "hand", "play out to the end of the hand in progress ('hand') or of the game ('game')"),
+        "stakes": (
+            str,
+            "lie",
+            "in a playout, name no new stake ('lie': the stakes as they lie are settled) or stake at random ('random')",
+        ),
     }
 
     iterations: int
     time: float | None
     c: float
     horizon: str
+    stakes: str
 
     def search(self, state: State, legal: list[int]) -> int:
         seat = state.current_player()
@@ -102,7 +109,7 @@ class ISMCTS(Player):
                 node = children[best]
                 world.apply_action(best)
                 path.append((node, mover))
-            scores = playout(world, players, rng, horizon)
+            scores = playout(world, players, rng, horizon, self.stakes)
             lo = min(lo, *scores)
             hi = max(hi, *scores)
             for ch, mover in path:

@@ -18,11 +18,17 @@ class MonteCarlo(Player):
         "iterations": (int, 300, "playouts per decision, shared among the legal moves"),
         "time": (float, None, "seconds per decision at most (stops before the iterations if sooner)"),
         "horizon": (str, "hand", "play out to the end of the hand in progress ('hand') or of the game ('game')"),
+        "stakes": (
+            str,
+            "lie",
+            "in a playout, name no new stake ('lie': the stakes as they lie are settled) or stake at random ('random')",
+        ),
     }
 
     iterations: int
     time: float | None
     horizon: str
+    stakes: str
 
     def search(self, state: State, legal: list[int]) -> int:
         seat = state.current_player()
@@ -37,7 +43,7 @@ class MonteCarlo(Player):
             j = i % k
             world = state.resample(seat, rng)
             world.apply_action(legal[j])
-            total[j] += playout(world, state.players, rng, self.horizon)[seat]
+            total[j] += playout(world, state.players, rng, self.horizon, self.stakes)[seat]
             count[j] += 1
             i += 1
         means = [t / c if c else float("-inf") for t, c in zip(total, count)]
