@@ -43,6 +43,7 @@ GAMES = [
     "vingt-un/hoffmann",
     "poker/hoffmann+straddle",
     "poker/hoffmann+jack-pots",
+    "poker/hoffmann+straight",
 ]
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
@@ -68,6 +69,7 @@ CONCEPTS = [
         "rummy",
         "straddle",
         "openers",
+        "lapsing",
     )
 ]
 

@@ -1,0 +1,88 @@
+"""The other versions of Poker Hoffmann gives (rules/poker/hoffmann.yaml's options,
+hoffmann-1909-poker), played on stacked deals: Straight Poker ("Bluff")."""
+
+import random
+
+import academie
+from academie.dsl.model import load_game
+from academie.interpreter.state import State
+
+# A (seat 0) deals; B (seat 1) is the elder hand; C, D, E are seats 2, 3, 4. The hands of
+# Hoffmann's imaginary game (tests/test_poker_hoffmann.py), played here as dealt.
+HANDS = [
+    ["2C", "7D", "6S", "9C", "4C"],  # A: nothing, nine high
+    ["AH", "QD", "3D", "QC", "5S"],  # B: a pair of queens
+    ["AC", "3S", "4S", "9H", "2D"],  # C: nothing, ace high
+    ["10H", "8H", "10S", "JC", "8D"],  # D: two pairs, tens and eights
+    ["8C", "3C", "KH", "4H", "JS"],  # E: nothing, king high
+]
+
+
+def straight(hands=2):
+    return State(load_game("poker/hoffmann", ("straight",)), 5, 0, dealer=0, deal={"hands": HANDS}, hands=hands)
+
+
+def paid(st):
+    return [-st.bal[s]["chip"] for s in range(5)]
+
+
+def test_straight_the_buck_chips_for_all_and_no_hand_is_filled():
+    st = straight()
+    # "each player in turn puts in for all": the holder of the buck (B, the first deal's elder hand)
+    assert paid(st) == [0, 5, 0, 0, 0] and st.bal["pool"]["chip"] == 5
+    # "3. The elder hand, or "Age," has no privilege.": B speaks first, nothing to make good
+    assert st.current_player() == 1 and st.legal_moves() == ["pass", "go"]
+    st.apply("pass")  # "Any player may "pass," and come in again"
+    st.apply("go")  # C goes two
+    st.apply(2)
+    st.apply("make-good")  # D
+    st.apply("go-better")  # E makes good and goes three better: a raise
+    st.apply(3)
+    st.apply("pass-out")  # A
+    # B passed, and E raised in the meantime: "in which case he is excluded"
+    assert st.current_player() == 1 and st.legal_moves() == ["pass-out"]
+    st.apply("pass-out")
+    st.apply("make-good")  # C
+    st.apply("make-good")  # D
+    # "1. There is no filling of hands": the showdown at once, D's two pairs take the pool
+    assert st.hand_no == 2
+    assert st.bal[3]["chip"] == 5 + 15 - 5 and st.bal["pool"]["chip"] == 5  # the next deal's ante in it
+    # "4. The deal passes, not in rotation, but to the player who takes the pool."
+    assert st.dealer == 3
+    # the buck passed to C, "who chips for the next deal"
+    assert paid(st)[2] == 5 + 5
+
+
+def test_straight_a_passer_comes_in_again_when_no_one_raised():
+    st = straight()
+    st.apply("pass")  # B
+    st.apply("pass")  # C
+    st.apply("go")  # D goes five
+    st.apply(5)
+    st.apply("pass-out")  # E
+    st.apply("pass-out")  # A
+    assert st.current_player() == 1 and st.legal_moves() == ["pass-out", "make-good", "go-better"]
+    st.apply("make-good")  # B comes in again
+    st.apply("pass-out")  # C
+    assert st.hand_no == 2 and st.dealer == 3  # D's two pairs beat B's queens
+
+
+def test_straight_all_pass_a_double_header_dealt_by_the_elder_hand():
+    st = straight()
+    for _ in range(5):
+        st.apply("pass")
+    # "6. If all pass ... there is a fresh contribution to the pool, and the elder hand deals. The
+    # pool is then known as a "double header.""
+    assert st.hand_no == 2 and st.dealer == 1
+    assert st.bal["pool"]["chip"] == 10 and paid(st) == [0, 5, 5, 0, 0]
+
+
+def test_straight_seeded_games_play_to_the_end_through_the_api():
+    game = academie.load_game("poker/hoffmann+straight")
+    for seed in range(6):
+        state = game.new_state(players=4, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        returns = state.returns()
+        assert len(returns) == 4 and sum(returns) <= 0  # a double header left after the last deal stays in the pool
