@@ -1,5 +1,5 @@
 """The other versions of Poker Hoffmann gives (rules/poker/hoffmann.yaml's options,
-hoffmann-1909-poker), played on stacked deals: Straight Poker ("Bluff")."""
+hoffmann-1909-poker), played on stacked deals: Straight Poker ("Bluff") and Mistigris (the blank card wild)."""
 
 import random
 
@@ -86,3 +86,53 @@ def test_straight_seeded_games_play_to_the_end_through_the_api():
             state.apply_action(rng.choice(state.legal_actions()))
         returns = state.returns()
         assert len(returns) == 4 and sum(returns) <= 0  # a double header left after the last deal stays in the pool
+
+
+def mistigris_showdown(a, b, options=("mistigris",)):
+    """Two players stand pat, the first goes one and the second makes good: the pool's winner."""
+    st = State(load_game("poker/hoffmann", options), 2, 0, dealer=0, deal={"hands": [a, b]}, hands=1)
+    st.apply("make-good")  # the dealer goes in at two
+    st.apply("stand-in")  # the Age stands in
+    st.apply("pass")  # neither draws
+    st.apply("pass")
+    st.apply("go")
+    st.apply(1)
+    st.apply("make-good")
+    assert st.is_terminal()
+    return st.winner
+
+
+def test_mistigris_is_shuffled_with_the_rest():
+    # "Mistigris is the "blank" card usually sold with a pack ... This is shuffled with the rest"
+    pack = load_game("poker/hoffmann", ("mistigris",)).pack(5)
+    assert len(pack) == 53 and "JK" in [c.name for c in pack]
+    assert len(load_game("poker/hoffmann", ()).pack(5)) == 52
+
+
+def test_mistigris_makes_the_hands_hoffmann_names():
+    # "if he has three sevens and mistigris, mistigris will represent the missing seven, and make
+    # him "fours."": above a full of aces, below a natural four of eights
+    sevens = ["7S", "7H", "7D", "JK", "2C"]
+    assert mistigris_showdown(sevens, ["AS", "AH", "AD", "KC", "KD"]) == 0
+    assert mistigris_showdown(sevens, ["8S", "8H", "8D", "8C", "3D"]) == 1
+    # "In conjunction with two pairs, it makes the hand a "full."": above a flush, below fours
+    pairs = ["9S", "9H", "4D", "4C", "JK"]
+    assert mistigris_showdown(pairs, ["2D", "5D", "8D", "JD", "KD"]) == 0
+    assert mistigris_showdown(pairs, ["3S", "3H", "3D", "3C", "2S"]) == 1
+    # "If the player has four hearts and mistigris, he can claim a flush": above a straight
+    hearts = ["2H", "6H", "9H", "QH", "JK"]
+    assert mistigris_showdown(hearts, ["5S", "6D", "7C", "8S", "9D"]) == 0
+    # "and should his four hearts be in sequence, he is considered to hold a straight flush":
+    # above four aces
+    assert mistigris_showdown(["5H", "6H", "7H", "8H", "JK"], ["AS", "AH", "AD", "AC", "KS"]) == 0
+
+
+def test_mistigris_seeded_games_play_to_the_end_through_the_api():
+    for ref in ("poker/hoffmann+mistigris", "poker/hoffmann+mistigris+straight"):
+        game = academie.load_game(ref)
+        for seed in range(4):
+            state = game.new_state(players=6, seed=seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+            assert len(state.returns()) == 6

@@ -44,6 +44,7 @@ GAMES = [
     "poker/hoffmann+straddle",
     "poker/hoffmann+jack-pots",
     "poker/hoffmann+straight",
+    "poker/hoffmann+mistigris",
 ]
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
@@ -70,6 +71,7 @@ CONCEPTS = [
         "straddle",
         "openers",
         "lapsing",
+        "wild",
     )
 ]
 
