@@ -1,5 +1,5 @@
 """The other versions of Poker Hoffmann gives (rules/poker/hoffmann.yaml's options,
-hoffmann-1909-poker), played on stacked deals: Straight Poker ("Bluff") and Mistigris (the blank card wild)."""
+hoffmann-1909-poker), played on stacked deals: Straight Poker ("Bluff"), Mistigris (the blank card wild), Stud Poker."""
 
 import random
 
@@ -136,3 +136,52 @@ def test_mistigris_seeded_games_play_to_the_end_through_the_api():
             while not state.is_terminal():
                 state.apply_action(rng.choice(state.legal_actions()))
             assert len(state.returns()) == 6
+
+
+# Stud: three players, A (seat 0) deals; the card face down to each, then four face up to each in
+# turn from the elder hand, one at a time
+STUD_DEAL = {
+    "hands": [["2C"], ["AS"], ["KD"]],
+    "stock": ["AH", "KH", "4H", "AD", "KS", "5H", "7C", "QC", "6H", "3S", "QD", "7H"]
+    + [
+        r + s
+        for s in "DSHC"
+        for r in "2 3 4 5 6 7 8 9 10 J Q K A".split()
+        if r + s not in {"2C", "AS", "KD", "AH", "KH", "4H", "AD", "KS", "5H", "7C", "QC", "6H", "3S", "QD", "7H"}
+    ],
+}
+
+
+def test_stud_one_card_down_four_up_seen_by_all_and_the_concealed_card_decides():
+    st = academie.load_game("poker/hoffmann+stud").new_state(players=3, seed=0, deal=STUD_DEAL, keep_events=True)
+    seen = st.observation(0)
+    # "one card only of each hand is dealt face downwards, the remaining four being dealt face upwards"
+    assert seen["hand"] == ["2C"]
+    assert [z["cards"] for z in seen["seat_zones"]["up"]] == [
+        ["4H", "5H", "6H", "7H"],
+        ["AH", "AD", "7C", "3S"],
+        ["KH", "KS", "QC", "QD"],
+    ]
+    assert [e for e in seen["events"] if e["type"] == "deal"][0]["hand"] == ["2C"]  # the others' down cards unseen
+    # "The players, beginning with the elder hand, make their stakes, raise, &c., as at the ordinary game"
+    assert st.current_player() == 1
+    for move in ("pass", "go", 3, "pass-out", "make-good"):
+        st.apply(move)
+    # "The concealed cards are then turned up, and the strongest hand takes the pool.": B's concealed ace
+    # makes threes, C's concealed king a full, which takes it
+    shown = {e["seat"]: e["cards"] for e in st.engine.events if e["type"] == "show" and len(e["cards"]) == 1}
+    assert shown == {1: ["AS"], 2: ["KD"]}
+    paid_out = [e for e in st.engine.events if e["type"] == "pay" and e["from"] == "pool"]
+    assert [(e["to"], e["amount"]) for e in paid_out] == [(2, 3 + 3 + 3)]  # the ante for all and two stakes
+    assert st.hand_no == 2 and st.engine.dealer == 2  # the deal to the taker, as at Straight Poker
+
+
+def test_stud_seeded_games_play_to_the_end_through_the_api():
+    game = academie.load_game("poker/hoffmann+stud")
+    for seed in range(4):
+        for players in (2, 6):
+            state = game.new_state(players=players, seed=seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+            assert len(state.returns()) == players

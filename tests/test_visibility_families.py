@@ -45,6 +45,7 @@ GAMES = [
     "poker/hoffmann+jack-pots",
     "poker/hoffmann+straight",
     "poker/hoffmann+mistigris",
+    "poker/hoffmann+stud",
 ]
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
