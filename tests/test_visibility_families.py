@@ -46,6 +46,7 @@ GAMES = [
     "poker/hoffmann+straight",
     "poker/hoffmann+mistigris",
     "poker/hoffmann+stud",
+    "poker/hoffmann+table-stakes",
 ]
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
