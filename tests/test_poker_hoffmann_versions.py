@@ -88,7 +88,7 @@ def test_straight_seeded_games_play_to_the_end_through_the_api():
         assert len(returns) == 4 and sum(returns) <= 0  # a double header left after the last deal stays in the pool
 
 
-def mistigris_showdown(a, b, options=("mistigris",)):
+def showdown(a, b, options=("mistigris",)):
     """Two players stand pat, the first goes one and the second makes good: the pool's winner."""
     st = State(load_game("poker/hoffmann", options), 2, 0, dealer=0, deal={"hands": [a, b]}, hands=1)
     st.apply("make-good")  # the dealer goes in at two
@@ -113,18 +113,18 @@ def test_mistigris_makes_the_hands_hoffmann_names():
     # "if he has three sevens and mistigris, mistigris will represent the missing seven, and make
     # him "fours."": above a full of aces, below a natural four of eights
     sevens = ["7S", "7H", "7D", "JK", "2C"]
-    assert mistigris_showdown(sevens, ["AS", "AH", "AD", "KC", "KD"]) == 0
-    assert mistigris_showdown(sevens, ["8S", "8H", "8D", "8C", "3D"]) == 1
+    assert showdown(sevens, ["AS", "AH", "AD", "KC", "KD"]) == 0
+    assert showdown(sevens, ["8S", "8H", "8D", "8C", "3D"]) == 1
     # "In conjunction with two pairs, it makes the hand a "full."": above a flush, below fours
     pairs = ["9S", "9H", "4D", "4C", "JK"]
-    assert mistigris_showdown(pairs, ["2D", "5D", "8D", "JD", "KD"]) == 0
-    assert mistigris_showdown(pairs, ["3S", "3H", "3D", "3C", "2S"]) == 1
+    assert showdown(pairs, ["2D", "5D", "8D", "JD", "KD"]) == 0
+    assert showdown(pairs, ["3S", "3H", "3D", "3C", "2S"]) == 1
     # "If the player has four hearts and mistigris, he can claim a flush": above a straight
     hearts = ["2H", "6H", "9H", "QH", "JK"]
-    assert mistigris_showdown(hearts, ["5S", "6D", "7C", "8S", "9D"]) == 0
+    assert showdown(hearts, ["5S", "6D", "7C", "8S", "9D"]) == 0
     # "and should his four hearts be in sequence, he is considered to hold a straight flush":
     # above four aces
-    assert mistigris_showdown(["5H", "6H", "7H", "8H", "JK"], ["AS", "AH", "AD", "AC", "KS"]) == 0
+    assert showdown(["5H", "6H", "7H", "8H", "JK"], ["AS", "AH", "AD", "AC", "KS"]) == 0
 
 
 def test_mistigris_seeded_games_play_to_the_end_through_the_api():
@@ -185,3 +185,16 @@ def test_stud_seeded_games_play_to_the_end_through_the_api():
             while not state.is_terminal():
                 state.apply_action(rng.choice(state.legal_actions()))
             assert len(state.returns()) == players
+
+
+def test_the_tiger_is_one_degree_better_than_a_straight():
+    # "The Tiger consists of the lowest "straight" that can be made, and reckons as one degree better
+    # than an ordinary straight."
+    tiger, broadway, flush = (
+        ["AS", "2H", "3D", "4C", "5S"],
+        ["AC", "KH", "QD", "JC", "10S"],
+        ["2D", "5D", "8D", "JD", "KD"],
+    )
+    assert showdown(tiger, broadway, ("tiger",)) == 0
+    assert showdown(tiger, broadway, ()) == 1  # without it, the lowest sequence
+    assert showdown(tiger, flush, ("tiger",)) == 1  # one degree only: below a flush
