@@ -1,5 +1,5 @@
 """The other versions of Poker Hoffmann gives (rules/poker/hoffmann.yaml's options,
-hoffmann-1909-poker), played on stacked deals: Straight Poker ("Bluff"), Mistigris (the blank card wild), Stud Poker."""
+hoffmann-1909-poker), played on stacked deals: Straight Poker ("Bluff"), Mistigris (the blank card wild), Stud Poker, the Tiger, note 35."""
 
 import random
 
@@ -198,3 +198,15 @@ def test_the_tiger_is_one_degree_better_than_a_straight():
     assert showdown(tiger, broadway, ("tiger",)) == 0
     assert showdown(tiger, broadway, ()) == 1  # without it, the lowest sequence
     assert showdown(tiger, flush, ("tiger",)) == 1  # one degree only: below a flush
+
+
+def test_note_35_the_dealer_antes_and_speaks_last_before_the_draw():
+    # "[35] As the game is sometimes played, the dealer, and not the Age, puts up the ante"
+    st = State(load_game("poker/hoffmann", ("dealer-antes",)), 5, 0, dealer=0, deal={"hands": HANDS}, hands=1)
+    assert paid(st) == [1, 0, 0, 0, 0]
+    assert st.current_player() == 1 and st.legal_moves() == ["pass-out", "make-good", "go-better"]  # the Age first
+    for _ in range(4):
+        st.apply("make-good")  # B, C, D, E go in at two
+    assert st.current_player() == 0 and st.legal_moves() == ["stand-in", "go-better"]  # the dealer last
+    st.apply("stand-in")
+    assert paid(st) == [2, 2, 2, 2, 2]  # the dealer's second counter paid as the betting closes
