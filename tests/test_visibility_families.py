@@ -47,6 +47,8 @@ GAMES = [
     "poker/hoffmann+mistigris",
     "poker/hoffmann+stud",
     "poker/hoffmann+table-stakes",
+    "poker/hoffmann+dealer-antes",
+    "poker/hoffmann+mistigris+stud",
 ]
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
