@@ -133,6 +133,9 @@ class Describer(StepWords):
             f"{_and([SUIT_PLURAL.get(str(s), str(s)) for s in suits])}."
         )
         self.add("pack", ("pack", "full"), text, strip({"suits": suits, "ranks": ranks}), ("pack",), only="render")
+        if p.get("jokers"):
+            text = "A joker (JK), a card of no suit and no rank, is shuffled with the rest."
+            self.add("pack", ("pack", "jokers"), text, p["jokers"], ("pack",))
         copies = p.get("copies")
         if isinstance(copies, int) and not isinstance(copies, bool):
             total = len(self.game.pack(self.player_counts()[0])) if self.player_counts() else size * copies

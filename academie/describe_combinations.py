@@ -71,6 +71,12 @@ def combination_text(name: str, d: dict) -> str:
             f"Hands of {_n(d.get('cards', 5))} cards rank, highest first: {cats}. Two hands of the same kind "
             f"are compared card by card: the cards of the combination (the larger set first), {kick}; "
             "equal cards of other suits tie."
+            + (
+                f" The wild cards ({', '.join(str(x) for x in d['wild'])}) each stand for the card, of those the"
+                " hand does not hold, that makes it the best."
+                if d.get("wild")
+                else ""
+            )
         )
     if kind == "melds":
         laid = " and ".join(_say(str(x)) for x in d.get("of") or [])

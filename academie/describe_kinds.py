@@ -99,6 +99,11 @@ class KindWords(PlayWords):
             text += f"; all a player puts in the {s.get('to')} in the hand is kept as his {s['total']}"
         if s.get("raised") is not None:
             text += f"; what each bet or raise goes over is kept as the {s['raised']}"
+        if s.get("lapse_on_raise"):
+            text += (
+                f"; a player who said {w('check')} may come in again to a bet made after him, but is out when it"
+                " was raised before his turn came"
+            )
         self.add("play", base, text + ".", strip(s), base)
 
     def step_showdown(self, name, s, base, phase, when):

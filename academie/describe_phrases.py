@@ -65,9 +65,12 @@ def _plural_cards(test: str) -> str:
 def _describe_cards(cards) -> str:
     """ "ranks 7 to A in every suit" when every suit has the same ranks, else by suit."""
     by_suit: dict[str, list[str]] = {}
+    jokers = sum(1 for c in cards if not c.suit)  # the joker, of no suit (pack: jokers:)
     for c in cards:
-        by_suit.setdefault(c.suit, []).append(c.rank)
+        if c.suit:
+            by_suit.setdefault(c.suit, []).append(c.rank)
     rank_sets = {tuple(v) for v in by_suit.values()}
+    joker = ", and the joker" if jokers else ""
     if len(rank_sets) == 1 and len(by_suit) == 4:
-        return f"the ranks {', '.join(next(iter(rank_sets)))} in every suit"
-    return "; ".join(f"{SUIT_PLURAL[s]}: {', '.join(rs)}" for s, rs in by_suit.items())
+        return f"the ranks {', '.join(next(iter(rank_sets)))} in every suit{joker}"
+    return "; ".join(f"{SUIT_PLURAL[s]}: {', '.join(rs)}" for s, rs in by_suit.items()) + joker

@@ -32,6 +32,9 @@ class BettingSpec:
     total: str | None = None  # the per-seat counter of all a seat put in the pot this hand (side pots)
     raised: str | None = None  # a game counter set to what each bet or raise went over (a least raise reads it)
     check: bool = True  # a seat may stay in without staking while nothing is to be matched
+    # a seat that checked may come in again to a bet, but is out once the stake was raised over a
+    # bet since it checked (two bets or raises of the round after its check)
+    lapse_on_raise: bool = False
     # straddles before the round: the first seat offered one (seat bound) and the most a stake may
     # be doubled to (seat bound); None: no straddle
     straddle_first: Expr | None = None

@@ -53,6 +53,9 @@ def build_betting(b: PieceBuilder, st: Step, base: tuple, s: dict) -> BettingSpe
         spec.ties = s.get("ties", "split")
         return spec
     spec.check = bool(s.get("check", True))
+    spec.lapse_on_raise = bool(s.get("lapse_on_raise", False))
+    if spec.lapse_on_raise and not spec.check:
+        b.err(base + ("lapse_on_raise",), "a round without checking has no check to lapse")
     spec.cap = b.expr(base + ("cap",), want=WANT_NUMBER)
     spec.stack = b.expr(base + ("stack",), "seat", want=WANT_NUMBER)
     raised = s.get("raised")

@@ -14,6 +14,7 @@ from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_SEAT_OR_NONE, WANT_TRUTH,
 from .build_steps import StepBuilder
 from .cards import RANKS, SUITS, card as _card
 from .combinations import build as build_combinations
+from .wild import wild_cards
 from .compiler import Scope
 from .corpus import source_ids
 from .document import Doc
@@ -96,6 +97,12 @@ class GameBuilder(StepBuilder):
             orders,
             lambda path, msg: self.err(("combinations", *path), msg),
             self.limits.cards,
+        )
+        wild_cards(
+            d.get("combinations", {}) or {},
+            combs,
+            lambda path, msg: self.err(("combinations", *path), msg),
+            int((d.get("pack") or {}).get("jokers", 0) or 0),
         )
         self.scope = Scope(
             zones=set(shared) | {"pack"},  # the cards not yet dealt: a zone an effect may take from or to
@@ -244,6 +251,7 @@ class GameBuilder(StepBuilder):
             ranks=ranks,
             removals=removals,
             copies=copies,
+            jokers=int(pack.get("jokers", 0) or 0),
             orders=orders,
             direction=(d.get("direction") or {}).get("value", "clockwise"),
             seat_zones=seat_zones,

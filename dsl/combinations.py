@@ -57,6 +57,7 @@ class Combination:
     of: tuple[Combination, ...] = ()  # a ranking: its categories, highest first
     cards: int = 5  # a ranking: the cards of a hand compared
     kickers: bool = True  # a ranking: the other cards break ties
+    wild: frozenset[str] = frozenset()  # a ranking: the names of its wild cards (dsl/wild.py)
     cache: dict = field(default_factory=dict, repr=False)
     memo: dict = field(default_factory=dict, repr=False)  # a suit's ranks (as bits) -> what they hold of it
     rank_at: dict[int, str] = field(default_factory=dict, repr=False)  # strength -> rank

@@ -12,7 +12,7 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
-from .cards import Card, card as _card
+from .cards import JOKER, Card, card as _card
 from .compiler import Expr, Scope
 from .document import Doc
 from .build_adding import AddingSpec
@@ -216,6 +216,7 @@ class GameDef:
     # copies of a card (``pack: copies:``): ((a card test or None for every card, how many), …),
     # the first whose test holds; () : one card of each name
     copies: tuple = ()
+    jokers: int = 0  # the jokers (``pack: jokers:``), the card JK of no suit and no rank
     _packs: dict = field(default_factory=dict, repr=False)
     _pack_sets: dict = field(default_factory=dict, repr=False)
     _pack_counts: dict = field(default_factory=dict, repr=False)
@@ -231,6 +232,7 @@ class GameDef:
                     cards = [c for c in cards if not test(ctx, None, c)]
             if self.copies:
                 cards = [c for c in cards for _ in range(self.copies_of(c))]
+            cards += [_card(JOKER)] * self.jokers
             p = self._packs[players] = sorted(cards, key=lambda c: c.canon)
         return list(p)
 

@@ -304,6 +304,12 @@ document = {
                 "suits": {"type": "array", "items": {"enum": ["S", "H", "D", "C"]}, "minItems": 1},
                 "ranks": {"type": "array", "items": {"$ref": "#/$defs/rank"}, "minItems": 1},
                 "remove": {"type": "array", "items": el({"when": expr, "cards": expr}, ["when", "cards"])},
+                "jokers": {
+                    "description": "the joker JK, a card of no suit and no rank (a blank card), shuffled in: 0 or 1",
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 1,
+                },
                 "copies": {
                     "description": "copies of each card: a number (2: two packs) or the cards a test admits, count times",
                     "oneOf": [

@@ -55,6 +55,11 @@ def vying_kinds(el, expr, step_common) -> dict:
                 "type": "boolean",
                 "description": "a seat may check while nothing is to be matched (default true)",
             },
+            "lapse_on_raise": {
+                "type": "boolean",
+                "description": "a seat that checked may come in again to a bet, but is out (it may only fold) once"
+                " the stake was raised over a bet since its check (default false)",
+            },
             "straddle": {
                 "type": "object",
                 "properties": {

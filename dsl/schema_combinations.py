@@ -11,4 +11,5 @@ combination = {  # docs/language.md, section 3: combinations
     **{"ranks": ranklist, "of": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
     "values": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 99}},
     **{"total": {**num, "maximum": 1000}, "cards": {**num, "maximum": 13}},
+    "wild": {"type": "array", "items": {"type": "string"}, "minItems": 1},
 }

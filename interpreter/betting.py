@@ -156,8 +156,9 @@ class Betting(StateParts):
             if over(pending):
                 return
             cur, raises, phase = next(s for s in live if s in pending), 0, None
+            checked: tuple = ()  # lapse_on_raise: the bets and raises made when each seat checked
         else:
-            cur, pending, raises, phase, opener = frame
+            cur, pending, raises, phase, opener, checked = frame
         while True:
             highest = max(stake[s] for s in range(n) if not out[s])
             to_call = highest - stake[cur]
@@ -171,10 +172,13 @@ class Betting(StateParts):
                     moves.append(w("check"))
                 if to_call > 0:
                     moves.append(w("call"))
+                lapsed = bool(checked) and checked[cur] >= 0 and raises - checked[cur] >= 2
+                if lapsed:  # raised over a bet since it checked: excluded, it can only throw up
+                    moves = [w("fold")]
                 may_raise = room is None or (
                     room > to_call and any(able(s) for s in range(n) if s != cur)
                 )  # table stakes: something left over the call, and a seat to answer
-                if (cap is None or raises < cap) and may_raise:
+                if (cap is None or raises < cap) and may_raise and not lapsed:
                     if highest == 0 and (spec.bet is not None or spec.bet_range is not None):
                         if spec.opens is None or spec.opens.fn(self, cur, None):  # who may open
                             moves.append(w("bet"))
@@ -184,7 +188,7 @@ class Betting(StateParts):
                 if self._auto is not None:
                     choice = self._ask(cur, moves)
                 else:
-                    self._frame = (cur, pending, raises, None, opener)
+                    self._frame = (cur, pending, raises, None, opener, checked)
                     choice = yield Decision(cur, moves, "bet")
                 move = next(m for m in ("fold", "check", "call", "bet", "raise") if w(m) == choice)
             else:
@@ -213,7 +217,7 @@ class Betting(StateParts):
                     if self._auto is not None:
                         extra = self._ask(cur, options)
                     else:
-                        self._frame = (cur, pending, raises, move, opener)
+                        self._frame = (cur, pending, raises, move, opener, checked)
                         extra = yield Decision(cur, options, "number")
                 phase = None
                 if spec.raised is not None:  # what this bet or raise went over: a least raise may read it
@@ -234,6 +238,8 @@ class Betting(StateParts):
                 self._stake_in(st, cur, to_call if room is None else min(to_call, room), w(move))
                 pending = pending - {cur}
             elif move == "check":
+                if spec.lapse_on_raise:
+                    checked = tuple(raises if s == cur else (checked[s] if checked else -1) for s in range(n))
                 self._stake_in(st, cur, 0, w(move))
                 pending = pending - {cur}
             else:  # fold: out of the hand

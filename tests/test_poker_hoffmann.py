@@ -249,3 +249,41 @@ def test_hoffmann_jack_pots_a_deal_no_one_goes_in_is_a_jack_pot_opened_only_with
         assert [(e["seat"], sorted(e["cards"])) for e in shows] == [(opener, hand)]  # he shows his openers
         assert st.vars["jack_pot"] == 0  # the jack-pot won
     assert offered[True] and offered[False] and opened
+
+
+def _all_lost(options=("table-stakes",)):
+    """Two deals at table stakes: in the first the dealer (seat 0) loses all his sixty counters."""
+    g = load_game("poker/hoffmann", options)
+    st = State(
+        g, 2, 0, dealer=0, deal={"hands": [["KS", "KH", "KD", "9C", "8S"], ["AS", "2H", "3D", "4C", "5S"]]}, hands=2
+    )
+    for _ in range(2):
+        st.apply("go-better")
+        st.apply(12)
+        st.apply("go-better")
+        st.apply(12)
+    st.apply("go-better")
+    st.apply(10)
+    st.apply("make-good")
+    st.apply("pass")
+    st.apply("pass")
+    assert st.hand_no == 2 and [st.bal[s]["chip"] for s in range(2)] == [-60, 60]
+    return st
+
+
+def test_hoffmann_table_stakes_a_player_with_nothing_on_the_table_makes_it_good_or_retires():
+    # "If a player has no money on the table, he must either make good the deficiency before taking
+    # up his cards, or retire from the game."
+    st = _all_lost()
+    assert st.current_player() == 0 and st.legal_moves() == [0, 1]  # make good, or retire
+    assert st.hand[0] == []  # before taking up his cards
+    st.apply(0)  # he makes good the deficiency: sixty counters on the table again
+    assert st.pvars["made_good"][0] == 60 and st.pvars["out"][0] == 0
+    assert st.current_player() == 1  # the second deal goes on, he the Age (his ante paid)
+    assert st.bal[0]["chip"] == -61
+    st = _all_lost()
+    st.apply(1)  # he retires: out of the deal from its start, no ante from him
+    assert st.pvars["retired"][0] == 1 and st.pvars["out"][0] == 1
+    assert st.current_player() == 1 and st.legal_moves()[-1] == "pass"  # the one left draws, as in the Draw game
+    st.apply("pass")
+    assert st.is_terminal() and [st.bal[s]["chip"] for s in range(2)] == [-60, 60]

@@ -46,6 +46,12 @@ GAMES = [
     "vingt-un/hoffmann",
     "poker/hoffmann+straddle",
     "poker/hoffmann+jack-pots",
+    "poker/hoffmann+straight",
+    "poker/hoffmann+mistigris",
+    "poker/hoffmann+stud",
+    "poker/hoffmann+table-stakes",
+    "poker/hoffmann+dealer-antes",
+    "poker/hoffmann+mistigris+stud",
 ]
 CONCEPTS = [
     str(HERE / "concepts" / f"{c}.yaml")
@@ -71,6 +77,8 @@ CONCEPTS = [
         "rummy",
         "straddle",
         "openers",
+        "lapsing",
+        "wild",
     )
 ]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from ..combinations import find
+from ..wild import find_wild
 from ..errors import Diagnostic, RuleError
 from .building import Building as Compiler
 
@@ -35,10 +36,11 @@ def f_combination(field: str):
         comb = table[name]
         where = cp.where(node)
         get = attrgetter(field)
+        found = find_wild if comb.wild else find  # wild cards standing for the best (dsl/wild.py)
 
         def value(st, s, c):
             try:
-                return get(find(comb, z(st, s, c)))
+                return get(found(comb, z(st, s, c)))
             except ValueError as e:
                 raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
 
