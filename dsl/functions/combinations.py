@@ -35,12 +35,17 @@ def f_combination(field: str):
         comb = table[name]
         where = cp.where(node)
         get = attrgetter(field)
+        cache = comb.cache  # what ``find`` keeps per the zone's cards, looked up here first
 
         def value(st, s, c):
-            try:
-                return get(find(comb, z(st, s, c)))
-            except ValueError as e:
-                raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
+            cards = tuple(z(st, s, c))
+            got = cache.get(cards)
+            if got is None:
+                try:
+                    got = find(comb, cards)
+                except ValueError as e:
+                    raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
+            return get(got)
 
         return value, "num"
 
