@@ -183,6 +183,7 @@ class Choices(StateParts):
                 if left is not None:
                     moves: list = left[:]
                 else:
+                    assert test is not None  # left is worked out once when there is no test
                     moves = [c for c in zone if c not in mine and c not in taken and test(self, seat, c)]
                 if len(moves) + len(mine) < lo:
                     self._too_few(st, seat, lo, len(moves) + len(mine))
