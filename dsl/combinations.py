@@ -115,13 +115,25 @@ def _in(c: Combination, n: int) -> bool:
     return n >= c.least and (c.most is None or n <= c.most)
 
 
+def _rank_counts(c: Combination, cards) -> dict[str, int]:
+    """How many cards of each rank that counts (ranks in the order met), as ``_by_rank`` groups them."""
+    out: dict[str, int] = {}
+    strength, only = c.strength, c.ranks
+    get = out.get
+    for x in cards:
+        r = x.rank
+        if r in strength and (only is None or r in only):
+            out[r] = get(r, 0) + 1
+    return out
+
+
 def _find_set(c: Combination, cards) -> Found:
-    groups = _by_rank(c, cards)
+    groups = _rank_counts(c, cards)
     s = c.strength
     if c.sizes:  # several sets of distinct ranks: each size taken by the highest rank left held exactly so
         used: list[str] = []
         for size in sorted(c.sizes, reverse=True):
-            held = [r for r, g in groups.items() if len(g) == size and r not in used]
+            held = [r for r, n in groups.items() if n == size and r not in used]
             if not held:
                 return NONE
             used.append(max(held, key=s.__getitem__))
@@ -129,21 +141,19 @@ def _find_set(c: Combination, cards) -> Found:
         for r in used:
             key = key * RADIX + s[r]
         n = sum(c.sizes)
-        return Found(1, n, key, n, s[used[0]], sum(len(groups[r]) * c.value(r) for r in used))
-    f = Found()
-    best: tuple[int, int] | None = None
-    for r, g in groups.items():
-        n = len(g)
-        if _in(c, n):
-            f.count += 1
-            f.cards += n
-            if best is None or (n, s[r]) > best:
-                best = (n, s[r])
-                f.value = n * c.value(r)
-    if best is not None:
-        f.size, f.top = best
-        f.key = f.size * RADIX + f.top
-    return f
+        return Found(1, n, key, n, s[used[0]], sum(groups[r] * c.value(r) for r in used))
+    least, most = c.least, c.most
+    count = cards_in = size = top = value = 0
+    for r, n in groups.items():
+        if n >= least and (most is None or n <= most):
+            count += 1
+            cards_in += n
+            if count == 1 or (n, s[r]) > (size, top):
+                size, top = n, s[r]
+                value = n * c.value(r)
+    if not count:
+        return NONE
+    return Found(count, cards_in, size * RADIX + top, size, top, value)
 
 
 def _find_pairs(c: Combination, cards) -> Found:
@@ -244,15 +254,16 @@ def _find_run(c: Combination, cards) -> Found:
                 if r in c.low:
                     held[0] = held.get(0, 0) + 1
         parts = [_runs(c, held) for held in groups.values()]
-    f = Found()
-    for count, n, size, top, value in parts:
-        f.count += count
-        f.cards += n
-        if count and (size, top) > (f.size, f.top):
-            f.size, f.top, f.value = size, top, value
-    if f.count:
-        f.key = f.size * RADIX + f.top
-    return f
+    count = cards_in = size = top = value = 0
+    for k, n, sz, tp, v in parts:
+        if k:
+            count += k
+            cards_in += n
+            if (sz, tp) > (size, top):
+                size, top, value = sz, tp, v
+    if not count:
+        return NONE
+    return Found(count, cards_in, size * RADIX + top, size, top, value)
 
 
 def _find_flush(c: Combination, cards) -> Found:
@@ -272,16 +283,17 @@ def _find_flush(c: Combination, cards) -> Found:
             for x in g:
                 suits.setdefault(x.suit, []).append(r)
         parts = [(len(rs), sum(c.value(r) for r in rs), max(c.strength[r] for r in rs)) for rs in suits.values()]
-    f = Found()
-    for n, v, top in parts:
-        if _in(c, n):
-            f.count += 1
-            f.cards += n
-            if (n, v) > (f.size, f.value):
-                f.size, f.value, f.top = n, v, top
-    if f.count:
-        f.key = f.size * VALUE_RADIX + min(f.value, VALUE_RADIX - 1)
-    return f
+    least, most = c.least, c.most
+    count = cards_in = size = value = top = 0
+    for n, v, t in parts:
+        if n >= least and (most is None or n <= most):
+            count += 1
+            cards_in += n
+            if (n, v) > (size, value):
+                size, value, top = n, v, t
+    if not count:
+        return NONE
+    return Found(count, cards_in, size * VALUE_RADIX + min(value, VALUE_RADIX - 1), size, top, value)
 
 
 def _find_sum(c: Combination, cards) -> Found:

@@ -22,7 +22,6 @@ from .combinations import NONE, Combination, Found, find
 
 MAX_STANDS = 100_000  # the hands ranked for one zone's wild cards (every card they may stand for)
 _CACHE_LIMIT = 1 << 12
-_SEEN: dict = {}  # (the combination's id, the zone's cards) -> what they hold
 
 
 NO_WILD = frozenset({""})  # no wild card, but a joker to leave out (no card is named "")
@@ -64,8 +63,9 @@ def find_wild(c: Combination, cards) -> Found:
     wild = sum(1 for x in k if x.name in c.wild)
     if not wild:
         return find(c, naturals)
-    key = (id(c), k)
-    got = _SEEN.get(key)
+    key = ("wild", k)  # kept on the combination beside what ``find`` keeps (tuples of cards)
+    seen = c.cache
+    got = seen.get(key)
     if got is not None:
         return got
     held = {x.name for x in naturals}
@@ -84,7 +84,7 @@ def find_wild(c: Combination, cards) -> Found:
         f = find(c, naturals + chosen)
         if f.key > got.key:
             got = f
-    if len(_SEEN) >= _CACHE_LIMIT:
-        _SEEN.clear()
-    _SEEN[key] = got
+    if len(seen) >= _CACHE_LIMIT:
+        seen.clear()
+    seen[key] = got
     return got

@@ -174,15 +174,22 @@ class Choices(StateParts):
                         "cards": [c.name for c in sorted(zone, key=canon_key) if c not in taken],
                     }
                 )
+            # with no test of the cards, those he may choose are worked out once and each card he
+            # chooses is struck off (its copies too): the same list, in the same order, as anew
+            left = None if test is not None else [c for c in zone if c not in mine and c not in taken]
+            if left is not None and owner is None:
+                left.sort(key=canon_key)
             while len(mine) < hi:
-                moves: list = [
-                    c for c in zone if c not in mine and c not in taken and (test is None or test(self, seat, c))
-                ]
+                if left is not None:
+                    moves: list = left[:]
+                else:
+                    assert test is not None  # left is worked out once when there is no test
+                    moves = [c for c in zone if c not in mine and c not in taken and test(self, seat, c)]
                 if len(moves) + len(mine) < lo:
                     self._too_few(st, seat, lo, len(moves) + len(mine))
                 if not moves:
                     break  # nothing more he may choose
-                if owner is None:  # a shared zone's order is no one's to see: the cards in canonical order
+                if owner is None and left is None:  # a shared zone's order is no one's to see: canonical order
                     moves.sort(key=canon_key)
                 if len(mine) >= lo:
                     moves.append(PASS)  # after the cards, as the action ids go
@@ -195,6 +202,8 @@ class Choices(StateParts):
                 if c == PASS:
                     break
                 mine.append(c)
+                if left is not None:
+                    left = [x for x in left if x is not c]
                 if self._logging:
                     self.emit({"type": "choose", "seat": seat, "card": c.name})
         self._deliver(st, order, chosen)

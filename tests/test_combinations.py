@@ -196,3 +196,34 @@ def test_melds_of_a_large_zone_are_refused_rather_than_searched_forever(game):
     pack = [f"{r}{s}" for s in "SHDC" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
     with pytest.raises(ValueError, match=str(MAX_SPLITS)):
         melds(game, " ".join(pack))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["size_of(hand(seat), point)", "count_of(hand(seat), trio)", "size_of(hand(seat), sequence)"],
+)
+def test_a_combination_read_again_after_the_hand_changed_is_worked_out_anew(game, text):
+    """What a combination finds is kept per the zone's cards and read from there first: a
+    hand that changes between two reads (a card played, then taken back) gives its new value,
+    never the one kept for the cards it held before."""
+    from academie.dsl.compiler import compile_expr
+    from academie.dsl.errors import Pos
+
+    fn = compile_expr(text, Pos("<test>", 1, 1), game.scope, "seat").fn
+    hands = ["AS KS QS JS 10S", "AH AD AC 9H 8D"]
+    st = State(game, 2, 0, dealer=0, deal={"hands": [h.split() for h in hands]}, hands=1)
+    hand = st.pzones["hand"][0]
+    full = fn(st, 0, None)
+    assert full == {"size_of(hand(seat), point)": 5, "count_of(hand(seat), trio)": 0}.get(text, 5)
+    gone = [c for c in hand if c.rank in ("Q", "J")]
+    for c in gone:
+        hand.remove(c)  # the same list, holding other cards
+    assert fn(st, 0, None) == {"size_of(hand(seat), point)": 3}.get(text, 0)
+    hand.extend(gone)
+    hand.sort(key=lambda c: c.canon)
+    assert fn(st, 0, None) == full
+    other = st.pzones["hand"][1]
+    if text.startswith("count_of"):
+        assert fn(st, 1, None) == 1  # three aces
+        other.remove(card("AC"))
+        assert fn(st, 1, None) == 0

@@ -36,13 +36,27 @@ def f_combination(field: str):
         comb = table[name]
         where = cp.where(node)
         get = attrgetter(field)
-        found = find_wild if comb.wild else find  # wild cards standing for the best (dsl/wild.py)
+        cache = comb.cache  # what ``find`` keeps per the zone's cards, looked up here first
+
+        if comb.wild:  # wild cards standing for the best (dsl/wild.py): worked out each time
+
+            def value(st, s, c):
+                try:
+                    return get(find_wild(comb, z(st, s, c)))
+                except ValueError as e:
+                    raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
+
+            return value, "num"
 
         def value(st, s, c):
-            try:
-                return get(found(comb, z(st, s, c)))
-            except ValueError as e:
-                raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
+            cards = tuple(z(st, s, c))
+            got = cache.get(cards)
+            if got is None:
+                try:
+                    got = find(comb, cards)
+                except ValueError as e:
+                    raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
+            return get(got)
 
         return value, "num"
 
