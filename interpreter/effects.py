@@ -14,6 +14,7 @@ from typing import Any, Callable
 from ..dsl import codegen
 from ..dsl.compiler import sides_of
 from ..dsl.cells import Cell
+from ..dsl.closures import SEAT_VALUES
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment
 from .base import StateParts, canon_key
@@ -125,8 +126,8 @@ class Effects(StateParts):
                 )
             return
         first = self.dealer + 1
-        order = [(first + k) % n for k in range(n)]
         if bank:
+            order = [(first + k) % n for k in range(n)]
             for t in order if p.payee is None else [p.payee.fn(self, seat, None)]:
                 amt = amount(self, t, None)
                 self.bal[self._holder(t)][p.unit] += amt
@@ -138,23 +139,16 @@ class Effects(StateParts):
         where = p.where.fn if p.where is not None else None
         exclude = p.exclude.fn if p.exclude is not None else None
         unit, transfer = p.unit, self._transfer
-        ante = self._compiled.ante.get(id(p))
-        if ante is None:
-            pools = set(self.g.pools)
-            ante = self._compiled.ante[id(p)] = (
-                where is None
-                and exclude is None
-                and payer is None
-                and p.payee is not None
-                and p.payee.names <= pools
-                and not p.amount.names
-            )
-        if ante:
+        shape = self._compiled.ante.get(id(p))
+        if shape is None:
+            shape = self._compiled.ante[id(p)] = _pay_shape(p, self.g)
+        if shape == ANTE:
             # each seat pays a set amount to a set money zone (an ante): one evaluation, no calls per seat
             assert payee is not None, "an ante has its payee"
             to, amt, bal = self._holder(payee(self, None, None)), amount(self, None, None), self.bal
             if amt > 0:
-                for s in order:
+                for k in range(first, first + n):
+                    s = k % n
                     if s != to:
                         bal[s][unit] -= amt
                         bal[to][unit] += amt
@@ -163,7 +157,19 @@ class Effects(StateParts):
                                 {"type": "pay", "from": s, "to": to, "amount": amt, "unit": unit, **_rule(p.path)}
                             )
             return
-        for s in order:
+        if shape == ONE_PAYEE:
+            # each pays one payee one amount, the payee excepted: neither reads the paying seat nor
+            # what a payment changes, so each is evaluated once
+            assert payee is not None, "a payment to one payee has its payee"
+            to, amt = payee(self, None, None), amount(self, None, None)
+            for k in range(first, first + n):
+                s = k % n
+                if exclude is not None and to == s:
+                    continue
+                transfer(s, to, amt, unit, p.path)
+            return
+        for k in range(first, first + n):
+            s = k % n
             if where is not None and not where(self, s, None):
                 continue
             if exclude is not None and exclude(self, s, None) == s:
@@ -195,6 +201,30 @@ class Effects(StateParts):
         if h in self.bal:
             return h
         raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
+
+
+PER_SEAT, ANTE, ONE_PAYEE = 0, 1, 2
+"""The shapes of a payment from each seat (``compiled.ante``): its parts evaluated for each
+paying seat; a set amount to a money zone (an ante); a payee and an amount that read
+neither the paying seat nor money (the seats' places, the number of players), the payee
+excepted when ``except`` is the payee's own expression."""
+
+# what a payee or an amount may read and be the same for every paying seat, whatever was paid
+_FIXED = frozenset({*SEAT_VALUES, "players"})
+
+
+def _pay_shape(p: Payment, game: GameDef) -> int:
+    if p.where is not None or p.payer is not None or p.payee is None:
+        return PER_SEAT
+    if p.exclude is None and p.payee.names <= set(game.pools) and not p.amount.names:
+        return ANTE
+    if (
+        (p.exclude is None or p.exclude.text.strip() == p.payee.text.strip())
+        and p.payee.names <= _FIXED
+        and p.amount.names <= _FIXED
+    ):
+        return ONE_PAYEE
+    return PER_SEAT
 
 
 def _rule(path: tuple) -> dict:
