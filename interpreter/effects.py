@@ -162,11 +162,24 @@ class Effects(StateParts):
             # what a payment changes, so each is evaluated once
             assert payee is not None, "a payment to one payee has its payee"
             to, amt = payee(self, None, None), amount(self, None, None)
+            if type(to) is not int:  # a money zone, or none: each transfer as it comes
+                for k in range(first, first + n):
+                    s = k % n
+                    if exclude is None or to != s:
+                        transfer(s, to, amt, unit, p.path)
+                return
+            if amt <= 0:
+                return
+            # to a seat: what ``_transfer`` does, inline
+            bal, to_h, logging = self.bal, to % n, self._logging
             for k in range(first, first + n):
                 s = k % n
-                if exclude is not None and to == s:
+                if (exclude is not None and to == s) or s == to_h:
                     continue
-                transfer(s, to, amt, unit, p.path)
+                bal[s][unit] -= amt
+                bal[to_h][unit] += amt
+                if logging:
+                    self.emit({"type": "pay", "from": s, "to": to_h, "amount": amt, "unit": unit, **_rule(p.path)})
             return
         for k in range(first, first + n):
             s = k % n

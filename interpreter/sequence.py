@@ -204,8 +204,6 @@ class Sequence(StateParts):
                     if logging:
                         self.emit({"type": "run", "seat": seat, "suit": c.suit})
             else:
-                if required is None and by_rank:
-                    required = [c for c in ranks[j] if c not in played]
                 for zone, effects_run in runs:
                     holder = None
                     if zone == "hand":
@@ -216,6 +214,8 @@ class Sequence(StateParts):
                             src = "hand"
                     elif zone == "others":
                         c = None
+                        if need is None and required is None:
+                            required = [c for c in ranks[j] if c not in played]
                         for k in range(1, n):
                             o = (seat + k) % n
                             if need is not None:
@@ -241,6 +241,8 @@ class Sequence(StateParts):
                             self.other = None
                     elif zone in self.zones:
                         z = self.zones[zone]
+                        if need is None and required is None:
+                            required = [c for c in ranks[j] if c not in played]
                         if need is not None:
                             c = need if need in z else None
                         else:
@@ -261,6 +263,8 @@ class Sequence(StateParts):
                         passes += 1
                         seat = (seat + 1) % n
                         continue
+                    if need is None and required is None:
+                        required = [c for c in ranks[j] if c not in played]
                     first = need if need is not None else required[0] if required else None
                     raise RuleError(f"{first} is nowhere the sequence may take it from", st.pos, code="runtime")
             assert c is not None  # a card was found where src says
