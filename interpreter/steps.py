@@ -6,38 +6,10 @@ from __future__ import annotations
 
 from operator import itemgetter
 from random import Random
-from struct import unpack
 
 from ..dsl.errors import RuleError
 from ..dsl.model import Step, deal_plan
 from .base import PASS, Decision, StateParts, canon_key
-
-
-_SHIFTS: list[int] = []  # for a place i drawn among i + 1: 32 less the bits of i + 1
-
-
-def shuffle_words(pack: list, getrandbits) -> None:
-    """Shuffle ``pack`` in place as ``random.Random.shuffle`` does with the generator whose
-    ``getrandbits`` is given, leaving it in the same state: Fisher-Yates, each place drawn
-    uniformly by rejection. ``getrandbits(k)`` for k <= 32 is the top k bits of the
-    generator's next 32-bit word, so the words are drawn many at once (as many as the
-    places left to draw need at least, one each), without a Python call per card."""
-    m = len(pack) - 1
-    if m >= len(_SHIFTS):
-        _SHIFTS.extend(32 - (i + 1).bit_length() for i in range(len(_SHIFTS), m + 1))
-    shifts = _SHIFTS
-    t = nw = 0
-    words: tuple = ()
-    for i in range(m, 0, -1):
-        sh = shifts[i]
-        while True:
-            if t == nw:  # i places are left to draw, this one included
-                words, t, nw = unpack(f"<{i}I", getrandbits(32 * i).to_bytes(4 * i, "little")), 0, i
-            j = words[t] >> sh
-            t += 1
-            if j <= i:
-                break
-        pack[i], pack[j] = pack[j], pack[i]
 
 
 class Steps(StateParts):
@@ -65,7 +37,15 @@ class Steps(StateParts):
                     self.emit({"type": "cut", "seat": st.cut_by(self) % self.n, "at": at})
             return
         getrandbits = rng.getrandbits
-        shuffle_words(pack, getrandbits)
+        # Fisher-Yates, each place drawn uniformly by rejection from getrandbits: the
+        # algorithm of random.shuffle, without a Python call per card
+        for i in range(len(pack) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            pack[i], pack[j] = pack[j], pack[i]
         if self._logging:
             self.emit({"type": "shuffle", "seat": self.dealer})
         if st.cut_by is not None and len(pack) > 2 * st.min_cut:

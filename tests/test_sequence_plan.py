@@ -1,9 +1,7 @@
-"""What the sequence step, the payments from each seat and the shuffle work out once and
+"""What the sequence step and the payments from each seat work out once and
 keep: each kept thing is right when what it was made from changes between two turns (a
-hand given a card by an effect), is made only for the rule shapes it holds for, and the
-shuffle draws from the generator exactly as ``random.shuffle`` does."""
+hand given a card by an effect), and is made only for the rule shapes it holds for."""
 
-import random
 
 import pytest
 
@@ -12,7 +10,6 @@ from academie.interpreter import compiled
 from academie.interpreter.effects import ANTE, ONE_PAYEE, PER_SEAT, _pay_shape
 from academie.interpreter.fastpath import reads_last_card_only
 from academie.interpreter.state import State
-from academie.interpreter.steps import shuffle_words
 
 RUNS = """\
 title: "runs by rank, a card given between two turns"
@@ -117,17 +114,3 @@ def test_a_payee_read_for_each_seat(tmp_path):
     assert st.bal[0]["pip"] == 10 and st.bal[1]["pip"] == 10  # each paid the other one pip
     pay = g.steps[-1].on_play[1].args["payment"]
     assert _pay_shape(pay, g) == PER_SEAT
-
-
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 32, 33, 52, 65, 104])
-def test_shuffle_words_is_random_shuffle(size):
-    """The same order as ``random.Random.shuffle`` and the generator left in the same state."""
-    for seed in range(40):
-        a, b = random.Random(seed), random.Random(seed)
-        x, y = list(range(size)), list(range(size))
-        a.shuffle(x)
-        shuffle_words(y, b.getrandbits)
-        assert x == y
-        assert a.random() == b.random()
-
-
