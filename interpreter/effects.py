@@ -113,35 +113,24 @@ class Effects(StateParts):
         in play order from the dealer's next pays (or is paid), ``seat`` bound
         to it in every expression; otherwise one payment, ``seat`` bound to the
         seat the rule is about (the player who borrowed, renounced …)."""
-        n = self.n
-        amount = p.amount.fn
-        if p.payer is not None and p.payee is not None and not bank:  # one payment
-            if p.where is None or p.where.fn(self, seat, None):
-                self._transfer(
-                    p.payer.fn(self, seat, None),
-                    p.payee.fn(self, seat, None),
-                    amount(self, seat, None),
-                    p.unit,
-                    p.path,
-                )
+        plan = self._compiled.ante.get(id(p))
+        if plan is None:
+            plan = self._compiled.ante[id(p)] = _pay_plan(p, self.g)
+        shape, payer, payee, where, exclude, amount, unit, path = plan
+        if payer is not None and payee is not None and not bank:  # one payment
+            if where is None or where(self, seat, None):
+                self._transfer(payer(self, seat, None), payee(self, seat, None), amount(self, seat, None), unit, path)
             return
+        n = self.n
         first = self.dealer + 1
         if bank:
             order = [(first + k) % n for k in range(n)]
-            for t in order if p.payee is None else [p.payee.fn(self, seat, None)]:
+            for t in order if payee is None else [payee(self, seat, None)]:
                 amt = amount(self, t, None)
-                self.bal[self._holder(t)][p.unit] += amt
+                self.bal[self._holder(t)][unit] += amt
                 if self._logging:
-                    self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": p.unit, **_rule(p.path)})
+                    self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": unit, **_rule(path)})
             return
-        payer = p.payer.fn if p.payer is not None else None
-        payee = p.payee.fn if p.payee is not None else None
-        where = p.where.fn if p.where is not None else None
-        exclude = p.exclude.fn if p.exclude is not None else None
-        unit, transfer = p.unit, self._transfer
-        shape = self._compiled.ante.get(id(p))
-        if shape is None:
-            shape = self._compiled.ante[id(p)] = _pay_shape(p, self.g)
         if shape == ANTE:
             # each seat pays a set amount to a set money zone (an ante): one evaluation, no calls per seat
             assert payee is not None, "an ante has its payee"
@@ -153,9 +142,7 @@ class Effects(StateParts):
                         bal[s][unit] -= amt
                         bal[to][unit] += amt
                         if self._logging:
-                            self.emit(
-                                {"type": "pay", "from": s, "to": to, "amount": amt, "unit": unit, **_rule(p.path)}
-                            )
+                            self.emit({"type": "pay", "from": s, "to": to, "amount": amt, "unit": unit, **_rule(path)})
             return
         if shape == ONE_PAYEE:
             # each pays one payee one amount, the payee excepted: neither reads the paying seat nor
@@ -166,7 +153,7 @@ class Effects(StateParts):
                 for k in range(first, first + n):
                     s = k % n
                     if exclude is None or to != s:
-                        transfer(s, to, amt, unit, p.path)
+                        self._transfer(s, to, amt, unit, path)
                 return
             if amt <= 0:
                 return
@@ -179,7 +166,19 @@ class Effects(StateParts):
                 bal[s][unit] -= amt
                 bal[to_h][unit] += amt
                 if logging:
-                    self.emit({"type": "pay", "from": s, "to": to_h, "amount": amt, "unit": unit, **_rule(p.path)})
+                    self.emit({"type": "pay", "from": s, "to": to_h, "amount": amt, "unit": unit, **_rule(path)})
+            return
+        transfer = self._transfer
+        if shape == PAYEE_EXCEPTED:  # ``except`` is the payee's own expression: read once for each seat
+            assert payee is not None, "a payee excepted is a payee"
+            for k in range(first, first + n):
+                s = k % n
+                if where is not None and not where(self, s, None):
+                    continue
+                to = payee(self, s, None)
+                if to == s:
+                    continue
+                transfer(s, to, amount(self, s, None), unit, path)
             return
         for k in range(first, first + n):
             s = k % n
@@ -192,7 +191,7 @@ class Effects(StateParts):
                 s if payee is None else payee(self, s, None),
                 amount(self, s, None),
                 unit,
-                p.path,
+                path,
             )
 
     def _transfer(self, frm, to, amount: int, unit: str, rule: tuple = ()) -> None:
@@ -216,28 +215,41 @@ class Effects(StateParts):
         raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
 
 
-PER_SEAT, ANTE, ONE_PAYEE = 0, 1, 2
-"""The shapes of a payment from each seat (``compiled.ante``): its parts evaluated for each
+PER_SEAT, ANTE, ONE_PAYEE, PAYEE_EXCEPTED = 0, 1, 2, 3
+"""The shapes of a payment from each seat (``_pay_shape``): its parts evaluated for each
 paying seat; a set amount to a money zone (an ante); a payee and an amount that read
 neither the paying seat nor money (the seats' places, the number of players), the payee
-excepted when ``except`` is the payee's own expression."""
+excepted when ``except`` is the payee's own expression; a payee excepted by its own
+expression, read for each seat (once, not twice)."""
 
 # what a payee or an amount may read and be the same for every paying seat, whatever was paid
 _FIXED = frozenset({*SEAT_VALUES, "players"})
 
 
 def _pay_shape(p: Payment, game: GameDef) -> int:
-    if p.where is not None or p.payer is not None or p.payee is None:
+    if p.payer is not None or p.payee is None:
         return PER_SEAT
-    if p.exclude is None and p.payee.names <= set(game.pools) and not p.amount.names:
-        return ANTE
-    if (
-        (p.exclude is None or p.exclude.text.strip() == p.payee.text.strip())
-        and p.payee.names <= _FIXED
-        and p.amount.names <= _FIXED
-    ):
-        return ONE_PAYEE
-    return PER_SEAT
+    same = p.exclude is not None and p.exclude.text.strip() == p.payee.text.strip()
+    if p.where is None:
+        if p.exclude is None and p.payee.names <= set(game.pools) and not p.amount.names:
+            return ANTE
+        if (p.exclude is None or same) and p.payee.names <= _FIXED and p.amount.names <= _FIXED:
+            return ONE_PAYEE
+    return PAYEE_EXCEPTED if same else PER_SEAT
+
+
+def _pay_plan(p: Payment, game: GameDef) -> tuple:
+    """What ``_pay`` reads of a payment, once: its shape and its parts' closures."""
+    return (
+        _pay_shape(p, game),
+        p.payer.fn if p.payer is not None else None,
+        p.payee.fn if p.payee is not None else None,
+        p.where.fn if p.where is not None else None,
+        p.exclude.fn if p.exclude is not None else None,
+        p.amount.fn,
+        p.unit,
+        p.path,
+    )
 
 
 def _rule(path: tuple) -> dict:

@@ -7,7 +7,7 @@ import pytest
 
 from academie.dsl.model import load_game
 from academie.interpreter import compiled
-from academie.interpreter.effects import ANTE, ONE_PAYEE, PER_SEAT, _pay_shape
+from academie.interpreter.effects import ANTE, ONE_PAYEE, PAYEE_EXCEPTED, PER_SEAT, _pay_shape
 from academie.interpreter.fastpath import reads_last_card_only
 from academie.interpreter.state import State
 
@@ -100,7 +100,7 @@ def test_payment_shapes(tmp_path):
     ante = next(st for st in g.steps if st.kind == "effects").effects[0].args["payment"]
     assert _pay_shape(ante, g) == ANTE
     won = next(st for st in g.steps if st.name == "sequence_won").effects[0].args["payment"]
-    assert _pay_shape(won, g) == PER_SEAT  # to: top_seat(sq(seat)), amount: nseq(…): read for each seat
+    assert _pay_shape(won, g) == PAYEE_EXCEPTED  # to and except: top_seat(sq(seat)): read for each seat, once
 
 
 def test_a_payee_read_for_each_seat(tmp_path):
