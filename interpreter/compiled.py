@@ -22,8 +22,10 @@ step, payment or list of effects they belong to (all kept alive by the game):
   (``fastpath.KeyPlan``);
 - ``card_values``: id(number expression) -> {card: number}, for numbers of a card that read
   only the card (a capture step's ``value`` and ``also``);
-- ``sequences``: (id(sequence step), players) -> each suit's cards in the step's order
-  and each card's place in its suit;
+- ``sequences``: (id(sequence step), players) -> its plan (``Sequence._sequence_plan``): each
+  suit's cards in the step's order and each card's place in its suit, the cards of each rank,
+  the cards a player may play when a rank is required, and the cards whose play fires an
+  effect (filled as they are played, when the effects' tests read only ``last_card``);
 - ``hand_vars``: the counters set again at every hand, (name, per seat, initial value
   or None), or None until first needed;
 - ``tracked``: as ``runners``, for states that record what hidden cards each counter's

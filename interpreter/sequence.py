@@ -46,7 +46,7 @@ class Sequence(StateParts):
             from_hand = any(z == "hand" for z, _ in st.obtain)
             stops = [c for c in self.pack_cards if stop_tab is not None and stop_tab[c]]
             wants = [frozenset((cs if from_hand else []) + stops) for cs in ranks]
-        fires = None
+        fires: dict[Card, bool] | None = None
         if st.on_play and all(
             e.when is not None and not e.each and reads_last_card_only(e.when, self.g) for e in st.on_play
         ):

@@ -2,7 +2,6 @@
 keep: each kept thing is right when what it was made from changes between two turns (a
 hand given a card by an effect), and is made only for the rule shapes it holds for."""
 
-
 import pytest
 
 from academie.dsl.model import load_game
