@@ -12,7 +12,8 @@ step, payment or list of effects they belong to (all kept alive by the game):
 - ``deal_plans``: id(deal step) -> {players: (cards dealt, per-seat getters)};
 - ``short_loop``: id(tricks step) -> whether it has the plainest shape, which the short
   loop plays with a loop of its own (``short_loop.plain_shape``);
-- ``ante``: id(payment) -> whether every seat pays a set amount to a set money zone;
+- ``ante``: id(payment) -> what ``Effects._pay`` reads of it: its shape (an ante: every seat
+  pays a set amount to a set money zone; one payee read once …) and its parts' closures;
 - ``card_tests``: id(card test) -> {card: bool}, for tests that read only the card;
 - ``end_scans``: id(tricks step) -> its end tests after each card as one generated function
   (``effect_code.end_scan``), or None;
@@ -21,8 +22,10 @@ step, payment or list of effects they belong to (all kept alive by the game):
   (``fastpath.KeyPlan``);
 - ``card_values``: id(number expression) -> {card: number}, for numbers of a card that read
   only the card (a capture step's ``value`` and ``also``);
-- ``sequences``: (id(sequence step), players) -> each suit's cards in the step's order
-  and each card's place in its suit;
+- ``sequences``: (id(sequence step), players) -> its plan (``Sequence._sequence_plan``): each
+  suit's cards in the step's order and each card's place in its suit, the cards of each rank,
+  the cards a player may play when a rank is required, and the cards whose play fires an
+  effect (filled as they are played, when the effects' tests read only ``last_card``);
 - ``hand_vars``: the counters set again at every hand, (name, per seat, initial value
   or None), or None until first needed;
 - ``tracked``: as ``runners``, for states that record what hidden cards each counter's
@@ -74,7 +77,7 @@ class Compiled:
         self.key_tables: dict[int, dict] = {}
         self.deal_plans: dict[int, dict[int, tuple]] = {}
         self.short_loop: dict[int, bool] = {}
-        self.ante: dict[int, bool] = {}
+        self.ante: dict[int, tuple] = {}
         self.card_tests: dict[int, dict] = {}
         self.card_only: dict[int, bool] = {}  # id(a card test) -> whether it reads only the card
         self.card_filled: set[tuple[int, int]] = set()  # (id(a card test), players): its table holds that pack

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from ..dsl import codegen
 from ..dsl.compiler import sides_of
 from ..dsl.cells import Cell
+from ..dsl.closures import SEAT_VALUES
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment
 from .base import StateParts, canon_key
@@ -112,58 +113,75 @@ class Effects(StateParts):
         in play order from the dealer's next pays (or is paid), ``seat`` bound
         to it in every expression; otherwise one payment, ``seat`` bound to the
         seat the rule is about (the player who borrowed, renounced …)."""
+        plan = self._compiled.ante.get(id(p))
+        if plan is None:
+            plan = self._compiled.ante[id(p)] = _pay_plan(p, self.g)
+        shape, payer, payee, where, exclude, amount, unit, path = plan
+        if payer is not None and payee is not None and not bank:  # one payment
+            if where is None or where(self, seat, None):
+                self._transfer(payer(self, seat, None), payee(self, seat, None), amount(self, seat, None), unit, path)
+            return
         n = self.n
-        amount = p.amount.fn
-        if p.payer is not None and p.payee is not None and not bank:  # one payment
-            if p.where is None or p.where.fn(self, seat, None):
-                self._transfer(
-                    p.payer.fn(self, seat, None),
-                    p.payee.fn(self, seat, None),
-                    amount(self, seat, None),
-                    p.unit,
-                    p.path,
-                )
-            return
         first = self.dealer + 1
-        order = [(first + k) % n for k in range(n)]
         if bank:
-            for t in order if p.payee is None else [p.payee.fn(self, seat, None)]:
+            order = [(first + k) % n for k in range(n)]
+            for t in order if payee is None else [payee(self, seat, None)]:
                 amt = amount(self, t, None)
-                self.bal[self._holder(t)][p.unit] += amt
+                self.bal[self._holder(t)][unit] += amt
                 if self._logging:
-                    self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": p.unit, **_rule(p.path)})
+                    self.emit({"type": "give", "to": self._holder(t), "amount": amt, "unit": unit, **_rule(path)})
             return
-        payer = p.payer.fn if p.payer is not None else None
-        payee = p.payee.fn if p.payee is not None else None
-        where = p.where.fn if p.where is not None else None
-        exclude = p.exclude.fn if p.exclude is not None else None
-        unit, transfer = p.unit, self._transfer
-        ante = self._compiled.ante.get(id(p))
-        if ante is None:
-            pools = set(self.g.pools)
-            ante = self._compiled.ante[id(p)] = (
-                where is None
-                and exclude is None
-                and payer is None
-                and p.payee is not None
-                and p.payee.names <= pools
-                and not p.amount.names
-            )
-        if ante:
+        if shape == ANTE:
             # each seat pays a set amount to a set money zone (an ante): one evaluation, no calls per seat
             assert payee is not None, "an ante has its payee"
             to, amt, bal = self._holder(payee(self, None, None)), amount(self, None, None), self.bal
             if amt > 0:
-                for s in order:
+                for k in range(first, first + n):
+                    s = k % n
                     if s != to:
                         bal[s][unit] -= amt
                         bal[to][unit] += amt
                         if self._logging:
-                            self.emit(
-                                {"type": "pay", "from": s, "to": to, "amount": amt, "unit": unit, **_rule(p.path)}
-                            )
+                            self.emit({"type": "pay", "from": s, "to": to, "amount": amt, "unit": unit, **_rule(path)})
             return
-        for s in order:
+        if shape == ONE_PAYEE:
+            # each pays one payee one amount, the payee excepted: neither reads the paying seat nor
+            # what a payment changes, so each is evaluated once
+            assert payee is not None, "a payment to one payee has its payee"
+            to, amt = payee(self, None, None), amount(self, None, None)
+            if type(to) is not int:  # a money zone, or none: each transfer as it comes
+                for k in range(first, first + n):
+                    s = k % n
+                    if exclude is None or to != s:
+                        self._transfer(s, to, amt, unit, path)
+                return
+            if amt <= 0:
+                return
+            # to a seat: what ``_transfer`` does, inline
+            bal, to_h, logging = self.bal, to % n, self._logging
+            for k in range(first, first + n):
+                s = k % n
+                if (exclude is not None and to == s) or s == to_h:
+                    continue
+                bal[s][unit] -= amt
+                bal[to_h][unit] += amt
+                if logging:
+                    self.emit({"type": "pay", "from": s, "to": to_h, "amount": amt, "unit": unit, **_rule(path)})
+            return
+        transfer = self._transfer
+        if shape == PAYEE_EXCEPTED:  # ``except`` is the payee's own expression: read once for each seat
+            assert payee is not None, "a payee excepted is a payee"
+            for k in range(first, first + n):
+                s = k % n
+                if where is not None and not where(self, s, None):
+                    continue
+                to = payee(self, s, None)
+                if to == s:
+                    continue
+                transfer(s, to, amount(self, s, None), unit, path)
+            return
+        for k in range(first, first + n):
+            s = k % n
             if where is not None and not where(self, s, None):
                 continue
             if exclude is not None and exclude(self, s, None) == s:
@@ -173,7 +191,7 @@ class Effects(StateParts):
                 s if payee is None else payee(self, s, None),
                 amount(self, s, None),
                 unit,
-                p.path,
+                path,
             )
 
     def _transfer(self, frm, to, amount: int, unit: str, rule: tuple = ()) -> None:
@@ -195,6 +213,43 @@ class Effects(StateParts):
         if h in self.bal:
             return h
         raise RuleError(f"'{h}' cannot hold money", self._step_pos or Pos(self.g.doc.file, 1, 1), code="runtime")
+
+
+PER_SEAT, ANTE, ONE_PAYEE, PAYEE_EXCEPTED = 0, 1, 2, 3
+"""The shapes of a payment from each seat (``_pay_shape``): its parts evaluated for each
+paying seat; a set amount to a money zone (an ante); a payee and an amount that read
+neither the paying seat nor money (the seats' places, the number of players), the payee
+excepted when ``except`` is the payee's own expression; a payee excepted by its own
+expression, read for each seat (once, not twice)."""
+
+# what a payee or an amount may read and be the same for every paying seat, whatever was paid
+_FIXED = frozenset({*SEAT_VALUES, "players"})
+
+
+def _pay_shape(p: Payment, game: GameDef) -> int:
+    if p.payer is not None or p.payee is None:
+        return PER_SEAT
+    same = p.exclude is not None and p.exclude.text.strip() == p.payee.text.strip()
+    if p.where is None:
+        if p.exclude is None and p.payee.names <= set(game.pools) and not p.amount.names:
+            return ANTE
+        if (p.exclude is None or same) and p.payee.names <= _FIXED and p.amount.names <= _FIXED:
+            return ONE_PAYEE
+    return PAYEE_EXCEPTED if same else PER_SEAT
+
+
+def _pay_plan(p: Payment, game: GameDef) -> tuple:
+    """What ``_pay`` reads of a payment, once: its shape and its parts' closures."""
+    return (
+        _pay_shape(p, game),
+        p.payer.fn if p.payer is not None else None,
+        p.payee.fn if p.payee is not None else None,
+        p.where.fn if p.where is not None else None,
+        p.exclude.fn if p.exclude is not None else None,
+        p.amount.fn,
+        p.unit,
+        p.path,
+    )
 
 
 def _rule(path: tuple) -> dict:

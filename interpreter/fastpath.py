@@ -36,6 +36,12 @@ def reads_card_only(e: Expr, game) -> bool:
     return e.names <= _CARD_ONLY | set(game.orders) and e.names.isdisjoint(_declared(game))
 
 
+def reads_last_card_only(e: Expr, game) -> bool:
+    """``e`` reads nothing but ``last_card`` (its fields, ranks in the game's orders,
+    literals): the same for every play of a card, right after it is played."""
+    return e.names <= _CARD_ONLY | {"last_card"} | set(game.orders) and e.names.isdisjoint(_declared(game))
+
+
 def reads_card_led_trump(e: Expr, game) -> bool:
     """``e`` reads nothing but the card, ``led`` and ``trump``."""
     return e.names <= _CARD_ONLY | {"led", "trump"} | set(game.orders) and e.names.isdisjoint(_declared(game))

@@ -1,6 +1,11 @@
 """Sequence play (``_step_sequence``): runs of a suit (or of ranks, whatever the
 suit) in order, each card taken from the first place that holds it; stop cards
 that end a run; players who cannot play passing.
+
+What the loop works out once per rule file and number of players is its plan
+(``_sequence_plan``, kept in ``compiled.sequences``); what it keeps from one turn
+to the next is derived from its own locals only (the cards played in the step):
+nothing of it can go stale when an effect moves cards between two turns.
 """
 
 from __future__ import annotations
@@ -9,11 +14,45 @@ from ..dsl.cards import Card
 from ..dsl.errors import RuleError
 from ..dsl.model import Step
 from .base import Decision, StateParts, Unfinished
-from .fastpath import card_only_table
+from .fastpath import card_only_table, reads_last_card_only
 
 
 class Sequence(StateParts):
     """``State``'s sequence step."""
+
+    def _sequence_plan(self, st: Step) -> tuple:
+        """The plan of a sequence step for this many players: each suit's cards in the
+        step's order and each card's place in its suit; the cards of each rank (the ranks
+        in order) and each card's rank; the table of its ``stops`` test when it reads only
+        the card; with ``by_rank``, for each rank the cards a player may play when it is
+        required (of that rank from his hand, and the stop cards), when the stop test is
+        tabulated or there is none; and the table {card: whether any effect after a card
+        fires}, filled as cards are played, when every ``on_play`` effect is guarded by a
+        test that reads only ``last_card`` (else None)."""
+        order = st.order
+        assert order is not None, "a sequence step has its order (the model requires one)"
+        suits: dict[str, list[Card]] = {}
+        for c in sorted(self.pack_cards, key=lambda c: order.get(c, 0)):
+            suits.setdefault(c.suit, []).append(c)
+        place = {c: i for run in suits.values() for i, c in enumerate(run)}
+        by: dict[int, list[Card]] = {}
+        for c in self.pack_cards:
+            by.setdefault(order.get(c, 0), []).append(c)
+        ranks = [by[k] for k in sorted(by)]  # the cards of each rank, the ranks in order
+        rank_at = {c: i for i, cs in enumerate(ranks) for c in cs}
+        stop_tab = card_only_table(self, st.stops)
+        wants = None
+        if st.by_rank and (st.stops is None or stop_tab is not None):
+            from_hand = any(z == "hand" for z, _ in st.obtain)
+            stops = [c for c in self.pack_cards if stop_tab is not None and stop_tab[c]]
+            wants = [frozenset((cs if from_hand else []) + stops) for cs in ranks]
+        fires: dict[Card, bool] | None = None
+        if st.on_play and all(
+            e.when is not None and not e.each and reads_last_card_only(e.when, self.g) for e in st.on_play
+        ):
+            fires = {}
+        plan = self._compiled.sequences[(id(st), self.n)] = (suits, place, ranks, rank_at, stop_tab, wants, fires)
+        return plan
 
     def _step_sequence(self, st: Step, frame: tuple | None = None):
         """Sequence play: each player in turn plays the card that follows the
@@ -25,39 +64,27 @@ class Sequence(StateParts):
         its suit, and none left ends the run. A ``stops`` card may be played
         for the card required and ends the run: its player begins the next.
         With ``unheld: pass`` a player who cannot play passes, and when every
-        player has passed in a row the run ends, the last to play beginning
-        the next."""
+        player has passed in a row the run ends, the last to play begins the
+        next."""
         n = self.n
-        # each suit's cards in the step's order, and each card's place in its suit (once per
-        # rule file and number of players)
         c: Card | None  # the card at hand (None while the sequence looks for it in its places)
-        plans = self._compiled.sequences
-        plan = plans.get((id(st), n))
+        plan = self._compiled.sequences.get((id(st), n))
         if plan is None:
-            order = st.order
-            assert order is not None, "a sequence step has its order (the model requires one)"
-            suits: dict[str, list[Card]] = {}
-            for c in sorted(self.pack_cards, key=lambda c: order.get(c, 0)):
-                suits.setdefault(c.suit, []).append(c)
-            place = {c: i for run in suits.values() for i, c in enumerate(run)}
-            by: dict[int, list[Card]] = {}
-            for c in self.pack_cards:
-                by.setdefault(order.get(c, 0), []).append(c)
-            ranks = [by[k] for k in sorted(by)]  # the cards of each rank, the ranks in order
-            rank_at = {c: i for i, cs in enumerate(ranks) for c in cs}
-            plan = plans[(id(st), n)] = (suits, place, ranks, rank_at)
-        suits, place, ranks, rank_at = plan
-        by_rank, passing = st.by_rank, st.unheld == "pass"
+            plan = self._sequence_plan(st)
+        suits, place, ranks, rank_at, stop_tab, wants, fires0 = plan
+        by_rank, passing, wrap = st.by_rank, st.unheld == "pass", st.wrap
         stop = st.stops.fn if st.stops is not None else None
-        # a stop test that reads only the card: looked up, not called
-        stop_tab = card_only_table(self, st.stops)
         on_play = st.on_play
         # the effects after each card, as one function (fetched again after a pause: a state
-        # silenced there runs them untracked)
+        # silenced there runs them untracked); with ``fires``, called only for the cards whose
+        # play makes one of them fire (their tests, read of the card alone, skipped otherwise)
         run_on_play = self._runner(on_play) if on_play else None
+        fires = None if self._track else fires0
+        obtain = st.obtain
+        runs = [(zone, self._runner(effects) if effects else None) for zone, effects in obtain]
         # a card followed may be a choice: of the rank required, or a stop card
         choosing = by_rank or stop is not None
-        from_hand = any(z == "hand" for z, _ in st.obtain)
+        from_hand = any(z == "hand" for z, _ in obtain)
         played: set[Card] = set()
         end_play = [r for r in st.end if r.after == "play"]
         # the one end test "his hand is empty": tested on the hands that changed, no call (the
@@ -80,31 +107,45 @@ class Sequence(StateParts):
             # the loop does from here up to that decision depends only on these, so it is run again
             seat, last, start, last_seat, played, passes, stopped = frame
             played = set(played)
+        nranks = len(ranks)
+        left: list[int] | None = None  # with ``wants``: the cards of each rank not yet played
+        if wants is not None:
+            left = [len(cs) for cs in ranks]
+            for c in played:
+                left[rank_at[c]] -= 1
         while not self._hand_over:
-            top = (seat, last, start, last_seat, played, passes, stopped)  # what a copy resumes from
-            required: list[Card] = []
+            seat0, passes0, stopped0 = seat, passes, stopped  # with the rest, what a copy resumes from
+            need: Card | None = None  # the one card required (a run of a suit)
+            required: list[Card] | None = None  # by rank: the cards of the rank required (when needed)
+            j = -1  # by rank: the rank required
+            going = False  # the run goes on: a card is required
             if last is not None and not stopped and passes < n:
                 if by_rank:  # any card of the next rank not yet played; none left ends the run
                     j = rank_at[last] + 1
-                    if j < len(ranks):
-                        required = [c for c in ranks[j] if c not in played]
+                    if j < nranks:
+                        if left is not None:
+                            going = left[j] > 0
+                        else:
+                            required = [c for c in ranks[j] if c not in played]
+                            going = bool(required)
                 else:
                     run = suits[last.suit]
                     i = place[last]
                     for k in range(1, len(run)):
-                        j = i + k
-                        if j >= len(run):
-                            if not st.wrap:
+                        jj = i + k
+                        if jj >= len(run):
+                            if not wrap:
                                 break
-                            j -= len(run)
-                        c = run[j]
+                            jj -= len(run)
+                        c = run[jj]
                         if c is start:
                             break
                         if c not in played:
-                            required = [c]
+                            need = c
                             break
+                    going = need is not None
             self.mover = seat
-            new_run = not required
+            new_run = not going
             options: list[Card] | None = None  # cards of his hand the player chooses from
             if new_run:
                 if last is not None:
@@ -119,14 +160,23 @@ class Sequence(StateParts):
                 self.led = None
                 options = list(hands[seat])
             elif choosing:
-                if stop_tab is not None:
-                    options = [c for c in hands[seat] if (from_hand and c in required) or stop_tab[c]] or None
+                if wants is not None:  # the cards of the rank (unplayed) and the stop cards he holds
+                    want = wants[j]
+                    if stop_tab is not None:
+                        options = [c for c in hands[seat] if c in want and (stop_tab[c] or c not in played)] or None
+                    else:
+                        options = [c for c in hands[seat] if c in want and c not in played] or None
                 else:
-                    options = [
-                        c
-                        for c in hands[seat]
-                        if (from_hand and c in required) or (stop is not None and stop(self, seat, c))
-                    ] or None
+                    if required is None:
+                        required = [need] if need is not None else []
+                    if stop_tab is not None:
+                        options = [c for c in hands[seat] if (from_hand and c in required) or stop_tab[c]] or None
+                    else:
+                        options = [
+                            c
+                            for c in hands[seat]
+                            if (from_hand and c in required) or (stop is not None and stop(self, seat, c))
+                        ] or None
             src = None
             if options is not None:
                 hand = hands[seat]
@@ -140,11 +190,13 @@ class Sequence(StateParts):
                 elif self._auto is not None:
                     c = self._ask_card(seat, options)
                 else:
-                    self._frame = top
+                    self._frame = (seat0, last, start, last_seat, played, passes0, stopped0)
                     c = yield Decision(seat, options, "play")
                     draw = self._drawn_inline()
                     if on_play:
                         run_on_play = self._runner(on_play)
+                    fires = None if self._track else fires0
+                    runs = [(zone, self._runner(effects) if effects else None) for zone, effects in obtain]
                 hand.remove(c)
                 src = "hand"
                 if new_run:
@@ -152,21 +204,30 @@ class Sequence(StateParts):
                     if logging:
                         self.emit({"type": "run", "seat": seat, "suit": c.suit})
             else:
-                for zone, effects in st.obtain:
+                for zone, effects_run in runs:
                     holder = None
                     if zone == "hand":
                         # a choice was offered: none of the cards required is in his hand
-                        c = None if choosing else next((r for r in required if r in hands[seat]), None)
+                        c = None if choosing or need not in hands[seat] else need
                         if c is not None:
                             hands[seat].remove(c)
                             src = "hand"
                     elif zone == "others":
+                        c = None
+                        if need is None and required is None:
+                            required = [c for c in ranks[j] if c not in played]
                         for k in range(1, n):
                             o = (seat + k) % n
-                            c = next((r for r in required if r in hands[o]), None)
-                            if c is not None:
-                                holder = o
-                                break
+                            if need is not None:
+                                if need in hands[o]:
+                                    c, holder = need, o
+                                    break
+                            else:
+                                assert required is not None
+                                c = next((r for r in required if r in hands[o]), None)
+                                if c is not None:
+                                    holder = o
+                                    break
                         if holder is not None and c is not None:  # found with another player
                             hands[holder].remove(c)
                             touched.add(holder)
@@ -175,17 +236,26 @@ class Sequence(StateParts):
                             if logging:
                                 self.emit({"type": "borrow", "seat": seat, "from": holder, "card": c.name})
                             self.other = holder
-                            self._effects(effects, seat)
+                            if effects_run is not None:
+                                effects_run(self, seat)
                             self.other = None
                     elif zone in self.zones:
-                        c = next((r for r in required if r in self.zones[zone]), None)
+                        z = self.zones[zone]
+                        if need is None and required is None:
+                            required = [c for c in ranks[j] if c not in played]
+                        if need is not None:
+                            c = need if need in z else None
+                        else:
+                            assert required is not None
+                            c = next((r for r in required if r in z), None)
                         if c is not None:
-                            self.zones[zone].remove(c)
+                            z.remove(c)
                             src = zone
                             self._counts["draws"] += 1
                             if logging:
                                 self.emit({"type": "draw", "seat": seat, "from": zone, "card": c.name})
-                            self._effects(effects, seat)
+                            if effects_run is not None:
+                                effects_run(self, seat)
                     if src is not None:
                         break
                 if src is None:
@@ -193,10 +263,15 @@ class Sequence(StateParts):
                         passes += 1
                         seat = (seat + 1) % n
                         continue
-                    raise RuleError(f"{required[0]} is nowhere the sequence may take it from", st.pos, code="runtime")
+                    if need is None and required is None:
+                        required = [c for c in ranks[j] if c not in played]
+                    first = need if need is not None else required[0] if required else None
+                    raise RuleError(f"{first} is nowhere the sequence may take it from", st.pos, code="runtime")
             assert c is not None  # a card was found where src says
             passes = 0
             trick.append(c)
+            if left is not None and c not in played:
+                left[rank_at[c]] -= 1
             played.add(c)
             self.led = c.suit
             self.plays += 1
@@ -207,7 +282,14 @@ class Sequence(StateParts):
             last, last_seat = c, seat
             touched.add(seat)
             if run_on_play is not None:  # after each card, ``seat`` its player, ``last_card`` the card
-                run_on_play(self, seat)
+                if fires is None:
+                    run_on_play(self, seat)
+                else:
+                    hit = fires.get(c)
+                    if hit is None:  # its tests read only the card just played: the same for every play of it
+                        hit = fires[c] = any(e.when.fn(self, seat, None) for e in on_play)
+                    if hit:
+                        run_on_play(self, seat)
             if stop is not None and (
                 stop_tab[c] if stop_tab is not None else stop(self, seat, c)
             ):  # its player begins the next run
