@@ -504,9 +504,10 @@ def _seen_at(events: list, deal: dict, seat: int) -> dict[str, dict[int, str]]:
     ({zone: {place: name}}), read from the public course alone: the deal lists a zone top first,
     and each card turned up from it or taken from it (``from``, with their number) takes the
     next places; a card seen so is one turned up, or one taken that the seat was shown (its own
-    draws, a card taken face up). A zone that takes cards back, or is shuffled or restocked, is
-    no longer followed; a draw whose cards are not those at its places (taken from elsewhere
-    than the top) fixes nothing, and the zone is no longer followed."""
+    draws, a card taken face up), kept at those places under the name seen. A zone that takes
+    cards back, or is shuffled or restocked, is no longer followed. Nothing here reads the deal's
+    places themselves (they are hidden): a draw taken from elsewhere than the top puts its names
+    at the wrong places, and the world that makes is mended or falls back like any other."""
     top = {z: 0 for z, names in deal.items() if z not in ("type", "hands") and isinstance(names, list)}
     out: dict[str, dict[int, str]] = {}
     started = False
@@ -533,10 +534,10 @@ def _seen_at(events: list, deal: dict, seat: int) -> dict[str, dict[int, str]]:
         top[z] = i + k
         if names is None:
             continue
-        if len(names) != k or sorted(deal[z][i : i + k]) != sorted(names):
+        if len(names) != k:
             del top[z]
             continue
-        for j, n in enumerate(deal[z][i : i + k]):
+        for j, n in enumerate(names):  # the names seen, never the deal's hidden places read
             out.setdefault(z, {})[i + j] = n
     return out
 
