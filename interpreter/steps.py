@@ -198,9 +198,10 @@ class Steps(StateParts):
             zone = st.to_expr.fn(self, None, None)
         pack = self.zones["pack"]
         if st.turn_from is not None:  # a card turned up from a zone of its own (a card kept face down)
-            src = self.zones[st.turn_from]
+            src_name = st.turn_from
         else:
-            src = pack if pack else self.zones.get(self._rest_zone() or "", [])
+            src_name = "pack" if pack else self._rest_zone() or ""
+        src = self.zones.get(src_name, []) if src_name != "pack" else pack
         if not src:
             raise RuleError("no card left to turn up", st.pos, code="deal")
         if src is zone:
@@ -217,7 +218,10 @@ class Steps(StateParts):
         if st.rest is not None and pack:
             self.zones[st.rest].extend(pack)
             pack.clear()
-        self.emit({"type": "turnup", "card": c.name, "trump": self.trump})
+        ev = {"type": "turnup", "card": c.name, "trump": self.trump}
+        if self._copies:  # copies of a card: the place it was turned from says which copy is seen
+            ev["from"] = src_name
+        self.emit(ev)
 
     def _rest_zone(self):
         for st in self.g.steps:

@@ -466,22 +466,80 @@ def _unseen_copies(
                     fixed[i][n] += m
                     want[n] = k - m
 
+    # the copies seen leaving a known place of a zone dealt (``_seen_at``) are kept at that place
+    at = _seen_at(state._events, deal, seat)
+    for spots in at.values():
+        for n in spots.values():
+            if drawn.get(n, 0) > 0:
+                drawn[n] -= 1
+            elif shown.get(n, 0) > 0:
+                shown[n] -= 1
     zones = [i for i, (key, _) in enumerate(places) if not isinstance(key, int)]
     take(drawn, zones)
     for n, k in drawn.items():
         shown[n] = shown.get(n, 0) + k
     take(shown, list(range(len(places))))
     groups: list = []
+    from ..interpreter.worlds import Spots
+
     for (key, names), fix in zip(places, fixed):
         out = []
-        for n in names:
+        seen = at.get(key[5:], {}) if isinstance(key, str) else {}
+        where = []
+        for i, n in enumerate(names):
+            if i in seen:
+                continue
             if fix[n] > 0:
                 fix[n] -= 1
             else:
                 out.append(by_name[n])
-        groups.append((key, out))
+                where.append(i)
+        groups.append((Spots(key, where) if seen else key, out))
     pack = groups.pop()
     return groups, pack[1]
+
+
+def _seen_at(events: list, deal: dict, seat: int) -> dict[str, dict[int, str]]:
+    """The places in the hand's deal of the cards ``seat`` saw leave a zone dealt from its top
+    ({zone: {place: name}}), read from the public course alone: the deal lists a zone top first,
+    and each card turned up from it or taken from it (``from``, with their number) takes the
+    next places; a card seen so is one turned up, or one taken that the seat was shown (its own
+    draws, a card taken face up), kept at those places under the name seen. A zone that takes
+    cards back, or is shuffled or restocked, is no longer followed. Nothing here reads the deal's
+    places themselves (they are hidden): a draw taken from elsewhere than the top puts its names
+    at the wrong places, and the world that makes is mended or falls back like any other."""
+    top = {z: 0 for z, names in deal.items() if z not in ("type", "hands") and isinstance(names, list)}
+    out: dict[str, dict[int, str]] = {}
+    started = False
+    for public, owner, full in events:
+        if not started:
+            started = owner == -1
+            continue
+        t = public.get("type")
+        if t in ("restock", "shuffle", "deal"):
+            top.clear()
+        if public.get("to") in top:
+            del top[public["to"]]
+        z = public.get("from")
+        if z not in top or t not in ("turnup", "take"):
+            continue
+        i = top[z]
+        if t == "turnup":
+            names: list | None = [public.get("card")]
+            k = 1
+        else:
+            shown = public.get("cards")
+            k = public["count"] if isinstance(public.get("count"), int) else len(shown or ())
+            names = full.get("cards") if owner == seat and full is not None else shown
+        top[z] = i + k
+        if names is None:
+            continue
+        if len(names) != k:
+            del top[z]
+            continue
+        for j, n in enumerate(names):  # the names seen, never the deal's hidden places read
+            out.setdefault(z, {})[i + j] = n
+    return out
 
 
 def _unseen_names(e: Any, deal: dict, seat: int, known: set, by_name: dict) -> tuple[list, list]:
