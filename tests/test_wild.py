@@ -109,3 +109,13 @@ def test_more_wild_cards_than_the_bound_allows_are_a_located_error(tmp_path):
     st.apply("check")
     with pytest.raises(RuleError, match=r"allwild\.yaml:\d+:\d+: .*would rank more than 100000 hands"):
         st.apply("check")
+
+
+def test_a_joker_in_a_game_of_tricks_is_a_located_error_at_load(tmp_path):
+    # a card of no suit led to a trick had no suit to follow: the game stopped at the lead
+    text = (HERE / "leads.yaml").read_text()
+    assert text.count("\npack:\n") == 1
+    p = tmp_path / "jokertricks.yaml"
+    p.write_text(text.replace("\npack:\n", "\npack:\n  jokers: 1\n"))
+    with pytest.raises(RuleError, match=r"jokertricks\.yaml:\d+:\d+: .*a game of tricks has no joker"):
+        load_game(str(p), ())
