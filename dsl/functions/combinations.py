@@ -40,13 +40,13 @@ def f_combination(field: str):
 
         if comb.wild:  # wild cards standing for the best (dsl/wild.py): worked out each time
 
-            def value(st, s, c):
+            def wild_value(st, s, c):
                 try:
                     return get(find_wild(comb, z(st, s, c)))
                 except ValueError as e:
                     raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
 
-            return value, "num"
+            return wild_value, "num"
 
         def value(st, s, c):
             cards = tuple(z(st, s, c))
