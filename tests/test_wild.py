@@ -119,3 +119,15 @@ def test_a_joker_in_a_game_of_tricks_is_a_located_error_at_load(tmp_path):
     p.write_text(text.replace("\npack:\n", "\npack:\n  jokers: 1\n"))
     with pytest.raises(RuleError, match=r"jokertricks\.yaml:\d+:\d+: .*a game of tricks has no joker"):
         load_game(str(p), ())
+
+
+def test_a_joker_in_a_game_of_asking_is_a_located_error_at_load(tmp_path):
+    # the joker, of no rank, made no book: its holder, the last with a card, had no one to ask and
+    # the turn went round for ever
+    text = (HERE / "go_fish.yaml").read_text()
+    assert text.count("\npack:\n") <= 1
+    p = tmp_path / "jokerasking.yaml"
+    joker = "\npack:\n  jokers: 1\n"
+    p.write_text(text.replace("\npack:\n", joker) if "\npack:\n" in text else text + joker)
+    with pytest.raises(RuleError, match=r"jokerasking\.yaml:\d+:\d+: .*a game of asking has no joker"):
+        load_game(str(p), ())
