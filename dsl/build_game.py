@@ -202,6 +202,12 @@ class GameBuilder(StepBuilder):
                 steps.append(st)
         if not steps and not d.get("abstract"):
             self.err((), "the game has no hand: add hand: with its steps (deal, tricks, …)")
+        if (d.get("pack") or {}).get("jokers") and any(st.kind == "tricks" for st in steps):
+            self.err(("pack", "jokers"), "the joker has no suit to lead or follow: a game of tricks has no joker")
+        if (d.get("pack") or {}).get("jokers") and any(st.kind == "asking" for st in steps):
+            self.err(
+                ("pack", "jokers"), "the joker has no rank to ask for or make a book of: a game of asking has no joker"
+            )
         teams = self.teams(d.get("teams"))
         team_vars = frozenset(k for k, v in vars_.items() if v.get("per_team"))
         for k in team_vars:

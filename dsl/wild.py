@@ -13,9 +13,8 @@ for one without). The cards a wild card may stand for are tried one by one (a bo
 
 from __future__ import annotations
 
-from itertools import combinations as subsets
-from math import comb as binomial
-from typing import Callable
+from math import comb as binomial, factorial
+from typing import Callable, Iterator
 
 from .cards import SUITS, parse_card
 from .combinations import NONE, Combination, Found, find
@@ -73,14 +72,16 @@ def find_wild(c: Combination, cards) -> Found:
         card for r in c.strength for s in SUITS if (card := parse_card(r + s)) is not None and card.name not in held
     ]
     wild = min(wild, len(stands))
-    hands = binomial(len(stands), wild) * max(1, binomial(len(naturals) + wild, c.cards))
-    if hands > MAX_STANDS:
-        raise ValueError(
-            f"the ranking '{c.name}' with {wild} wild cards in a zone of {len(k)} cards would rank "
-            f"more than {MAX_STANDS} hands"
-        )
+    per = max(1, binomial(len(naturals) + wild, c.cards))  # the hands ranked for one choice
+    free = [s for s in SUITS if not any(x.suit == s for x in naturals)]  # suits the natural cards leave alone
+    if binomial(len(stands), wild) * per > MAX_STANDS * factorial(len(free)):  # more choices than allowed, even alike
+        raise ValueError(_too_many(c, wild, len(k)))
     got = NONE
-    for chosen in subsets(stands, wild):
+    tried = 0
+    for chosen in _choices(stands, wild, free):
+        tried += per
+        if tried > MAX_STANDS:
+            raise ValueError(_too_many(c, wild, len(k)))
         f = find(c, naturals + chosen)
         if f.key > got.key:
             got = f
@@ -88,3 +89,32 @@ def find_wild(c: Combination, cards) -> Found:
         seen.clear()
     seen[key] = got
     return got
+
+
+def _too_many(c: Combination, wild: int, cards: int) -> str:
+    return f"the ranking '{c.name}' with {wild} wild cards in a zone of {cards} cards would rank more than {MAX_STANDS} hands"
+
+
+def _choices(stands: list, wild: int, free: list) -> Iterator[tuple]:
+    """The ``wild`` cards of ``stands`` (in order) the wild cards stand for, one of each set of choices
+    alike but for the suits of ``free`` (suits no natural card is of) exchanged: no combination
+    tells suits apart but by their being alike or not, so such choices rank alike. A card of a free
+    suit not chosen yet is chosen only if its suit is the first of ``free`` not chosen yet."""
+    n = len(stands)
+    order = {s: i for i, s in enumerate(free)}
+    chosen: list = []
+
+    def walk(i: int, used: int) -> Iterator[tuple]:  # ``used``: the free suits chosen so far (the first so many)
+        if len(chosen) == wild:
+            yield tuple(chosen)
+            return
+        for j in range(i, n - (wild - len(chosen)) + 1):
+            x = stands[j]
+            at = order.get(x.suit)
+            if at is not None and at > used:
+                continue
+            chosen.append(x)
+            yield from walk(j + 1, used + (at == used))
+            chosen.pop()
+
+    return walk(0, 0)

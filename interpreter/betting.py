@@ -231,11 +231,15 @@ class Betting(StateParts):
                 if move == "bet":
                     opener = cur
                 raises += 1
+                if checked and checked[cur] >= 0:  # in again: a raise after this is answered as any other
+                    checked = tuple(-1 if s == cur else checked[s] for s in range(n))
                 pending = frozenset(s for s in range(n) if not out[s] and s != cur)
                 if bounded:
                     pending = frozenset(s for s in pending if able(s))
             elif move == "call":
                 self._stake_in(st, cur, to_call if room is None else min(to_call, room), w(move))
+                if checked and checked[cur] >= 0:  # in again: a raise after this is answered as any other
+                    checked = tuple(-1 if s == cur else checked[s] for s in range(n))
                 pending = pending - {cur}
             elif move == "check":
                 if spec.lapse_on_raise:

@@ -64,3 +64,20 @@ def test_a_lapsing_check_needs_a_round_that_checks(tmp_path):
     p.write_text(text)
     with pytest.raises(RuleError, match="no check to lapse"):
         load_game(str(p), ())
+
+
+def test_a_seat_that_came_in_again_answers_a_later_raise():
+    # seat 0 passed, then came in again with a raise: a raise made after that is answered like any
+    # other (he is excluded only by a raise made between his pass and his coming in)
+    st = play(["pass", "pass", "bet", "raise", "fold", "raise"])
+    assert st.current_player() == 0 and st.legal_moves() == ["fold", "call"]  # the cap reached: no raise
+    st.apply("call")
+    assert st.is_terminal()
+
+
+def test_a_seat_that_came_in_again_with_a_call_answers_a_later_raise():
+    # seats 0 and 1 pass, seat 2 bets, seat 0 makes it good (in again), seat 1 raises (he passed
+    # before the bet: no raise in the meantime); seat 2 makes good; seat 0 answers the raise made after
+    # he came in
+    st = play(["pass", "pass", "bet", "call", "raise", "call"])
+    assert st.current_player() == 0 and st.legal_moves() == ["fold", "call", "raise"]

@@ -82,3 +82,52 @@ def test_wild_is_refused_on_anything_but_a_ranking_and_names_cards(tmp_path):
     bad.write_text(text.replace("wild: [JK, 2S", "wild: [XX, 2S"))
     with pytest.raises(RuleError, match="'XX' is not a card"):
         load_game(str(bad), ())
+
+
+def test_four_wild_cards_and_a_natural_make_the_best_straight_flush():
+    # the four deuces and a nine of diamonds: K Q J 10 9 of diamonds (no ace above the nine: the nine
+    # is held); the deuces and a seven: J 10 9 8 7 of hearts. Choices alike but for the suits no
+    # natural card is of are ranked once (the concept's five wild cards ask for no more than the bound)
+    assert category("2S", "2H", "2D", "2C", "9D") == 9
+    assert category("2S", "2H", "2D", "2C", "9D") == category("KD", "QD", "JD", "10D", "9D")
+    assert find_wild(COMBS["poker"], [card(n) for n in ("2S", "2H", "2D", "JK", "7H")]).key == (
+        find(COMBS["poker"], [card(n) for n in ("JH", "10H", "9H", "8H", "7H")]).key
+    )
+
+
+def test_more_wild_cards_than_the_bound_allows_are_a_located_error(tmp_path):
+    every = ", ".join(c.name for c in GAME.pack(2))
+    p = tmp_path / "allwild.yaml"
+    p.write_text((HERE / "wild.yaml").read_text().replace("wild: [JK, 2S, 2H, 2D, 2C]", f"wild: [{every}]"))
+    st = State(
+        load_game(str(p), ()),
+        2,
+        0,
+        dealer=0,
+        deal={"hands": [["AS", "KS", "QS", "JS", "10S"], ["3H", "4H", "5H", "6H", "8C"]]},
+    )
+    st.apply("check")
+    with pytest.raises(RuleError, match=r"allwild\.yaml:\d+:\d+: .*would rank more than 100000 hands"):
+        st.apply("check")
+
+
+def test_a_joker_in_a_game_of_tricks_is_a_located_error_at_load(tmp_path):
+    # a card of no suit led to a trick had no suit to follow: the game stopped at the lead
+    text = (HERE / "leads.yaml").read_text()
+    assert text.count("\npack:\n") == 1
+    p = tmp_path / "jokertricks.yaml"
+    p.write_text(text.replace("\npack:\n", "\npack:\n  jokers: 1\n"))
+    with pytest.raises(RuleError, match=r"jokertricks\.yaml:\d+:\d+: .*a game of tricks has no joker"):
+        load_game(str(p), ())
+
+
+def test_a_joker_in_a_game_of_asking_is_a_located_error_at_load(tmp_path):
+    # the joker, of no rank, made no book: its holder, the last with a card, had no one to ask and
+    # the turn went round for ever
+    text = (HERE / "go_fish.yaml").read_text()
+    assert text.count("\npack:\n") <= 1
+    p = tmp_path / "jokerasking.yaml"
+    joker = "\npack:\n  jokers: 1\n"
+    p.write_text(text.replace("\npack:\n", joker) if "\npack:\n" in text else text + joker)
+    with pytest.raises(RuleError, match=r"jokerasking\.yaml:\d+:\d+: .*a game of asking has no joker"):
+        load_game(str(p), ())
