@@ -267,7 +267,7 @@ def test_a_void_is_kept_in_the_cards_a_seat_drew():
     game = academie.load_game("piquet/hoyle")
     rng = random.Random(0)
     worlds = voids = 0
-    for seed in range(2):
+    for seed in range(3):
         state = game.new_state(players=2, seed=seed)
         while not state.is_terminal() and state.hand_no == 1:
             seat = state.current_player()
