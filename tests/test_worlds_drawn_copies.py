@@ -117,12 +117,12 @@ def test_bezique_worlds_seldom_fall_back():
     fell = drawn = 0
     for g in range(2):
         state = game.new_state(players=2, seed=g)
-        rng = random.Random(g)
+        moves, worlds = random.Random(g), random.Random(f"w{g}")  # the moves apart from the worlds
         for _ in range(40):
             seat = state.current_player()
-            world = state.resample(seat, rng)
+            world = state.resample(seat, worlds)
             drawn += 1
             fell += world.fallback
             assert world.information_state_string(seat) == state.information_state_string(seat)
-            state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(moves.choice(state.legal_actions()))
     assert drawn == 80 and fell <= 2, fell
