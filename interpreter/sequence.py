@@ -287,7 +287,7 @@ class Sequence(StateParts):
                 else:
                     hit = fires.get(c)
                     if hit is None:  # its tests read only the card just played: the same for every play of it
-                        hit = fires[c] = any(e.when.fn(self, seat, None) for e in on_play)
+                        hit = fires[c] = any(e.when is None or e.when.fn(self, seat, None) for e in on_play)
                     if hit:
                         run_on_play(self, seat)
             if stop is not None and (
