@@ -32,7 +32,9 @@ class Sequence(StateParts):
         order = st.order
         assert order is not None, "a sequence step has its order (the model requires one)"
         suits: dict[str, list[Card]] = {}
-        for c in sorted(self.pack_cards, key=lambda c: order.get(c, 0)):
+        keyed = sorted((order.get(c, 0), i) for i, c in enumerate(self.pack_cards))  # no closure: mypyc
+        for _, i in keyed:
+            c = self.pack_cards[i]
             suits.setdefault(c.suit, []).append(c)
         place = {c: i for run in suits.values() for i, c in enumerate(run)}
         by: dict[int, list[Card]] = {}
