@@ -122,6 +122,44 @@ def place_steps(data: dict, positions: dict) -> None:
     data["hand"] = {n: hand[n] for n in names}
 
 
+def check_option_with(doc: Doc) -> None:
+    """Refuse, at the name, an option's ``with`` that names no option of the file, or that goes
+    round (an option played with itself, directly or through others): found whether the option
+    is switched on or not."""
+    opts = doc.data.get("options") or {}
+    for n, opt in opts.items():
+        for i, w in enumerate((opt or {}).get("with") or []):
+            if w not in opts:
+                from .suggest import suggest
+
+                raise RuleError(
+                    f"option '{n}' is played with '{w}', which is not an option of this file"
+                    + suggest(str(w), set(opts))
+                    + f" (options: {', '.join(opts)})",
+                    doc.pos(("options", n, "with", i)),
+                    code="reference",
+                )
+    for n in opts:
+        _with_order(opts, n, (), doc)
+
+
+def _with_order(opts: dict, n: str, chain: tuple, doc: Doc) -> list[str]:
+    """The options whose ``set`` is laid for ``n``, in order: those it is played with (each
+    with its own, first), then ``n`` itself; each once."""
+    out: list[str] = []
+    for i, w in enumerate((opts.get(n) or {}).get("with") or []):
+        if w in chain + (n,):
+            raise RuleError(
+                f"option '{n}' is played with '{w}', which goes round: "
+                + " -> ".join((*chain, n, w))
+                + " (an option cannot be played with itself)",
+                doc.pos(("options", n, "with", i)),
+                code="cycle",
+            )
+        out += [x for x in _with_order(opts, w, chain + (n,), doc) if x not in out]
+    return out + [n]
+
+
 def apply_options(doc: Doc, names: list[str]) -> None:
     opts = doc.data.get("options", {}) or {}
     on = [n for n, o in opts.items() if o.get("default")]
@@ -145,8 +183,13 @@ def apply_options(doc: Doc, names: list[str]) -> None:
                     doc.pos(("options", n, "conflicts")),
                     code="option",
                 )
+    laid: list[str] = []  # an option played with others lays their sets first; each set is laid once
     for n in on:
-        base = ("options", n, "set")
-        sub = {k: v for k, v in doc.positions.items() if k[:3] == base}
-        doc.data, doc.positions = merge(doc.data, doc.positions, opts[n]["set"], sub, (), base)
+        for m in _with_order(opts, n, (), doc):
+            if m in laid:
+                continue
+            laid.append(m)
+            base = ("options", m, "set")
+            sub = {k: v for k, v in doc.positions.items() if k[:3] == base}
+            doc.data, doc.positions = merge(doc.data, doc.positions, opts[m].get("set") or {}, sub, (), base)
         doc.options.append(n)
