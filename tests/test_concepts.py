@@ -565,3 +565,20 @@ def test_an_option_played_with_others_lays_their_sets_first_then_its_own():
     st = play(State(game("played_with", "sprint"), 3, 2), make_agents(["random"], 3, 2))
     assert max(st.pvars["score"]) >= 2
     assert resolve(here, ["sprint", "short"]).data == sprint.data  # a set already laid is laid once
+
+
+# -- an option that amends an element (`amends: true`) ---------------------------------------
+def test_an_amendment_adds_a_cited_rule_to_the_inherited_element_and_keeps_the_rest():
+    from academie.dsl.loader import resolve
+
+    here = Path(__file__).parent / "concepts" / "amends.yaml"
+    plain, fined = resolve(here).data["hand"]["play"], resolve(here, ["renounce_fine"]).data["hand"]["play"]
+    assert "cannot_follow" not in plain and fined["cannot_follow"][0]["pay"]["to"] == "kitty"
+    assert {k: v for k, v in fined.items() if k != "cannot_follow"} == plain  # its leader, winner, citation kept
+    assert "amends" not in fined
+
+    def kitty_fines(*options):
+        st = play(State(game("amends", *options), 3, 4), make_agents(["random"], 3, 4))
+        return [e for e in st.events if e["type"] == "pay" and e["to"] == "kitty"]
+
+    assert kitty_fines() == [] and kitty_fines("renounce_fine")
