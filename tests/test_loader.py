@@ -253,3 +253,10 @@ def test_cribbage_played_as_the_six_card_game_shares_its_play_written_once():
         assert doc.pos(("hand", "play")) == six.pos(("hand", "play"))  # the one place it is written
     stud = resolve("poker/hoffmann", ["stud"])  # "a special form of Straight Poker"
     assert stud.data["game"] == resolve("poker/hoffmann", ["straight"]).data["game"] and "up_1" in stud.data["hand"]
+
+
+def test_the_lurch_amends_the_game_and_keeps_its_end_its_deal_and_its_citation():
+    """Hoffmann's lurch adds a payment at the end of the game to the game as it is (``amends``)."""
+    base, lurch = resolve("cribbage/cribbage").data["game"], resolve("cribbage/cribbage", ["lurch"]).data["game"]
+    assert {k: v for k, v in lurch.items() if k != "end"} == base and "end" not in base
+    assert lurch["end"][0]["pay"]["unit"] == "stake"
