@@ -118,6 +118,7 @@ def context(doc: Doc, statements: list[Statement] | None = None) -> dict:
         "option_text": {k: (v or {}).get("description", "") for k, v in (d.get("options") or {}).items()},
         "option_cites": {k: cites_of(doc, ("options", k), v or {}) for k, v in (d.get("options") or {}).items()},
         "option_eds": {k: editorial_of(v or {}) for k, v in (d.get("options") or {}).items()},
+        "option_with": {k: list((v or {}).get("with") or []) for k, v in (d.get("options") or {}).items()},
         "chapters": chapters(statements),
         "sources": [(s, source_title(s)) for s in doc.sources()],
         "extends": _extends(doc),

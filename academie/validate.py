@@ -333,7 +333,7 @@ def check_options(
     pairs = [(a, b) for i, a in enumerate(good) for b in good[i + 1 :] if not clash(a, b)]
     budget = PAIRS_PER_OPTION * len(options)
     if len(pairs) > budget:  # a sample, linear in the options: those that change the same keys first
-        keys = {n: _keys_set(options.get(n)) for n in good}
+        keys = {n: _keys_set(options.get(n), options) for n in good}
         pairs.sort(key=lambda ab: not (keys[ab[0]] & keys[ab[1]]))
         report.add(
             _err(
@@ -361,9 +361,13 @@ def check_options(
 PAIRS_PER_OPTION = 2  # pairs of options compiled together, per option of the file (all of them up to 5 options)
 
 
-def _keys_set(opt: Any) -> set[tuple]:
-    """The keys an option changes, two levels deep (``hand.play``, ``vars.limit``, ``title``)."""
+def _keys_set(opt: Any, options: dict | None = None, seen: tuple = ()) -> set[tuple]:
+    """The keys an option changes, two levels deep (``hand.play``, ``vars.limit``, ``title``), with
+    those of the options it is played with (``with``)."""
     got: set[tuple] = set()
+    for w in (opt.get("with") if isinstance(opt, dict) else None) or []:
+        if options and w in options and w not in seen:
+            got |= _keys_set(options[w], options, seen + (w,))
     patch = opt.get("set") if isinstance(opt, dict) else None
     for path, node in walk(patch if isinstance(patch, dict) else {}):
         if path and (len(path) == 2 or not isinstance(node, dict)):

@@ -47,7 +47,7 @@ from .limits import (
     MAX_QUOTE_LENGTH,
     Limits,
 )
-from .merging import apply_options, imported, merge, place_steps, strip_nulls
+from .merging import apply_options, check_option_with, imported, merge, place_steps, strip_nulls
 from .reading import decode_utf8, load_yaml, read_input
 
 __all__ = [
@@ -68,6 +68,7 @@ __all__ = [
     "Path_",
     "apply_options",
     "check_option_sets",
+    "check_option_with",
     "check_reach",
     "check_schema",
     "corpus_ids",
@@ -216,6 +217,7 @@ def resolve(
     doc_data, doc_pos = merge(doc_data, doc_pos, own, positions)
     defaults = {**inherited, **({file: data["source"]} if "source" in data else {})}
     doc = Doc(doc_data, doc_pos, file, rid, chain, defaults=defaults, limits=limits or Limits())
+    check_option_with(doc)
     apply_options(doc, list(options))
     place_steps(doc.data, doc.positions)
     return doc

@@ -513,9 +513,10 @@ document = {
                         "description": {"type": "string"},
                         "default": {"type": "boolean"},
                         "conflicts": {"type": "array", "items": {"type": "string"}},
+                        "with": {"type": "array", "items": {"type": "string"}, "minItems": 1, "uniqueItems": True},
                         "set": {"$ref": "#/$defs/document"},
                     },
-                    ["set"],
+                    extra={"if": {"not": {"required": ["with"]}}, "then": {"required": ["set"]}},
                 )
             ),
         },

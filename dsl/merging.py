@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .document import Doc, Path_
+from .document import Doc, Path_, walk
 from .errors import Pos, RuleError
 
 
@@ -36,10 +36,63 @@ def _copy(pos: dict, ppos: dict, path: Path_, ppath: Path_):
             pos[path + k[n:]] = v
 
 
+def _amending(b, p, path, ppath, ppos) -> bool:
+    """Whether ``p`` amends the element ``b``: ``amends: true`` adds rule elements (or lists of
+    them), each cited, to the element it is laid over, and changes nothing it has; refused, at
+    the key, where there is no element beneath or where it would change one."""
+    if not (isinstance(p, dict) and "amends" in p) or _in_option_set(path):
+        return False
+    at = ppos.get(ppath + ("amends", "@key")) or ppos.get(ppath)
+    where = ".".join(map(str, path)) or "the document"
+    if not _is_element(b):
+        raise RuleError(f"{where} amends an element, but there is none beneath it to amend", at, code="reference")
+    for k, v in p.items():
+        kat = ppos.get(ppath + (k, "@key")) or at
+        if k in ("cite", "editorial"):
+            raise RuleError(
+                f"{where} amends the element beneath, which keeps its citation: cite what it adds, "
+                "or write the element whole with its own",
+                kat,
+                code="reference",
+            )
+        if k in b and not (k == "kind" and v == b[k]):  # a step's amendment names its kind
+            raise RuleError(
+                f"{where} amends the element beneath, which has '{k}' already: an amendment adds, it changes "
+                "nothing (write the element whole, with its citation)",
+                kat,
+                code="reference",
+            )
+        if k not in ("amends", "kind") and not all(_is_element(x) for x in (v if isinstance(v, list) else [v])):
+            raise RuleError(
+                f"{where}.{k} is added by an amendment, so it must be a rule element (or a list of them) "
+                "with its own cite or editorial",
+                kat,
+                code="reference",
+            )
+    return True
+
+
+def _in_option_set(path: Path_) -> bool:
+    """Under an option's ``set``: data laid over the game only when the option is switched on."""
+    return len(path) >= 3 and path[0] == "options" and path[2] == "set"
+
+
+def _unamended(v, ppath, ppos, path) -> None:
+    """Refuse an ``amends`` where there is nothing beneath (a new entry)."""
+    for sub, node in walk(v):
+        if isinstance(node, dict) and "amends" in node and not _in_option_set(path + sub):
+            where = ".".join(map(str, path + sub))
+            at = ppos.get(ppath + sub + ("amends", "@key")) or ppos.get(ppath + sub)
+            raise RuleError(f"{where} amends an element, but there is none beneath it to amend", at, code="reference")
+
+
 def _merge(b, p, path, ppath, ppos, pos):
-    if isinstance(b, dict) and isinstance(p, dict) and not _is_element(p):
+    amend = _amending(b, p, path, ppath, ppos)
+    if isinstance(b, dict) and isinstance(p, dict) and (amend or not _is_element(p)):
         out = dict(b)
         for k, v in p.items():
+            if k == "amends" and amend:
+                continue
             if v is None:
                 out.pop(k, None)
                 _drop(pos, path + (k,))
@@ -49,6 +102,7 @@ def _merge(b, p, path, ppath, ppos, pos):
                 if (ppath + (k, "@key")) in ppos:
                     pos[path + (k, "@key")] = ppos[ppath + (k, "@key")]
             else:  # a null deletes; where there is nothing to delete it vanishes
+                _unamended(v, ppath + (k,), ppos, path + (k,))
                 out[k] = strip_nulls(v, path + (k,))
                 _copy(pos, ppos, path + (k,), ppath + (k,))
         if ppath in ppos:
@@ -122,6 +176,44 @@ def place_steps(data: dict, positions: dict) -> None:
     data["hand"] = {n: hand[n] for n in names}
 
 
+def check_option_with(doc: Doc) -> None:
+    """Refuse, at the name, an option's ``with`` that names no option of the file, or that goes
+    round (an option played with itself, directly or through others): found whether the option
+    is switched on or not."""
+    opts = doc.data.get("options") or {}
+    for n, opt in opts.items():
+        for i, w in enumerate((opt or {}).get("with") or []):
+            if w not in opts:
+                from .suggest import suggest
+
+                raise RuleError(
+                    f"option '{n}' is played with '{w}', which is not an option of this file"
+                    + suggest(str(w), set(opts))
+                    + f" (options: {', '.join(opts)})",
+                    doc.pos(("options", n, "with", i)),
+                    code="reference",
+                )
+    for n in opts:
+        _with_order(opts, n, (), doc)
+
+
+def _with_order(opts: dict, n: str, chain: tuple, doc: Doc) -> list[str]:
+    """The options whose ``set`` is laid for ``n``, in order: those it is played with (each
+    with its own, first), then ``n`` itself; each once."""
+    out: list[str] = []
+    for i, w in enumerate((opts.get(n) or {}).get("with") or []):
+        if w in chain + (n,):
+            raise RuleError(
+                f"option '{n}' is played with '{w}', which goes round: "
+                + " -> ".join((*chain, n, w))
+                + " (an option cannot be played with itself)",
+                doc.pos(("options", n, "with", i)),
+                code="cycle",
+            )
+        out += [x for x in _with_order(opts, w, chain + (n,), doc) if x not in out]
+    return out + [n]
+
+
 def apply_options(doc: Doc, names: list[str]) -> None:
     opts = doc.data.get("options", {}) or {}
     on = [n for n, o in opts.items() if o.get("default")]
@@ -145,8 +237,13 @@ def apply_options(doc: Doc, names: list[str]) -> None:
                     doc.pos(("options", n, "conflicts")),
                     code="option",
                 )
+    laid: list[str] = []  # an option played with others lays their sets first; each set is laid once
     for n in on:
-        base = ("options", n, "set")
-        sub = {k: v for k, v in doc.positions.items() if k[:3] == base}
-        doc.data, doc.positions = merge(doc.data, doc.positions, opts[n]["set"], sub, (), base)
+        for m in _with_order(opts, n, (), doc):
+            if m in laid:
+                continue
+            laid.append(m)
+            base = ("options", m, "set")
+            sub = {k: v for k, v in doc.positions.items() if k[:3] == base}
+            doc.data, doc.positions = merge(doc.data, doc.positions, opts[m].get("set") or {}, sub, (), base)
         doc.options.append(n)

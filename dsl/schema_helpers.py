@@ -9,16 +9,17 @@ def el(props, required=(), extra=None):
         "cite": {"$ref": "#/$defs/cite"},
         "editorial": {"$ref": "#/$defs/editorial"},
         "note": {"type": "string", "description": "free text for readers; not a rule"},
+        "amends": {"const": True, "description": "adds cited elements to the inherited element, changing none"},
     }
     p.update(props)
     d = {
         "type": "object",
         "properties": p,
         "additionalProperties": False,
-        "anyOf": [{"required": ["cite"]}, {"required": ["editorial"]}],
+        "anyOf": [{"required": ["cite"]}, {"required": ["editorial"]}, {"required": ["amends"]}],
     }
-    if required:
-        d["required"] = list(required)
+    if required:  # what an element must say, unless it amends the one beneath (which says it)
+        d["allOf"] = [{"if": {"not": {"required": ["amends"]}}, "then": {"required": list(required)}}]
     if extra:
         d.update(extra)
     return d

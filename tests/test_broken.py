@@ -30,6 +30,23 @@ CASES = [
     (V, "cycle-a.yaml", 1, "cycle-b.yaml:2:10", "extends goes round in a circle: cycle-a -> cycle-b -> cycle-a"),
     (V, "option-conflict-unknown.yaml", 1, "5:17", "conflicts with 'long', which is not an option"),
     (V, "option-broken.yaml", 1, "6:21", "with option 'broken': unknown name 'playerz'"),
+    (V, "amends-changes.yaml", 1, "8:9", "game amends the element beneath, which has 'hands' already"),
+    (V, "amends-nothing.yaml", 1, "5:5", "hand.bonus amends an element, but there is none beneath it to amend"),
+    (V, "amends-uncited.yaml", 1, "8:9", "game.hand_winner is added by an amendment, so it must be a rule element"),
+    (
+        V,
+        "option-with-unknown.yaml",
+        1,
+        "5:12",
+        "option 'short' is played with 'shrot', which is not an option of this file (did you mean 'short'?)",
+    ),
+    (
+        V,
+        "option-with-cycle.yaml",
+        1,
+        "10:12",
+        "option 'quick' is played with 'short', which goes round: short -> quick -> short",
+    ),
     (V, "option-set-extends.yaml", 1, "7:7", "option 'whist': its set: cannot hold 'extends'"),
     (
         V,

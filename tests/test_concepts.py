@@ -547,3 +547,38 @@ def test_two_punters_take_their_turns_one_after_the_other():
     st.apply(0)  # stand on 18
     assert st.is_terminal()
     assert [st.engine.bal[s]["chip"] for s in (0, 1, 2)] == [0, -1, 1]  # 15 < 17 loses, 18 > 17 wins
+
+
+# -- options played with others (`with`) ------------------------------------------------
+def test_an_option_played_with_others_lays_their_sets_first_then_its_own():
+    from academie.dsl.loader import resolve
+
+    here = Path(__file__).parent / "concepts" / "played_with.yaml"
+    both = resolve(here, ["short_fines"])
+    assert both.data == resolve(here, ["short", "fines"]).data  # the two options' rules, as one
+    assert both.options == ["short_fines"]  # what was chosen, not what it brings
+    assert [s.name for s in game("played_with", "short_fines").steps] == ["deal", "fine", "play", "bonus"]
+    sprint = resolve(here, ["sprint"])
+    assert sprint.data["game"]["until"] == "max_seats(score(seat)) >= 2"  # its own set, laid last
+    assert "fine" in sprint.data["hand"]  # and what it is played with, through short_fines
+    assert sprint.pos(("hand", "fine")).file.endswith("variant.yaml")  # each rule kept where it is written
+    st = play(State(game("played_with", "sprint"), 3, 2), make_agents(["random"], 3, 2))
+    assert max(st.pvars["score"]) >= 2
+    assert resolve(here, ["sprint", "short"]).data == sprint.data  # a set already laid is laid once
+
+
+# -- an option that amends an element (`amends: true`) ---------------------------------------
+def test_an_amendment_adds_a_cited_rule_to_the_inherited_element_and_keeps_the_rest():
+    from academie.dsl.loader import resolve
+
+    here = Path(__file__).parent / "concepts" / "amends.yaml"
+    plain, fined = resolve(here).data["hand"]["play"], resolve(here, ["renounce_fine"]).data["hand"]["play"]
+    assert "cannot_follow" not in plain and fined["cannot_follow"][0]["pay"]["to"] == "kitty"
+    assert {k: v for k, v in fined.items() if k != "cannot_follow"} == plain  # its leader, winner, citation kept
+    assert "amends" not in fined
+
+    def kitty_fines(*options):
+        st = play(State(game("amends", *options), 3, 4), make_agents(["random"], 3, 4))
+        return [e for e in st.events if e["type"] == "pay" and e["to"] == "kitty"]
+
+    assert kitty_fines() == [] and kitty_fines("renounce_fine")

@@ -239,3 +239,24 @@ def test_options_switch_on_by_name_or_by_default_and_conflicts_are_refused():
     d = diag(e)
     assert d.code == "option" and "unknown option 'fine'" in d.message and "did you mean 'fines'?" in d.message
     assert "(options: fines, short, long)" in d.message
+
+
+def test_cribbage_played_as_the_six_card_game_shares_its_play_written_once():
+    """Hoffmann: seven-card cribbage "is played in the same manner as the six-card game"; the
+    three- and four-handed games play the cards out "as in the six-card game" (``with``)."""
+    six = resolve("cribbage/cribbage", ["six_card"])
+    for name in ("seven_card", "three_handed", "four_handed"):
+        doc = resolve("cribbage/cribbage", [name])
+        assert doc.options == [name]
+        assert doc.data["hand"]["play"] == six.data["hand"]["play"] and "three_for_last" not in doc.data["hand"]
+        assert doc.data["hand"]["deal"] != six.data["hand"]["deal"]  # its own deal, laid over six_card's
+        assert doc.pos(("hand", "play")) == six.pos(("hand", "play"))  # the one place it is written
+    stud = resolve("poker/hoffmann", ["stud"])  # "a special form of Straight Poker"
+    assert stud.data["game"] == resolve("poker/hoffmann", ["straight"]).data["game"] and "up_1" in stud.data["hand"]
+
+
+def test_the_lurch_amends_the_game_and_keeps_its_end_its_deal_and_its_citation():
+    """Hoffmann's lurch adds a payment at the end of the game to the game as it is (``amends``)."""
+    base, lurch = resolve("cribbage/cribbage").data["game"], resolve("cribbage/cribbage", ["lurch"]).data["game"]
+    assert {k: v for k, v in lurch.items() if k != "end"} == base and "end" not in base
+    assert lurch["end"][0]["pay"]["unit"] == "stake"
