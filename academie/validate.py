@@ -325,9 +325,18 @@ def check_options(
                     report.add(Diagnostic(d.pos, f"with option '{name}': {d.message}", d.severity, d.code))
     good = [names[0] for names, _ in out]
 
+    def with_required(n, seen=()):  # the option and those it requires, their conflicts its own
+        got = {n}
+        for r in (options.get(n) or {}).get("requires") or []:
+            if r in options and r not in seen:
+                got |= with_required(r, seen + (n,))
+        return got
+
     def clash(a, b):
-        return b in ((options.get(a) or {}).get("conflicts") or []) or a in (
-            (options.get(b) or {}).get("conflicts") or []
+        return any(
+            y in ((options.get(x) or {}).get("conflicts") or []) or x in ((options.get(y) or {}).get("conflicts") or [])
+            for x in with_required(a)
+            for y in with_required(b)
         )
 
     pairs = [(a, b) for i, a in enumerate(good) for b in good[i + 1 :] if not clash(a, b)]

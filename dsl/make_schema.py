@@ -513,6 +513,7 @@ document = {
                         "description": {"type": "string"},
                         "default": {"type": "boolean"},
                         "conflicts": {"type": "array", "items": {"type": "string"}},
+                        "requires": {"type": "array", "items": {"type": "string"}},
                         "set": {"$ref": "#/$defs/document"},
                     },
                     ["set"],

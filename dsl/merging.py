@@ -122,6 +122,33 @@ def place_steps(data: dict, positions: dict) -> None:
     data["hand"] = {n: hand[n] for n in names}
 
 
+def with_required(doc: Doc, opts: dict, names: list[str]) -> list[str]:
+    """The options ``names`` with those each requires (``requires:``), a required
+    option before the one that requires it, so that the one laid over it last
+    extends it; each once, in the order first met."""
+    out: list[str] = []
+
+    def add(n: str, path: tuple[str, ...]) -> None:
+        if n in out:
+            return
+        for i, r in enumerate((opts.get(n) or {}).get("requires", []) or []):
+            where = doc.pos(("options", n, "requires", i))
+            if r not in opts:
+                raise RuleError(
+                    f"option '{n}' requires '{r}', which is not an option of {doc.id} (options: {', '.join(opts)})",
+                    where,
+                    code="option",
+                )
+            if r == n or r in path:
+                raise RuleError(f"option '{n}' requires '{r}', which requires it in turn", where, code="option")
+            add(r, path + (n,))
+        out.append(n)
+
+    for n in names:
+        add(n, ())
+    return out
+
+
 def apply_options(doc: Doc, names: list[str]) -> None:
     opts = doc.data.get("options", {}) or {}
     on = [n for n, o in opts.items() if o.get("default")]
@@ -137,6 +164,7 @@ def apply_options(doc: Doc, names: list[str]) -> None:
             )
         if n not in on:
             on.append(n)
+    on = with_required(doc, opts, on)
     for n in on:
         for other in opts[n].get("conflicts", []):
             if other in on:

@@ -51,6 +51,7 @@ GAMES = [
     "poker/hoffmann+stud",
     "poker/hoffmann+table-stakes",
     "poker/hoffmann+dealer-antes",
+    "poker/hoffmann+higher-openers",
     "poker/hoffmann+mistigris+stud",
 ]
 CONCEPTS = [
