@@ -1,8 +1,140 @@
-"""Note 39 as Hoffmann gives it (rules/poker/hoffmann.yaml's option higher-openers,
-hoffmann-1909-poker), played on seeded deals."""
+"""Whiskey Poker and note 39 as Hoffmann gives them (rules/poker/hoffmann.yaml's options whiskey and
+higher-openers, hoffmann-1909-poker), played on stacked deals and seeded games."""
 
+import random
+
+import pytest
+
+import academie
 from academie.dsl.model import load_game
 from academie.interpreter.state import State
+
+PASS, TAKE, KNOCK, EXCHANGE = 0, 1, 2, 3
+# A (seat 0) deals; B (seat 1) is the elder hand; C is seat 2.
+HANDS = [
+    ["2C", "7D", "6S", "9C", "4C"],  # A: nothing
+    ["AH", "QD", "3D", "QC", "5S"],  # B: a pair of queens
+    ["AC", "3S", "4S", "9H", "2D"],  # C: nothing
+]
+WIDOW = ["KS", "KH", "KD", "7C", "7H"]  # a full of kings
+
+
+def whiskey():
+    g = load_game("poker/hoffmann", ("whiskey",))
+    used = set(sum(HANDS, []) + WIDOW)
+    rest = [c.name for c in g.pack(3) if c.name not in used]
+    return State(g, 3, 0, dealer=0, deal={"hands": HANDS, "stock": WIDOW + rest}, hands=1)
+
+
+def names(cards):
+    return sorted(c.name if hasattr(c, "name") else c for c in cards)
+
+
+def shown(st):
+    return [sorted(e["cards"]) for e in st.events if e["type"] == "show" and "seat" not in e]
+
+
+def test_whiskey_each_antes_and_there_is_no_betting():
+    st = whiskey()
+    # "Each player puts in the pool an agreed amount by way of ante."
+    assert [st.bal[s]["chip"] for s in range(3)] == [-1, -1, -1] and st.bal["pool"]["chip"] == 3
+    # "The elder hand may either play his own hand, pass, or take the widow." (or knock: see below)
+    assert st.current_player() == 1 and st.legal_moves() == [PASS, TAKE, KNOCK]
+    assert names(st.zones["widow"]) == names(WIDOW) and shown(st) == []  # the widow lies unseen
+
+
+def test_whiskey_the_widow_taken_exchanges_round_the_table_and_a_knock():
+    st = whiskey()
+    st.apply(TAKE)
+    # "He takes the spare hand, and lays his own on the table face upwards."
+    assert names(st.hand[1]) == names(WIDOW)
+    assert names(st.zones["widow"]) == names(HANDS[1]) and shown(st) == [names(HANDS[1])]
+    # "The next in order is entitled to take in either of the exposed cards, discarding in its
+    # place one of his own, which is added to the remaining four on the table."
+    assert st.current_player() == 2 and st.legal_moves() == [KNOCK, EXCHANGE]
+    st.apply(EXCHANGE)
+    assert names(st.legal_moves()) == names(HANDS[1])
+    st.apply("QC")
+    st.apply("2D")
+    assert names(st.zones["widow"]) == names(["AH", "QD", "3D", "5S", "2D"])
+    assert shown(st)[-1] == names(["AH", "QD", "3D", "5S", "2D"])  # the card laid out, seen by all
+    # "The next player has a like choice, and so on round and round"
+    assert st.current_player() == 0
+    st.apply(EXCHANGE)
+    st.apply("QD")
+    st.apply("2C")
+    # "till some player is content with his hand, which he signifies by a knock on the table."
+    assert st.current_player() == 1
+    st.apply(KNOCK)
+    # "Each of the other players may still make one more exchange": C, then A, each may decline
+    assert st.current_player() == 2 and "pass" in st.legal_moves()
+    st.apply("AH")
+    st.apply("3S")
+    assert st.current_player() == 0
+    st.apply("pass")
+    # "after which the cards are exposed, and the best hand takes the pool": B's full of kings
+    assert st.is_terminal() and st.winner == 1
+    assert [st.bal[s]["chip"] for s in range(3)] == [-1, 2, -1]
+
+
+def test_whiskey_a_knock_before_the_widow_is_taken_turns_it_up_one_draw_each_other():
+    st = whiskey()
+    st.apply(PASS)  # B
+    st.apply(KNOCK)  # C knocks before the widow is taken
+    # "Should any player knock before the widow is taken, the five cards are turned up, and each
+    # player (other than the one who knocked) has one draw from them."
+    assert shown(st) == [names(WIDOW)]
+    assert st.current_player() == 0 and "pass" in st.legal_moves()
+    st.apply("KS")
+    st.apply("2C")
+    assert st.current_player() == 1
+    st.apply("KH")
+    st.apply("5S")
+    assert st.is_terminal()  # C, who knocked, has no draw
+    assert names(st.hand[1]) == names(["AH", "QD", "3D", "QC", "KH"])
+
+
+def test_whiskey_a_round_of_passes_turns_the_widow_up_and_all_draw_in_rotation():
+    st = whiskey()
+    for _ in range(3):
+        st.apply(PASS)
+    # "Should the round of the table have been made without any one taking the widow, the five
+    # cards are turned up, and the players draw from them in rotation until some one expresses
+    # himself content."
+    assert shown(st) == [names(WIDOW)]
+    assert st.current_player() == 1 and st.legal_moves() == [KNOCK, EXCHANGE]
+    st.apply(EXCHANGE)
+    st.apply("KS")
+    st.apply("5S")
+    assert st.current_player() == 2 and not st.is_terminal()
+
+
+def test_whiskey_after_ten_rounds_of_the_table_a_player_must_knock():
+    st = whiskey()
+    st.apply(TAKE)
+    turns = 0
+    while st.legal_moves() == [KNOCK, EXCHANGE]:
+        st.apply(EXCHANGE)
+        st.apply(st.legal_moves()[0])
+        st.apply(st.legal_moves()[0])
+        turns += 1
+    assert turns == 30 and st.legal_moves() == [KNOCK]  # editorial: ten rounds of three
+    st.apply(KNOCK)
+    st.apply("pass")
+    st.apply("pass")
+    assert st.is_terminal()
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_whiskey_seeded_games_play_to_the_end_through_the_api(players):
+    game = academie.load_game("poker/hoffmann+whiskey")
+    for seed in range(4):
+        state = game.new_state(players=players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        returns = state.returns()
+        assert len(returns) == players and sum(returns) == 0
 
 
 def _opens(cards, least):
