@@ -16,6 +16,8 @@ CONCEPT = str(Path(__file__).parent / "concepts" / "requires.yaml")
 
 def played(*options):
     st = State(load_game(CONCEPT, options), 2, 0, dealer=0, deal={"hands": [["9S"], ["AS"]]}, hands=1)
+    st.apply("check")
+    st.apply("check")
     assert st.is_terminal()
     return st
 
