@@ -51,6 +51,8 @@ GAMES = [
     "poker/hoffmann+stud",
     "poker/hoffmann+table-stakes",
     "poker/hoffmann+dealer-antes",
+    "poker/hoffmann+whiskey",  # the widow face up, shown to all; the hands not
+    "poker/hoffmann+higher-openers",
     "poker/hoffmann+mistigris+stud",
 ]
 CONCEPTS = [
