@@ -27,7 +27,7 @@ class Mending(Parts):
         (worked out from cards it has not seen) taken from the hand played again with the same
         exchange from its deal, as far as it goes: the copy's own would be the true one."""
         from ..interpreter.worlds import place
-        from .resampling import _unseen_names
+        from .drawn import _unseen_names
         from .worlds import _World
 
         if copies:
