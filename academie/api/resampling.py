@@ -348,6 +348,14 @@ class Resampling(Mending, Parts):
                 if climbed is not None:
                     drawn, world = climbed
                     sigma, here = compose(drawn)
+                for _ in range(mends):  # climbed to a move to blame: mended from there
+                    if world._ok or world._fail is None:
+                        break
+                    mended = self._mend(snap, drawn, compose, seed, marks, seat, world._fail, groups, barred, at)
+                    if mended is None:
+                        break
+                    drawn, world = mended
+                    sigma, here = compose(drawn)
             if world._ok:
                 if len(found) < 64:
                     found.append((sigma, here))
