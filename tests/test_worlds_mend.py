@@ -206,7 +206,7 @@ def test_hoc_worlds_climbed_then_mended_seldom_fall_back():
     # is mended from there, every card the world offers that seat exchanged at once where one does
     # not mend it: at 40 decisions of two games (moves and worlds from generators apart), 8 of these
     # 73 fell back on the code before, 6 of them copies and 2 worlds that looked otherwise to the
-    # seat (its hand's public course another); now 4, all copies
+    # seat (its hand's public course another); now 1, a copy
     game = academie.load_game("hoc/encyclopedie")
     fell = drawn = 0
     for seed in (0, 1):
@@ -221,4 +221,4 @@ def test_hoc_worlds_climbed_then_mended_seldom_fall_back():
             fell += world.fallback
             assert world.information_state_string(seat) == state.information_state_string(seat)
             state.apply_action(moves.choice(state.legal_actions()))
-    assert drawn == 73 and fell <= 5, fell
+    assert drawn == 73 and fell <= 3, fell

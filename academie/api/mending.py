@@ -12,8 +12,8 @@ from typing import Any
 
 from .parts import Parts
 
-_MEND_TRIES = 96  # the exchanges tried to mend one move (on a copy of the world a move before) ...
-_MEND_REPLAYS = 12  # ... and the hand played again for those that mend it there
+_MEND_TRIES = 384  # the exchanges tried to mend one move (on a copy of the world a move before) ...
+_MEND_REPLAYS = 48  # ... and the hand played again for those that mend it there
 _CLIMB_STILL = 400  # the exchanges a climb tries on without coming nearer the seat's view (``_climb``)
 
 
