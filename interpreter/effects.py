@@ -48,11 +48,14 @@ class Effects(StateParts):
             run = runners[id(effects)] = build_runner(effects)
         return run
 
-    def _move_cards(self, cards: list, dst: list, seat, to_name: str, src: list | None = None, rule: tuple = ()):
+    def _move_cards(
+        self, cards: list, dst: list, seat, to_name: str, src: list | None = None, rule: tuple = (), filtered=False
+    ):
         """Move ``cards`` into zone ``dst``. ``src`` is the zone they all come
         from when known (a whole zone moves when ``cards is src``); otherwise
         each card is looked for in every zone. ``rule``: the path of the effect
-        that moves them, for the event."""
+        that moves them, for the event. ``filtered``: the cards the first of ``src``
+        that pass a test (not its top ones): the sink is told so (``"filtered"``), the log not."""
         if not cards:
             return
         if src is not None and cards is src and src is not dst:
@@ -88,6 +91,11 @@ class Effects(StateParts):
                 ev["rule"] = list(rule)
             if self._copies:  # copies of a card: where they came from says whether they were seen there
                 ev["from"] = self.zone_named(src).get("zone", "?") if src is not None else "?"
+            if filtered and self._sink is not None:  # (the rules say so: the worlds drawn read it)
+                if self.events is not None:
+                    self.events.append(ev)
+                self._sink({**ev, "filtered": True})
+                return
             self.emit(ev)
 
     def _draw_top(self, seat: int, stock: list, hand: list, stock_name: str) -> Any:
@@ -554,7 +562,7 @@ def _take_count(fsrc, fdst, test, count, to_name: str, src_text: str):
                 f"count: {count.text} is {k} cards, but {src_text} holds only {len(pool)}", count.pos, code="runtime"
             )
         if k:
-            st._move_cards(pool[:k], fdst(st, seat, None), seat, to_name, src)
+            st._move_cards(pool[:k], fdst(st, seat, None), seat, to_name, src, (), test is not None)
         return None
 
     return f

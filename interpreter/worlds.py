@@ -45,13 +45,19 @@ class Spots(str):
     """A place of a deal (``"zone:NAME"``) whose unseen cards are told by their places in it
     (``at``, in order) rather than by name: where copies of a card lie in one zone, some seen and
     some not (a patience's piles, the seen copy face up, its twin face down), the copy exchanged
-    is the one at its place, not the last of its name."""
+    is the one at its place, not the last of its name. ``put``: {k: card} the ``k``-th of those
+    places given ``card`` (the name seen leave it), the rest drawn (``place_copies``); ``need``:
+    {k: test} the ``k``-th given a card drawn that passes ``test`` (one drawn by a filter)."""
 
     at: tuple
+    put: dict
+    need: dict
 
-    def __new__(cls, key: str, at: Iterable[int]) -> "Spots":
+    def __new__(cls, key: str, at: Iterable[int], put: dict | None = None, need: dict | None = None) -> "Spots":
         self = super().__new__(cls, key)
         self.at = tuple(at)
+        self.put = put or {}
+        self.need = need or {}
         return self
 
 
@@ -117,16 +123,28 @@ def place_copies(groups: list[tuple[Any, list[Card]]], rng: random.Random) -> Pl
     """``place`` for a game with copies: the unseen cards of ``groups`` (each copy once) put in
     the places of the unseen cards at random, drawn from the cards in canonical order (two
     states the seat cannot tell apart give the same world). What a seat has shown it lacks is
-    left to the hand played again to judge."""
+    left to the hand played again to judge. A place a ``Spots`` key gives a card (``put``) is given
+    it, a copy of that name taken from the cards drawn (where one is left among them); one that
+    needs a card passing a test (``need``) the first drawn that passes it (if any)."""
     pool = sorted((c for _, cs in groups for c in cs), key=_canon)
+    put: dict = {}
+    for key, _ in groups:
+        for k, c in sorted(getattr(key, "put", {}).items()):
+            if c in pool:
+                pool.remove(c)
+                put[key, k] = c
     rng.shuffle(pool)
+    for key, _ in groups:
+        for k, test in sorted(getattr(key, "need", {}).items()):
+            j = next((j for j, c in enumerate(pool) if test(c)), None)
+            if j is not None:
+                put[key, k] = pool.pop(j)
     out: dict = {}
     new: dict = {}
-    i = 0
+    rest = iter(pool)
     for key, cs in groups:
         out[key] = cs
-        new[key] = pool[i : i + len(cs)]
-        i += len(cs)
+        new[key] = [put[key, k] if (key, k) in put else next(rest) for k in range(len(cs))]
     return Places(out, new)
 
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from .parts import Parts
 
-_MEND_TRIES = 96  # the exchanges tried to mend one move (on a copy of the world a move before) ...
-_MEND_REPLAYS = 12  # ... and the hand played again for those that mend it there
+_MEND_TRIES = 384  # the exchanges tried to mend one move (on a copy of the world a move before) ...
+_MEND_REPLAYS = 48  # ... and the hand played again for those that mend it there
 _CLIMB_STILL = 400  # the exchanges a climb tries on without coming nearer the seat's view (``_climb``)
 
 
@@ -27,7 +27,7 @@ class Mending(Parts):
         (worked out from cards it has not seen) taken from the hand played again with the same
         exchange from its deal, as far as it goes: the copy's own would be the true one."""
         from ..interpreter.worlds import place
-        from .resampling import _unseen_names
+        from .drawn import _unseen_names
         from .worlds import _World
 
         if copies:
@@ -151,6 +151,7 @@ class Mending(Parts):
         mine = sorted((c for c in e.hand[actor] if c in unseen), key=_canon) if actor is not None else []
         moved: set = set()
         before = holders(e)
+        offered = sorted((c for c in e.legal_moves() if c in unseen), key=_canon)  # the world's own decision
         n0 = len(now._events)
         try:
             now._send(move)
@@ -189,11 +190,26 @@ class Mending(Parts):
             singles = [[(x, y)] for y in rest for x in outs]
         elif len(rest) < len(out):
             return None
+        # a move not legal where the world offers unseen cards: where one card exchanged does not mend
+        # it (a seat asked in the world, and not in the hand, holds two cards that could be played),
+        # every card offered, each for another, at once
+        every = offered if not legal and single and offered and len(offered) < len(unseen) else []
         replays = 0
-        for k in range(_MEND_TRIES):
-            if single:
-                if k >= len(singles):
+        phase = 0  # 0: the exchanges above; 1: every card offered at once (from ``start``)
+        start = 0
+        for k in range(_MEND_TRIES * (2 if every else 1)):
+            if not phase and (k >= _MEND_TRIES or (single and k >= len(singles)) or replays == _MEND_REPLAYS):
+                if not every:
                     return None
+                others = sorted((c for c in unseen if c not in every), key=_canon)
+                if len(others) < len(every):
+                    return None
+                phase, start, replays = 1, k, 0
+            if phase:
+                if k - start >= _MEND_TRIES:
+                    return None
+                pairs = list(zip(every, rng.sample(others, len(every))))
+            elif single:
                 pairs = singles[k]
             else:  # every card the move moved or named, each for another
                 pairs = list(zip(out, rng.sample(rest, len(out))))
@@ -220,7 +236,7 @@ class Mending(Parts):
             if w._ok or (w._fail is not None and w._fail > at):
                 return new, w
             replays += 1
-            if replays == _MEND_REPLAYS:
+            if replays == _MEND_REPLAYS and (phase or not every):
                 return None
         return None
 
@@ -248,7 +264,8 @@ class Mending(Parts):
         this mends what no move is to blame for: counts made at the deal from cards the seat has not
         seen (who holds honours, a point, a tricon). It reads the world, the hand's moves and the
         public course alone, the cards in canonical order, exchanged by place, drawn by ``rng``.
-        (The exchange, its world) when one plays the hand as seen, else None."""
+        (The exchange, its world) when one plays the hand as seen; else the nearest reached, where its
+        hand went through a move that is to blame (for ``_mend``); else None."""
         from .resampling import _canon
         from .worlds import _World
 
@@ -267,13 +284,13 @@ class Mending(Parts):
         def score(w: Any) -> tuple:
             return (-1 if w._fail is None else w._fail, -w._far)
 
-        cur, best = dict(drawn), score(world)
+        cur, best, near = dict(drawn), score(world), world
         n = len(cards)
         last = 0  # the last exchange that brought the world nearer: given up _CLIMB_STILL after it
         k = 0
         while budget[0] > 0:
             if k - last > _CLIMB_STILL:
-                return None
+                break
             k += 1
             budget[0] -= 1
             new = dict(cur)
@@ -299,5 +316,7 @@ class Mending(Parts):
             if got >= best:
                 if got > best:
                     last = k
-                cur, best, where = new, got, at
+                cur, best, where, near = new, got, at, w
+        if near is not world and near._fail is not None:
+            return cur, near
         return None

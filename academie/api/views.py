@@ -40,6 +40,7 @@ class Views(Parts):
             events.append((ev, None, None))
         elif t == "take":
             seen = self._seen_
+            filtered = ev.pop("filtered", False)  # (a copy the engine made: its log has no such key)
             if all(c in seen for c in ev["cards"]) and (
                 not self.game.gamedef.copies or "from" not in ev or _seen_where(ev, self.game.gamedef)
             ):
@@ -47,6 +48,8 @@ class Views(Parts):
             else:  # cards no one saw: their number for all, the cards for the taker
                 public = {k: v for k, v in ev.items() if k != "cards"}
                 public["count"] = len(ev["cards"])
+                if filtered:  # the first cards of the zone that pass a test, not its top ones
+                    public["filtered"] = True
                 events.append((public, ev["seat"], ev))
         elif t == "deal":
             public = {"type": "deal", "hand_sizes": [len(h) for h in ev["hands"]]}
