@@ -91,12 +91,14 @@ NONE = Found()
 def find(c: Combination, cards) -> Found:
     """What ``cards`` (a zone's) hold of the combination ``c``: kept per the cards."""
     k = tuple(cards)
-    got = c.cache.get(k)
-    if got is None:
-        got = _FIND[c.kind](c, k)
-        if len(c.cache) >= _CACHE_LIMIT:
-            c.cache.clear()
-        c.cache[k] = got
+    return c.cache.get(k) or find_anew(c, k)
+
+
+def find_anew(c: Combination, k: tuple) -> Found:
+    """``find`` for cards ``k`` (a tuple) not in ``c``'s cache: worked out, then kept."""
+    if len(c.cache) >= _CACHE_LIMIT:
+        c.cache.clear()
+    got = c.cache[k] = _FIND[c.kind](c, k)
     return got
 
 
@@ -115,16 +117,21 @@ def _in(c: Combination, n: int) -> bool:
     return n >= c.least and (c.most is None or n <= c.most)
 
 
-def _rank_counts(c: Combination, cards) -> dict[str, int]:
-    """How many cards of each rank that counts (ranks in the order met), as ``_by_rank`` groups them."""
-    out: dict[str, int] = {}
+def _rank_counts(c: Combination, cards: tuple) -> dict[str, int]:
+    """How many cards of each rank that counts (ranks in the order met), as ``_by_rank`` groups
+    them: from every rank's count, kept per the cards (one pass for every set asked of a hand)."""
+    every = _COUNTS.get(cards)
+    if every is None:
+        every = {}
+        get = every.get
+        for x in cards:
+            r = x.rank
+            every[r] = get(r, 0) + 1
+        if len(_COUNTS) >= _CACHE_LIMIT:
+            _COUNTS.clear()
+        _COUNTS[cards] = every
     strength, only = c.strength, c.ranks
-    get = out.get
-    for x in cards:
-        r = x.rank
-        if r in strength and (only is None or r in only):
-            out[r] = get(r, 0) + 1
-    return out
+    return {r: n for r, n in every.items() if r in strength and (only is None or r in only)}
 
 
 def _find_set(c: Combination, cards) -> Found:
@@ -173,6 +180,7 @@ def _find_pairs(c: Combination, cards) -> Found:
 
 _BIT = {r: 1 << i for i, r in enumerate(RANKS)}
 _MASKS: dict = {}  # a zone's cards -> the ranks held in each suit, as bits
+_COUNTS: dict = {}  # a zone's cards -> how many of each rank (in the order met)
 
 
 def _suit_masks(cards: tuple) -> dict[str, int] | None:

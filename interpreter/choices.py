@@ -202,8 +202,10 @@ class Choices(StateParts):
                 if c == PASS:
                     break
                 mine.append(c)
-                if left is not None:
-                    left = [x for x in left if x is not c]
+                if left is not None:  # struck off in place, its copies too (a card is one object)
+                    left.remove(c)
+                    while c in left:
+                        left.remove(c)
                 if self._logging:
                     self.emit({"type": "choose", "seat": seat, "card": c.name})
         self._deliver(st, order, chosen)

@@ -17,6 +17,8 @@ step, payment or list of effects they belong to (all kept alive by the game):
 - ``card_tests``: id(card test) -> {card: bool}, for tests that read only the card;
 - ``end_scans``: id(tricks step) -> its end tests after each card as one generated function
   (``effect_code.end_scan``), or None;
+- ``watchers``: id(tricks step) -> its effects after each card as one generated function that
+  says whether a counter its end tests read may have changed (``effects.build_watcher``), or None;
 - ``card_only``: id(card test) -> whether it reads only the card (``fastpath.card_only_table``);
 - ``key_plans``: id(tricks step) -> its winner keys split into tabulated and evaluated
   (``fastpath.KeyPlan``);
@@ -62,6 +64,7 @@ class Compiled:
         "card_only",
         "card_filled",
         "end_scans",
+        "watchers",
         "key_plans",
         "sequences",
         "card_values",
@@ -82,6 +85,7 @@ class Compiled:
         self.card_only: dict[int, bool] = {}  # id(a card test) -> whether it reads only the card
         self.card_filled: set[tuple[int, int]] = set()  # (id(a card test), players): its table holds that pack
         self.end_scans: dict[int, Any] = {}  # id(a tricks step) -> its end tests after a card as one function
+        self.watchers: dict[int, Any] = {}  # id(a tricks step) -> its effects after a card, watched
         self.key_plans: dict[int, Any] = {}
         self.sequences: dict[tuple[int, int], tuple] = {}
         self.card_values: dict[int, dict] = {}

@@ -40,14 +40,20 @@ def seat_at(at: Expr) -> Callable[[Any, int], int]:
     return f
 
 
-def _counters(ns: dict, e: Effect, logged: Callable, pad: str) -> list[str]:
-    """The counters ``e`` sets or adds to, for the seat ``s``."""
-    lines = [f"{pad}if st._logging:", f"{pad}    {codegen.const_name(ns, logged(e))}(st, s)", f"{pad}else:"]
+def _counters(ns: dict, e: Effect, logged: Callable, pad: str, watch: frozenset = frozenset()) -> list[str]:
+    """The counters ``e`` sets or adds to, for the seat ``s``; ``_w = True`` when one of
+    ``watch`` may have changed (``watch_runner``)."""
+    lines = [f"{pad}if st._logging:", f"{pad}    {codegen.const_name(ns, logged(e))}(st, s)"]
+    if watch.intersection(e.args):
+        lines.append(f"{pad}    _w = True")
+    lines.append(f"{pad}else:")
     for name, (per_seat, expr) in e.args.items():
         k = codegen.const_name(ns, name)
         lines += _bounded_value(ns, expr, pad + "    ")
         cell = f"st.pvars[{k}][s]" if per_seat else f"st.vars[{k}]"
         lines.append(f"{pad}    {cell} {'=' if e.op == 'set' else '+='} _v")
+        if name in watch:  # adding nothing changes nothing
+            lines.append(f"{pad}    _w = True" if e.op == "set" else f"{pad}    _w = _w or _v != 0")
     return lines
 
 
@@ -67,6 +73,8 @@ def _bounded_value(ns: dict, expr, pad: str) -> list[str]:
     if code is None or code.limit is None:
         return [f"{pad}_v = {_value(ns, expr)}"]
     ns.update(code.ns)
+    if code.src.removeprefix("-").isdigit() and abs(int(code.src)) < code.limit:  # a number within its bound
+        return [f"{pad}_v = {code.src}"]
     check = codegen.const_name(ns, code.check)
     return [
         f"{pad}_v = {code.src}",
@@ -76,16 +84,20 @@ def _bounded_value(ns: dict, expr, pad: str) -> list[str]:
 
 
 def code_runner(
-    effects: list[Effect], fns: list[Callable], logged: Callable, unguarded: Callable
+    effects: list[Effect], fns: list[Callable], logged: Callable, unguarded: Callable, watch: frozenset | None = None
 ) -> Callable[[Any, Any], Any] | None:
     """``effects`` (each compiled to ``fns``) as one generated function, or None when
     no effect of the list is written inline (or the list is longer than the bound).
     ``logged(effect)``: the function changing its counters with their events;
-    ``unguarded(effect)``: the effect's closure without its ``when:`` test."""
+    ``unguarded(effect)``: the effect's closure without its ``when:`` test. With ``watch``
+    (counters' names; only for a list whose every effect is inline) it returns whether one
+    of those may have changed (True) or surely has not (False), instead of None."""
     if not any(_inline(e) or e.when is not None for e in effects) or len(effects) > codegen.MAX_EFFECTS:
         return None
+    if watch is not None and not all(_inline(e) for e in effects):
+        return None
     ns: dict = {}
-    lines = ["def _run(st, _seat):", "    s, c = _seat, None"]
+    lines = ["def _run(st, _seat):", "    s, c, _w = _seat, None, False"]
     for e, fn in zip(effects, fns):
         if not _inline(e):
             if e.op == "end_trick" and e.when is None and e.at is None and e.args.get("leader") is None:
@@ -106,7 +118,9 @@ def code_runner(
             ]
             if e.when is not None:
                 lines.append(f"        if {_value(ns, e.when)}:")
-            lines += _counters(ns, e, logged, "            " if e.when is not None else "        ")
+            lines += _counters(
+                ns, e, logged, "            " if e.when is not None else "        ", watch or frozenset()
+            )
             lines.append("    s = _seat")
             continue
         pad = "    "
@@ -115,11 +129,11 @@ def code_runner(
             pad = "        "
         if e.at is not None:
             lines.append(f"{pad}s = {codegen.const_name(ns, seat_at(e.at))}(st, s)")
-        lines += _counters(ns, e, logged, pad)
+        lines += _counters(ns, e, logged, pad, watch or frozenset())
         if e.at is not None:
             lines.append(f"{pad}s = _seat")
     else:
-        lines.append("    return None")
+        lines.append("    return _w" if watch is not None else "    return None")
     return codegen.build("\n".join(lines) + "\n", ns, "_run")
 
 

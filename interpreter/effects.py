@@ -265,6 +265,16 @@ def _rule(path: tuple) -> dict:
     return {"rule": list(path)} if path else {}
 
 
+def build_watcher(effects: list[Effect], watch: frozenset[str]) -> Callable[[StateParts, Any], Any] | None:
+    """``effects`` as one generated function that gives back whether a counter of ``watch`` may
+    have changed (``effect_code.code_runner``), or None: when generated code is off, or an effect
+    is not a ``set``/``add`` written inline."""
+    if not codegen.enabled():
+        return None
+    fns = [effect_fn(e, None) for e in effects]
+    return code_runner(effects, fns, _logged_counters, lambda e: effect_fn(replace(e, when=None)), watch)
+
+
 def build_runner(effects: list[Effect], track: GameDef | None = None) -> Callable[[StateParts, Any], int | None]:
     """Only ``end_trick`` gives a seat back; the effects after an
     unconditional one are never run. ``track``: the game, when the atoms of

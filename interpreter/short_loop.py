@@ -37,32 +37,25 @@ def short_loop_fits(st: Step) -> bool:
 
 
 def plain_shape(st: Step) -> bool:
-    """The plainest shape, which has a loop of its own: any card led, one
-    follow tier that is ``card.suit == led``, no free card, winner keys that
-    read only the card, led and trump."""
-    return (
-        st.lead_test is None
-        and st.key_pure
-        and len(st.must) == 1
-        and st.must[0].shape == "card.suit == led"
-        and st.free is None
-    )
+    """The plainest shape, which has a loop of its own: any card led, one follow tier that is
+    ``card.suit == led``, no free card, winner keys that read only the card, led and trump."""
+    one_tier = len(st.must) == 1 and st.must[0].shape == "card.suit == led"
+    return st.lead_test is None and st.key_pure and one_tier and st.free is None
 
 
 class ShortLoop(StateParts):
     """``State``'s short trick loop."""
 
     def _short_loop_fits(self, st: Step) -> bool:
-        """``short_loop_fits(st)``."""
-        return short_loop_fits(st)
+        return short_loop_fits(st)  # (``short_loop_fits``)
 
     def _tricks_drawn(self, st: Step, uniform: list, leader: int | None = None) -> None:
-        """The trick loop when nothing needs to be asked or recorded: every
-        agent draws uniformly (``uniform``, asked inline) and no events are
-        kept. The plainest shape has a loop of its own (``_tricks_plain``);
-        every other shape takes ``_tricks_any``. ``leader``: the seat to lead
-        when the general loop hands over the step's remaining tricks at a
-        trick's start (None: the step's first leader)."""
+        """The trick loop when nothing needs to be asked or recorded: every agent draws uniformly
+        (``uniform``, asked inline) and no events are kept. The plainest shape has a loop of its own
+        (``_tricks_plain``); every other shape takes ``_tricks_any``. ``leader``: the seat to lead when
+        the general loop hands over the step's remaining tricks at a trick's start (None: the step's
+        first leader). In the plainest shape, end tests that read only counters are not tested again
+        after a card while nothing they read has changed since they failed (``_on_play_watched``)."""
         plain = self._compiled.short_loop.get(id(st))
         if plain is None:
             plain = self._compiled.short_loop[id(st)] = plain_shape(st)
@@ -143,9 +136,12 @@ class ShortLoop(StateParts):
         # the effects after each card, as one function; the end tests after it as one (or None)
         run_on_play = self._runner(st.on_play) if st.on_play else None
         end_scan = self._end_scan(st, end_play) if end_play and not empty_hand_ends else None
+        watched = self._on_play_watched(st, end_play) if end_scan and run_on_play and not self._track else None
+        run_on_play = watched or run_on_play  # (it says whether a counter the end tests read may have changed)
+        calm = False  # the end tests failed, and nothing they read has changed since
+        changed: Any = True
         by_led: dict = {}  # led -> its winner-key table (trump does not change during the step)
-        # the one end test is "his hand is empty": a seat that gains cards need not be
-        # tested again (every seat is marked for later steps when the loop ends)
+        # the one end test is "his hand is empty": a seat that gains cards is not tested again (all marked at the end)
         mark_gains = not (empty_hand_ends and not end_trick)
         mover = self.mover
         try:
@@ -207,7 +203,7 @@ class ShortLoop(StateParts):
                             if renounce is not None:
                                 self.plays = played
                                 self.mover = mover
-                                new = renounce(self, seat)
+                                new, calm = renounce(self, seat), False
                                 if new is not None:  # the trick is over; he (or another) leads
                                     if new != leader:
                                         counts["lead_changes"] += 1
@@ -237,7 +233,7 @@ class ShortLoop(StateParts):
                     if run_on_play is not None:  # after each card, ``seat`` its player, ``last_card`` the card
                         self.plays = played
                         self.mover = mover
-                        run_on_play(self, seat)
+                        changed = run_on_play(self, seat)
                     if empty_hand_ends:
                         # the mover's hand, then any other hand changed since the last check
                         if not hand:
@@ -256,12 +252,15 @@ class ShortLoop(StateParts):
                                         return
                                     break
                             touched.clear()
+                    elif calm and not changed:  # they would fail again: as _check_end leaves it
+                        touched.clear()
                     elif end_play:
                         touched.add(seat)
                         self.plays = played
                         self.mover = mover
                         if end_scan is not None and not end_scan(self, seat):
                             touched.clear()  # none holds: as _check_end leaves it
+                            calm = watched is not None
                         elif self._check_end(end_play, seat):
                             return
                     seat = nxt[seat]
@@ -285,6 +284,7 @@ class ShortLoop(StateParts):
                     if run_on_trick is not None:
                         self.plays = played
                         run_on_trick(self, best_seat)
+                        calm = False
                     self.led = None
                     if end_trick:
                         self.plays = played

@@ -16,6 +16,7 @@ from ..dsl.model import Step
 from .base import SUIT_SPAN, Decision, StateParts, Unfinished, canon_key
 from .copies import once
 from .effect_code import end_scan as end_scan_of
+from .effects import build_watcher
 from .fastpath import card_only_table, key_plan
 
 
@@ -406,6 +407,20 @@ class Tricks(StateParts):
             return scans[id(st)]
         scan = scans[id(st)] = end_scan_of(end_play) if end_play else None
         return scan
+
+    def _on_play_watched(self, st: Step, end_play: list):
+        """``st``'s effects after each card as one function that gives back whether a counter its
+        end tests ``end_play`` read may have changed (kept per step), or None. Only when those
+        tests read nothing but counters (and ``seat``) and every effect sets or adds to counters:
+        then, the tests having failed, they need not be tested again after a card that changed
+        none of them."""
+        got = self._compiled.watchers
+        if id(st) in got:
+            return got[id(st)]
+        names = {n for r in end_play for n in r.when.names} - {"seat"}
+        ok = bool(st.on_play) and bool(end_play) and names <= set(self.g.vars)
+        run = got[id(st)] = build_watcher(st.on_play, frozenset(names)) if ok else None
+        return run
 
     def _short_loop_now(self, st: Step, uniform: list | None) -> bool:
         """The short loop plays ``st`` (from a trick's start): every agent draws

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from ..combinations import find
+from ..combinations import find, find_anew
 from ..wild import find_wild
 from ..errors import Diagnostic, RuleError
 from .building import Building as Compiler
@@ -53,7 +53,7 @@ def f_combination(field: str):
             got = cache.get(cards)
             if got is None:
                 try:
-                    got = find(comb, cards)
+                    got = find_anew(comb, cards)
                 except ValueError as e:
                     raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
             return get(got)
