@@ -341,6 +341,7 @@ class Sequence(StateParts):
         max_plays, check = self.max_plays, self._check_moves
         nranks = len(ranks)
         left = [len(cs) for cs in ranks]  # the cards of each rank not yet played
+        wanted = [w.__contains__ for w in wants]
         played: set[Card] = set()
         seat = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
         last: Card | None = None
@@ -355,12 +356,15 @@ class Sequence(StateParts):
                     going = left[j] > 0
             self.mover = seat
             if going:
-                want = wants[j]
                 hand = hands[seat]
-                if stop_tab is not None:
-                    options = [c for c in hand if c in want and (stop_tab[c] or c not in played)]
-                else:
-                    options = [c for c in hand if c in want and c not in played]
+                # the hand's cards of the rank and stop cards, in the hand's order, filtered in C;
+                # one played already (given back to a hand by an effect) struck off
+                options = list(filter(wanted[j], hand))
+                if options and not played.isdisjoint(options):
+                    if stop_tab is not None:
+                        options = [c for c in options if stop_tab[c] or c not in played]
+                    else:
+                        options = [c for c in options if c not in played]
                 k = len(options)
                 if not k:  # he cannot play: the next player tries
                     passes += 1

@@ -5,8 +5,9 @@ hand given a card by an effect), and is made only for the rule shapes it holds f
 import pytest
 
 from academie.dsl.model import load_game
+from academie.dsl.reads import reads_seat
 from academie.interpreter import compiled
-from academie.interpreter.effects import ANTE, ONE_PAYEE, PAYEE_EXCEPTED, PER_SEAT, _pay_shape
+from academie.interpreter.effects import ANTE, ONE_PAYEE, PER_SEAT, _pay_shape
 from academie.interpreter.fastpath import reads_last_card_only
 from academie.interpreter.simulate import play_one
 from academie.interpreter.state import State
@@ -100,7 +101,10 @@ def test_payment_shapes(tmp_path):
     ante = next(st for st in g.steps if st.kind == "effects").effects[0].args["payment"]
     assert _pay_shape(ante, g) == ANTE
     won = next(st for st in g.steps if st.name == "sequence_won").effects[0].args["payment"]
-    assert _pay_shape(won, g) == PAYEE_EXCEPTED  # to and except: top_seat(sq(seat)): read for each seat, once
+    # to and except: top_seat(sq(seat)), amount: nseq(top_seat(sq(seat))): seat rebound, counters only: read once
+    assert _pay_shape(won, g) == ONE_PAYEE
+    assert not reads_seat("nseq(top_seat(sq(seat)))") and not reads_seat("max_seats(sq(seat)) > 0")
+    assert reads_seat("sq(seat) + 1") and reads_seat("team_sum(sq(seat))")  # the side of the seat in hand
 
 
 def test_a_payee_read_for_each_seat(tmp_path):
