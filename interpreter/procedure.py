@@ -259,7 +259,7 @@ class Procedure(StateParts):
                 self._place_deal(st)
                 dealt = False
                 continue
-            handler = getattr(self, _handler_name(st.kind))
+            handler = getattr(self, _HANDLERS.get(st.kind) or _handler_name(st.kind))
             self._at = (i, stacked, dealt)  # where a copy made inside this step resumes
             r = handler(st)
             if r is not None:
@@ -295,7 +295,8 @@ class Procedure(StateParts):
         if fn is None:
             return None
         try:
-            return tuple(fn.fn(self, s, None) for s in range(self.n))
+            score = fn.fn
+            return tuple([score(self, s, None) for s in range(self.n)])
         except Exception:  # a score read only at the end (a count of what is not yet there)
             return None
 
