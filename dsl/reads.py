@@ -224,7 +224,7 @@ def reads_seat(text: str) -> bool:
     """Whether ``text`` reads the seat in hand: ``seat`` anywhere but inside a function that binds
     it to every seat of the table (``top_seat(sq(seat))`` does not; ``sq(seat) + 1`` and
     ``team_sum(sq(seat))``, over the seat's own side, do)."""
-    todo = [parser().parse(str(text))]
+    todo: list[Any] = [parser().parse(str(text))]
     while todo:
         node = todo.pop()
         if not isinstance(node, Tree):
