@@ -233,7 +233,7 @@ def _once(e, game: GameDef) -> bool:
     rebound by a function over the seats (``top_seat(sq(seat))``, ``nseq(top_seat(sq(seat)))``)."""
     if e.names <= _FIXED:
         return True
-    return e.names <= _FIXED | OVER_ALL_SEATS | game.vars.keys() | {"seat"} and not reads_seat(e.text)
+    return e.names <= _FIXED | OVER_ALL_SEATS | frozenset(game.vars) | {"seat"} and not reads_seat(e.text)
 
 
 def _pay_shape(p: Payment, game: GameDef) -> int:
