@@ -98,6 +98,9 @@ class PieceBuilder:
             return None
         digits = max(18, self.limits.int_digits)
         bound, fn = 10**digits, e.fn
+        t = e.text.strip()
+        if not e.names and t.isascii() and t.isdigit() and int(t) < bound:  # a number written out, in bound
+            return e
 
         def checked(st, s, c):
             v = fn(st, s, c)

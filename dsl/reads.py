@@ -24,6 +24,8 @@ from .errors import Pos, RuleError
 
 # functions that bind ``seat`` to every seat in turn inside their argument
 _SEAT_BINDERS = frozenset({"top_seat", "count_seats", "sum_seats", "max_seats", "min_seats", "team_sum"})
+# those that bind it to every seat of the table (``team_sum`` binds it over the side of the seat in hand)
+OVER_ALL_SEATS = _SEAT_BINDERS - {"team_sum"}
 # functions that look at the cards of the zone given first
 _ZONE_FOLDS = frozenset(
     {
@@ -216,6 +218,23 @@ class _Walk:
             return compile_expr(src, self.pos, self.scope, kind)
         except RuleError:
             return None
+
+
+def reads_seat(text: str) -> bool:
+    """Whether ``text`` reads the seat in hand: ``seat`` anywhere but inside a function that binds
+    it to every seat of the table (``top_seat(sq(seat))`` does not; ``sq(seat) + 1`` and
+    ``team_sum(sq(seat))``, over the seat's own side, do)."""
+    todo: list[Any] = [parser().parse(str(text))]
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, Tree):
+            continue
+        if node.data == "name" and str(node.children[0]) == "seat":
+            return True
+        if node.data == "call" and str(node.children[0]) in OVER_ALL_SEATS:
+            continue
+        todo.extend(node.children)
+    return False
 
 
 def _is_seat(node: Any) -> bool:

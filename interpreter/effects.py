@@ -17,6 +17,7 @@ from ..dsl.cells import Cell
 from ..dsl.closures import SEAT_VALUES
 from ..dsl.errors import Pos, RuleError
 from ..dsl.model import Effect, GameDef, Payment
+from ..dsl.reads import OVER_ALL_SEATS, reads_seat
 from .base import StateParts, canon_key
 from .counter_events import _logged_counters, _tracked_counters
 from .effect_code import code_runner
@@ -234,6 +235,15 @@ expression, read for each seat (once, not twice)."""
 _FIXED = frozenset({*SEAT_VALUES, "players"})
 
 
+def _once(e, game: GameDef) -> bool:
+    """``e`` is the same for every paying seat, whatever was paid: it reads the seats' places
+    and the number of players, or else counters (which no payment changes), ``seat`` only
+    rebound by a function over the seats (``top_seat(sq(seat))``, ``nseq(top_seat(sq(seat)))``)."""
+    if e.names <= _FIXED:
+        return True
+    return e.names <= _FIXED | OVER_ALL_SEATS | frozenset(game.vars) | {"seat"} and not reads_seat(e.text)
+
+
 def _pay_shape(p: Payment, game: GameDef) -> int:
     if p.payer is not None or p.payee is None:
         return PER_SEAT
@@ -241,7 +251,7 @@ def _pay_shape(p: Payment, game: GameDef) -> int:
     if p.where is None:
         if p.exclude is None and p.payee.names <= set(game.pools) and not p.amount.names:
             return ANTE
-        if (p.exclude is None or same) and p.payee.names <= _FIXED and p.amount.names <= _FIXED:
+        if (p.exclude is None or same) and _once(p.payee, game) and _once(p.amount, game):
             return ONE_PAYEE
     return PAYEE_EXCEPTED if same else PER_SEAT
 

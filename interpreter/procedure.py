@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 from typing import Any, Generator
 
 from ..dsl.errors import RuleError
@@ -240,7 +241,7 @@ class Procedure(StateParts):
             i += 1
             st = steps[i]
             if frame is not None:  # the step a copy resumes in: its ``when`` held then
-                r = getattr(self, "_step_" + st.kind)(st, frame)
+                r = getattr(self, _handler_name(st.kind))(st, frame)
                 frame = None
                 yield from r
                 continue
@@ -258,7 +259,7 @@ class Procedure(StateParts):
                 self._place_deal(st)
                 dealt = False
                 continue
-            handler = getattr(self, "_step_" + st.kind)
+            handler = getattr(self, _HANDLERS.get(st.kind) or _handler_name(st.kind))
             self._at = (i, stacked, dealt)  # where a copy made inside this step resumes
             r = handler(st)
             if r is not None:
@@ -294,7 +295,8 @@ class Procedure(StateParts):
         if fn is None:
             return None
         try:
-            return tuple(fn.fn(self, s, None) for s in range(self.n))
+            score = fn.fn
+            return tuple([score(self, s, None) for s in range(self.n)])
         except Exception:  # a score read only at the end (a count of what is not yet there)
             return None
 
@@ -339,6 +341,18 @@ class Procedure(StateParts):
         self.plays += 1
         if self.plays > self.max_plays:
             raise Unfinished()
+
+
+_HANDLERS: dict[str, str] = {}
+
+
+def _handler_name(kind: str) -> str:
+    """``_step_<kind>``, one interned string per kind: a name made anew at each step misses
+    Python's cache of attribute look-ups and walks the whole of ``State``'s bases."""
+    name = _HANDLERS.get(kind)
+    if name is None:
+        name = _HANDLERS[kind] = sys.intern("_step_" + kind)
+    return name
 
 
 # the plain values a snapshot keeps as they are (numbers, seats, names, None)

@@ -109,6 +109,21 @@ class Sequence(StateParts):
             # the loop does from here up to that decision depends only on these, so it is run again
             seat, last, start, last_seat, played, passes, stopped = frame
             played = set(played)
+        if (
+            frame is None
+            and draw is not None
+            and not logging
+            and wants is not None
+            and passing
+            and empty_hand_ends
+            and len(obtain) == 1
+            and obtain[0][0] == "hand"
+            and runs[0][1] is None
+            and (stop is None or stop_tab is not None)
+        ):  # the plainest shape, the agents drawing uniformly: a loop of its own
+            self._sequence_drawn(st, plan, draw, run_on_play, fires, end_play)
+            self.led = None
+            return
         nranks = len(ranks)
         left: list[int] | None = None  # with ``wants``: the cards of each rank not yet played
         if wants is not None:
@@ -311,3 +326,100 @@ class Sequence(StateParts):
                 break
             seat = (seat + 1) % n
         self.led = None
+
+    def _sequence_drawn(self, st: Step, plan: tuple, draw: list, run_on_play, fires, end_play: list) -> None:
+        """``_step_sequence`` for its plainest shape, played as it plays it, card for card:
+        by rank, the cards that may be played for each rank known (``wants``), a player who
+        cannot play passing, cards taken from the player's own hand only, the one end test
+        "his hand is empty", no event kept and every agent drawing uniformly (drawn here)."""
+        n = self.n
+        _suits, _place, ranks, rank_at, stop_tab, wants, _fires = plan
+        hands, touched, trick = self.hand, self._touched, self.zones["trick"]
+        last_player = st.new_run == "last_player"
+        stopping = st.stops is not None
+        on_play = st.on_play
+        max_plays, check = self.max_plays, self._check_moves
+        nranks = len(ranks)
+        left = [len(cs) for cs in ranks]  # the cards of each rank not yet played
+        wanted = [w.__contains__ for w in wants]
+        played: set[Card] = set()
+        seat = st.leader.fn(self, None, None) % n if st.leader is not None else (self.dealer + 1) % n
+        last: Card | None = None
+        last_seat = seat
+        passes, stopped = 0, False
+        while not self._hand_over:
+            j = -1
+            going = False
+            if last is not None and not stopped and passes < n:
+                j = rank_at[last] + 1
+                if j < nranks:
+                    going = left[j] > 0
+            self.mover = seat
+            if going:
+                hand = hands[seat]
+                # the hand's cards of the rank and stop cards, in the hand's order, filtered in C;
+                # one played already (given back to a hand by an effect) struck off
+                options = list(filter(wanted[j], hand))
+                if options and not played.isdisjoint(options):
+                    if stop_tab is not None:
+                        options = [c for c in options if stop_tab[c] or c not in played]
+                    else:
+                        options = [c for c in options if c not in played]
+                k = len(options)
+                if not k:  # he cannot play: the next player tries
+                    passes += 1
+                    seat = (seat + 1) % n
+                    continue
+                if k == 1:
+                    c = options[0]
+                else:
+                    c = options[int(draw[seat]() * k)]
+                    if check:
+                        self._check_card_count()
+            else:
+                if last is not None:
+                    seat = last_seat if stopped or passes >= n or last_player else (last_seat + 1) % n
+                    self.mover = seat
+                passes, stopped = 0, False
+                hand = hands[seat]
+                if not hand:
+                    break
+                self.led = None
+                k = len(hand)
+                c = hand[int(draw[seat]() * k)] if k > 1 else hand[0]
+                if check:
+                    self._check_card_count()
+            hand.remove(c)
+            passes = 0
+            trick.append(c)
+            if c not in played:
+                left[rank_at[c]] -= 1
+                played.add(c)
+            self.led = c.suit
+            self.plays += 1
+            if self.plays > max_plays:
+                raise Unfinished()
+            last, last_seat = c, seat
+            touched.add(seat)
+            if run_on_play is not None:  # after each card, ``seat`` its player, ``last_card`` the card
+                if fires is None:
+                    run_on_play(self, seat)
+                else:
+                    hit = fires.get(c)
+                    if hit is None:  # its tests read only the card just played: the same for every play of it
+                        hit = fires[c] = any(e.when is None or e.when.fn(self, seat, None) for e in on_play)
+                    if hit:
+                        run_on_play(self, seat)
+            if stopping and stop_tab[c]:  # its player begins the next run
+                stopped = True
+            # no hand changed since the last test is empty: the test would find none
+            emptied = False
+            for s in touched:
+                if not hands[s]:
+                    emptied = True
+                    break
+            if not emptied:
+                touched.clear()
+            elif self._check_end(end_play, seat):
+                break
+            seat = (seat + 1) % n

@@ -5,9 +5,11 @@ hand given a card by an effect), and is made only for the rule shapes it holds f
 import pytest
 
 from academie.dsl.model import load_game
+from academie.dsl.reads import reads_seat
 from academie.interpreter import compiled
-from academie.interpreter.effects import ANTE, ONE_PAYEE, PAYEE_EXCEPTED, PER_SEAT, _pay_shape
+from academie.interpreter.effects import ANTE, ONE_PAYEE, PER_SEAT, _pay_shape
 from academie.interpreter.fastpath import reads_last_card_only
+from academie.interpreter.simulate import play_one
 from academie.interpreter.state import State
 
 RUNS = """\
@@ -99,7 +101,10 @@ def test_payment_shapes(tmp_path):
     ante = next(st for st in g.steps if st.kind == "effects").effects[0].args["payment"]
     assert _pay_shape(ante, g) == ANTE
     won = next(st for st in g.steps if st.name == "sequence_won").effects[0].args["payment"]
-    assert _pay_shape(won, g) == PAYEE_EXCEPTED  # to and except: top_seat(sq(seat)): read for each seat, once
+    # to and except: top_seat(sq(seat)), amount: nseq(top_seat(sq(seat))): seat rebound, counters only: read once
+    assert _pay_shape(won, g) == ONE_PAYEE
+    assert not reads_seat("nseq(top_seat(sq(seat)))") and not reads_seat("max_seats(sq(seat)) > 0")
+    assert reads_seat("sq(seat) + 1") and reads_seat("team_sum(sq(seat))")  # the side of the seat in hand
 
 
 def test_a_payee_read_for_each_seat(tmp_path):
@@ -113,3 +118,38 @@ def test_a_payee_read_for_each_seat(tmp_path):
     assert st.bal[0]["pip"] == 10 and st.bal[1]["pip"] == 10  # each paid the other one pip
     pay = g.steps[-1].on_play[1].args["payment"]
     assert _pay_shape(pay, g) == PER_SEAT
+
+
+@pytest.mark.parametrize("rules", ["runs", "hoc/encyclopedie"])
+def test_the_plainest_shape_plays_in_its_own_loop_the_same_games(tmp_path, rules, monkeypatch):
+    """Runs by rank from the player's own hand, passing, the one end test of an empty hand, the
+    agents drawing uniformly and no events kept: a loop of its own plays it, and the same seeds
+    give the same games as the general loop asking the agents (also when an effect after a card
+    gives the next player a card between two turns)."""
+    if rules == "runs":  # every two of the talon given (none left is no error, as a count of one would be)
+        path = tmp_path / "runs.yaml"
+        path.write_text(RUNS.format(when="last_card.rank == A").replace(", count: 1", ""))
+        g = load_game(str(path))
+    else:
+        g = load_game(rules)
+    used = []
+    real = State._sequence_drawn
+
+    def counting(self, *a):
+        used.append(1)
+        return real(self, *a)
+
+    monkeypatch.setattr(State, "_sequence_drawn", counting)
+
+    def outcome(seed, n):
+        st = play_one(g, n, seed, ["random"], 50_000)
+        return st.standings, st.hand_results, st.stats, st.bal, [[c.name for c in h] for h in st.hand]
+
+    for n in sorted({g.min_players, g.max_players}):
+        for seed in range(12):
+            monkeypatch.setattr(State, "_draw_inline", True)
+            own = outcome(f"plain/{seed}", n)
+            monkeypatch.setattr(State, "_draw_inline", False)
+            general = outcome(f"plain/{seed}", n)
+            assert own == general, (rules, n, seed)
+    assert used  # the loop of its own ran

@@ -47,18 +47,15 @@ def f_teams(cp, node, args):
     return (lambda st, s, c: max(sides_of(st)) + 1), "num"
 
 
-def _seat_order(st):
-    """Seats in play order starting from the one after the dealer."""
-    n, d = st.n, st.dealer
-    return [(d + 1 + i) % n for i in range(n)]
-
-
 def f_top_seat(cp, node, args):
     e = cp.lazy(args[0], "seat", *NUMERIC)
 
-    def top(st, s, c):
+    def top(st, s, c):  # the seats in play order from the dealer's next, no list made
+        n = st.n
+        first = st.dealer + 1
         best, best_v = None, None
-        for x in _seat_order(st):
+        for k in range(first, first + n):
+            x = k % n
             v = e(st, x, c)
             if best_v is None or v > best_v:
                 best, best_v = x, v
