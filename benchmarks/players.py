@@ -539,13 +539,13 @@ def _paired(rs: list[dict]) -> dict:
 
 def markdown(rows: list[dict]) -> str:
     out = [
-        "| game | rules | players | against | iterations | games | ismcts wins (95% CI) | by chance | score margin (95% CI) |",
+        "| game (player, when not ismcts) | rules | players | against | iterations | games | wins (95% CI) | by chance | score margin (95% CI) |",
         "|---|---|---:|---|---:|---:|---|---:|---|",
     ]
     for r in rows:
         rules = "current" if r.get("rules_now") else "older" if r.get("rules") is None else "changed since"
         out.append(
-            f"| {r['game']} | {rules} | {r['players']} | {r['against']} | {r['iterations']} | {r['games']} | "
+            f"| {r['game']}{' (' + r['player'] + ')' if 'player' in r else ''} | {rules} | {r['players']} | {r['against']} | {r['iterations']} | {r['games']} | "
             f"{r['win_share']:.1%} ({r['win_ci'][0]:.1%}–{r['win_ci'][1]:.1%}) | {r['chance']:.1%} | "
             f"{r['margin']:+.1f} ({r['margin_ci'][0]:+.1f} to {r['margin_ci'][1]:+.1f}) |"
         )
@@ -923,10 +923,12 @@ def main() -> None:
         rows = summary([g for f in args.files for g in _read(f)])
         rows.sort(key=lambda r: (r["against"] != "random", r["against"], r["game"], r["players"], r["iterations"]))
         if not args.superseded:
-            now = {(r["game"], r["players"], r["against"], r["iterations"]) for r in rows if r["rules_now"]}
-            rows = [
-                r for r in rows if r["rules_now"] or (r["game"], r["players"], r["against"], r["iterations"]) not in now
-            ]
+
+            def cell(r: dict) -> tuple:
+                return (r["game"], r.get("player"), r["players"], r["against"], r["iterations"])
+
+            now = {cell(r) for r in rows if r["rules_now"]}
+            rows = [r for r in rows if r["rules_now"] or cell(r) not in now]
         print(markdown(rows) if args.markdown else json.dumps({"strength": rows}, indent=1))
     else:
         args.opponents = args.opponents or ["random", "mc"]
