@@ -281,7 +281,8 @@ def play_match(job: tuple) -> tuple[int, int, float, float, int]:
     if seats is None:
         seats = _SEATS[(ref, n)] = seats_that_decide(ref, n)
     seat = seats[i % len(seats)]
-    me = academie.agent("ismcts", iterations=iterations, seed=f"{i}:{seat}:ismcts")
+    player = more[1] if len(more) > 1 else "ismcts"
+    me = academie.agent(player, iterations=iterations, seed=f"{i}:{seat}:{player}")
     t = time.perf_counter()
     win, margin, hands = _play_seated(game, n, i, seat, me, opponent, iterations)
     seconds = time.perf_counter() - t
@@ -372,7 +373,8 @@ def strength(args) -> dict:
     if args.out and args.resume:
         for row in _read(args.out):
             key = (row["game"], row["players"], row["against"])
-            if key in done and row["iterations"] == args.iterations and row.get("rules") == digests[row["game"]]:
+            same = row["iterations"] == args.iterations and row.get("player", "ismcts") == args.player
+            if key in done and same and row.get("rules") == digests[row["game"]]:
                 done[key].setdefault(row["seed"], row)
     spent = {c: sum(r["seconds"] for r in done[c].values()) for c in cells}
     flying: dict[tuple, set[int]] = {c: set() for c in cells}
@@ -403,7 +405,7 @@ def strength(args) -> dict:
                     cell = min(open_cells, key=lambda c: (load(c), cells.index(c)))
                     ref, n, opponent = cell
                     i = next_seed(cell)
-                    job = (ref, n, i, opponent, args.iterations, getattr(args, "paired", False))
+                    job = (ref, n, i, opponent, args.iterations, getattr(args, "paired", False), args.player)
                     f: Future = pool.submit(play_match, job) if pool is not None else _now(play_match, job)
                     running[f] = (cell, i)
                     flying[cell].add(i)
@@ -428,6 +430,8 @@ def strength(args) -> dict:
                         "seconds": round(seconds, 2),
                         "rules": digests[ref],
                     }
+                    if args.player != "ismcts":  # the player searched in that seat (ismcts when not said)
+                        row["player"] = args.player
                     if alone and isinstance(alone[0], dict):  # --paired: a random player in that seat
                         row.update(alone[0])
                     elif alone:  # one player: the opponent played the same deal on its own
@@ -478,10 +482,11 @@ def summary(games: list[dict]) -> list[dict]:
     """One row per (game, players, opponent, iterations): the figures of docs/players.md."""
     cells: dict[tuple, list] = {}
     for g in games:
-        cells.setdefault((g["game"], g["players"], g["against"], g["iterations"], g.get("rules")), []).append(g)
+        key = (g["game"], g["players"], g["against"], g["iterations"], g.get("rules"), g.get("player", "ismcts"))
+        cells.setdefault(key, []).append(g)
     current: dict[str, str | None] = {}
     rows = []
-    for (ref, n, opponent, iterations, digest), rs in cells.items():
+    for (ref, n, opponent, iterations, digest, player), rs in cells.items():
         if ref not in current:
             try:
                 current[ref] = rules_digest(ref)
@@ -493,6 +498,7 @@ def summary(games: list[dict]) -> list[dict]:
         rows.append(
             {
                 "game": ref,
+                **({} if player == "ismcts" else {"player": player}),
                 "players": n,
                 "against": opponent,
                 "iterations": iterations,
@@ -533,13 +539,13 @@ def _paired(rs: list[dict]) -> dict:
 
 def markdown(rows: list[dict]) -> str:
     out = [
-        "| game | rules | players | against | iterations | games | ismcts wins (95% CI) | by chance | score margin (95% CI) |",
+        "| game (player, when not ismcts) | rules | players | against | iterations | games | wins (95% CI) | by chance | score margin (95% CI) |",
         "|---|---|---:|---|---:|---:|---|---:|---|",
     ]
     for r in rows:
         rules = "current" if r.get("rules_now") else "older" if r.get("rules") is None else "changed since"
         out.append(
-            f"| {r['game']} | {rules} | {r['players']} | {r['against']} | {r['iterations']} | {r['games']} | "
+            f"| {r['game']}{' (' + r['player'] + ')' if 'player' in r else ''} | {rules} | {r['players']} | {r['against']} | {r['iterations']} | {r['games']} | "
             f"{r['win_share']:.1%} ({r['win_ci'][0]:.1%}–{r['win_ci'][1]:.1%}) | {r['chance']:.1%} | "
             f"{r['margin']:+.1f} ({r['margin_ci'][0]:+.1f} to {r['margin_ci'][1]:+.1f}) |"
         )
@@ -866,6 +872,12 @@ def main() -> None:
         action="store_true",
         help="also play each game with a random player in the ismcts seat: the gain over it on the same deal",
     )
+    st.add_argument(
+        "--player",
+        choices=["ismcts", "mc"],
+        default="ismcts",
+        help="the player that searches in the seat (a row says 'player' where it is not ismcts)",
+    )
     st.add_argument("--markdown", action="store_true")
     rp = sub.add_parser("report", help="the table from the games of strength --out files")
     rp.add_argument("files", nargs="+")
@@ -911,10 +923,12 @@ def main() -> None:
         rows = summary([g for f in args.files for g in _read(f)])
         rows.sort(key=lambda r: (r["against"] != "random", r["against"], r["game"], r["players"], r["iterations"]))
         if not args.superseded:
-            now = {(r["game"], r["players"], r["against"], r["iterations"]) for r in rows if r["rules_now"]}
-            rows = [
-                r for r in rows if r["rules_now"] or (r["game"], r["players"], r["against"], r["iterations"]) not in now
-            ]
+
+            def cell(r: dict) -> tuple:
+                return (r["game"], r.get("player"), r["players"], r["against"], r["iterations"])
+
+            now = {cell(r) for r in rows if r["rules_now"]}
+            rows = [r for r in rows if r["rules_now"] or cell(r) not in now]
         print(markdown(rows) if args.markdown else json.dumps({"strength": rows}, indent=1))
     else:
         args.opponents = args.opponents or ["random", "mc"]

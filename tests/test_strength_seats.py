@@ -61,3 +61,26 @@ def test_a_paired_game_sets_a_random_player_in_the_same_seat_on_the_same_deal():
     (row,) = b.summary(rows)
     assert row["paired_gain"] == 2.67 and row["random_in_seat_margin"] == -1.0
     assert row["paired_gain_ci"][0] < 2.67 < row["paired_gain_ci"][1]  # (6 + 2 + 0) / 3
+
+
+def test_the_player_that_searches_is_chosen_and_its_games_kept_apart():
+    """``strength --player mc`` seats ``mc`` in the seat: its rows say so, and ``report`` never counts
+    them with ``ismcts``'s games of the same game and iterations (a row without ``player`` is ismcts's)."""
+    b = _bench()
+    job = ("ecarte/hoyle", 2, 1, "random", 2, False)
+    played = [b.play_match((*job, name))[1:3] for name in ("mc", "ismcts")]
+    assert b.play_match(job)[1:3] == played[1]  # ismcts when not said
+    seen: list = []
+    real = b.academie.agent
+    b.academie.agent = lambda name, **kw: seen.append(name) or real(name, **kw)
+    try:
+        b.play_match((*job, "mc"))
+    finally:
+        b.academie.agent = real
+    assert seen[0] == "mc"
+    row = {"game": "g", "players": 2, "against": "random", "iterations": 2, "win": 1.0, "margin": 3, "hands": 1}
+    rows = b.summary([{**row, "seconds": 1.0}, {**row, "seconds": 1.0, "margin": -3, "player": "mc"}])
+    assert sorted((r.get("player", "ismcts"), r["games"], r["margin"]) for r in rows) == [
+        ("ismcts", 1, 3),
+        ("mc", 1, -3),
+    ]
