@@ -109,6 +109,39 @@ def test_two_deals_apart_by_a_copy_drawn_unseen_give_the_seat_the_same_worlds():
     assert tried >= 6
 
 
+def test_a_world_copied_is_the_same_in_two_deals_apart_by_a_copy_drawn_unseen(monkeypatch):
+    # where no world drawn reaches the decision, the state is copied with the cards the seat does
+    # not see shuffled where they lie now, copy by copy: the twins above (the higher copy of a
+    # name the seat drew lies in the other seat's hand in one) give the same world, card for card,
+    # events included. On the code before, names were exchanged with all their copies, and a name
+    # the seat saw a copy of stayed where its unseen copy lay: every one of these worlds differed
+    from academie.api import resampling
+
+    monkeypatch.setattr(resampling, "_RESAMPLE_TRIES", 0)  # none drawn: every world copied
+    monkeypatch.setattr(resampling, "_RESAMPLE_FEW", 0)
+    tried = 0
+    for seed in range(6):
+        got = _pair(seed)
+        if got is None:
+            continue
+        real, twin, seat = got
+        for k in range(3):
+            a = real.resample(seat, random.Random(k))
+            b = twin.resample(seat, random.Random(k))
+            assert a.copied and b.copied
+            assert _world(a) == _world(b), (seed, k)
+            assert a.information_state_string(seat) == real.information_state_string(seat)
+            assert a.legal_moves() == real.legal_moves()
+            tried += 1
+    assert tried >= 6
+
+
+def _world(state) -> tuple:
+    e = state.engine
+    pz = tuple((z, tuple(tuple(c.name for c in cs) for cs in per)) for z, per in sorted(e.pzones.items()))
+    return _places(state), pz, tuple(repr(full) for _, _, full in state._events)
+
+
 def test_bezique_worlds_seldom_fall_back():
     # every world drawn at 40 decisions of two random games (seeds 0, 1) replays the hand as the
     # seat saw it: on the code before, 18 of these 80 fell back (the seat's draws and the trump

@@ -20,7 +20,9 @@ FILTERED = str(Path(__file__).parent / "concepts" / "filtered_draw.yaml")
 def test_worlds_of_draws_filtered_from_the_stock_look_to_the_seat_as_the_game_does():
     # a world drawn at each of 40 decisions of two random games: on the code before, 17 of these 80
     # looked otherwise to the seat (its own hand another: its filtered draw kept as the top card
-    # of the stock) and 71 fell back; now none looks otherwise and fewer fall back
+    # of the stock) and 71 fell back; now none looks otherwise and fewer fall back (53, all
+    # copied; 48 with the copy exchanged by names, which draws otherwise from the same generator:
+    # on seeds 2 to 7, 142 of 240 against 147)
     game = academie.load_game(FILTERED)
     fell = drawn = 0
     for g in range(2):
@@ -34,13 +36,14 @@ def test_worlds_of_draws_filtered_from_the_stock_look_to_the_seat_as_the_game_do
             assert world.information_state_string(seat) == state.information_state_string(seat), (g, drawn)
             assert world.legal_moves() == state.legal_moves()
             state.apply_action(moves.choice(state.legal_actions()))
-    assert drawn == 80 and fell <= 50, fell
+    assert drawn == 80 and fell <= 55, fell
 
 
-def _twins(seed: int, every: int = 6):
+def _twins(seed: int, every: int = 6, part: bool = False):
     """(real, twin, seat) on a stacked deck: at decisions of a random game, two cards of the deck
     of different names that the seat has not seen (neither in its hand, nor drawn by it, nor shown)
-    exchanged, the same moves made again, and kept where the seat sees the same in both."""
+    exchanged, the same moves made again, and kept where the seat sees the same in both. ``part``:
+    the first of the two a copy of a name the seat has seen a copy of (its twin copy unseen)."""
     game = academie.load_game(FILTERED)
     deck = list(game.new_state(players=2, seed=seed).engine.pack_cards)
     random.Random(seed).shuffle(deck)
@@ -56,8 +59,12 @@ def _twins(seed: int, every: int = 6):
         seat = real.current_player()
         known = {c.name for c in real._knows(seat)}
         free = [i for i, c in enumerate(deck) if c.name not in known]
-        for _ in range(40):
-            i, j = rng.sample(free, 2)
+        seen = [i for i, c in enumerate(deck) if c.name in known]
+        for _ in range(80 if part else 40):
+            if part:
+                i, j = rng.choice(seen), rng.randrange(len(deck))
+            else:
+                i, j = rng.sample(free, 2)
             if deck[i].name == deck[j].name:
                 continue
             other = deck[:]
@@ -68,19 +75,49 @@ def _twins(seed: int, every: int = 6):
                 break
 
 
+def _world(state) -> tuple:
+    """A world card for card: every hand and zone, and the hand's events in full (those another
+    seat saw alone included)."""
+    e = state.engine
+    pz = tuple((z, tuple(tuple(c.name for c in cs) for cs in per)) for z, per in sorted(e.pzones.items()))
+    return _places(state), pz, tuple(repr(full) for _, _, full in state._events)
+
+
 def test_two_deals_alike_to_a_seat_give_it_the_same_worlds_where_draws_are_filtered():
     # the places a world gives the seat's filtered draws are named from what it saw, never read
     # from the deal: on the code before, the card dealt at the top place (hidden) was kept there.
-    # (The worlds drawn, not those copied where none was found: a copy of a game with copies keeps
-    # a name of which the seat saw a copy where its unseen copy lies, docs/players.md)
-    tried = 0
+    # The worlds copied where none drawn reaches the decision (17 of these 42) are the same too:
+    # on the code before, all 17 differed (names exchanged, each with all its copies, kept which
+    # places hold copies of one name)
+    tried = copied = 0
     for seed in range(4):
         for real, twin, seat in _twins(seed):
             for k in range(3):
                 a = real.clone().resample(seat, random.Random(k))
                 b = twin.clone().resample(seat, random.Random(k))
                 assert a.copied == b.copied, (seed, seat, k)
-                if not a.copied:
-                    assert _places(a) == _places(b), (seed, seat, k)
-                    tried += 1
-    assert tried >= 6, tried
+                assert _world(a) == _world(b), (seed, seat, k, a.copied)
+                tried += 1
+                copied += a.copied
+    assert tried >= 30 and copied >= 6, (tried, copied)
+
+
+def test_a_world_copied_never_keeps_an_unseen_copy_of_a_name_seen_where_it_lies():
+    # two deals apart by an unseen copy of a name the seat saw a copy of, and a card of another
+    # name: a world copied (none drawn reaches the decision) is the same world in both, card for
+    # card, events included. On the code before, 21 of these 22 differed: a name of which the seat
+    # saw a copy stayed where all its copies lay, the unseen one in the other seat's hand or the
+    # stock. (Of these 48 pairs, 2 still differ, at seed 3, where a world is drawn for one deal:
+    # the copies seen are taken to be the first dealt of their name, ``drawn._unseen_copies``; the
+    # worlds drawn are not asserted here)
+    copied = 0
+    for seed in range(4):
+        for real, twin, seat in _twins(seed, part=True):
+            for k in range(3):
+                a = real.clone().resample(seat, random.Random(k))
+                b = twin.clone().resample(seat, random.Random(k))
+                if a.copied and b.copied:
+                    assert _world(a) == _world(b), (seed, seat, k)
+                    assert a.information_state_string(seat) == real.information_state_string(seat)
+                    copied += 1
+    assert copied >= 10, copied

@@ -22,27 +22,25 @@ class Mending(Parts):
 
     def _copied(self, snap: Any, seat: int, deal: dict, groups: list, copies: bool, compose: Any, rng: Any) -> Any:
         """A world when none drawn reaches the decision at hand: a copy of this state with the cards
-        ``seat`` has not seen exchanged where they lie now, at random (with copies of a card, by
-        names none of whose copies it has seen: ``_unseen_names``); a counter it does not see
-        (worked out from cards it has not seen) taken from the hand played again with the same
-        exchange from its deal, as far as it goes: the copy's own would be the true one."""
-        from ..interpreter.worlds import place
-        from .drawn import _unseen_names
+        ``seat`` has not seen exchanged where they lie now, at random (with copies of a card, copy
+        by copy, the cards at the places it does not see now shuffled among them: ``_shuffled``);
+        a counter it does not see (worked out from cards it has not seen) taken from the hand
+        played again with an exchange drawn from its deal, as far as it goes: the copy's own
+        would be the true one."""
+        from ..interpreter.worlds import place, place_copies
         from .worlds import _World
 
-        if copies:
-            known = {c.name for c in self._knows(seat)}
-            by_name = {c.name: c for c in self.engine.pack_cards}
-            names, rest = _unseen_names(self.engine, deal, seat, known, by_name)
-            drawn = place([*names, ("zone:pack", rest)], {}, rng)
-        else:
-            drawn = place(groups, {}, rng)
+        e = self.engine
+        drawn = place_copies(groups, rng) if copies else place(groups, {}, rng)
         sigma, here = compose(drawn)  # (a world of a world with copies: that world, as it is)
         seed = rng.getrandbits(64)
         w = _World.__new__(_World)
-        owned = tuple(i for i, (_, owner, _) in enumerate(self._events) if owner is not None)
-        w._copy(self, snap, here, sigma, seed, owned)
-        e = self.engine
+        if e.g.copies:  # copy by copy, by the places the seat does not see now (``_shuffled``)
+            w._copy(self, snap, {}, sigma, seed, ())
+            self._shuffled(w, seat, rng)
+        else:
+            owned = tuple(i for i, (_, owner, _) in enumerate(self._events) if owner is not None)
+            w._copy(self, snap, here, sigma, seed, owned)
         if e.counter_atoms and not self._sees_all_counters(seat):
             from ..interpreter.visibility import HIDDEN
 
@@ -59,6 +57,76 @@ class Mending(Parts):
                         mine.pvars[k][s] = theirs.pvars[k][s]
         w.fallback = w.copied = True
         return w
+
+    def _shuffled(self, w: Any, seat: int, rng: Any) -> None:
+        """``w`` (a copy of this state) with copies of a card: the cards at the places ``seat`` does
+        not see now (another seat's hand, a zone's face-down cards, what ``observation`` does not
+        show it) shuffled among those places, copy by copy, at random; and the cards of the events
+        it did not see in full (another seat's draw, the others' hands dealt) named afresh from the
+        cards that seat holds unseen in ``w``, else from all those places. A name with copies does
+        not say which copy the seat saw: exchanged by name, a name it saw a copy of would stay where
+        its unseen copy lies. Which places are shuffled, and the cards they hold together (the pack
+        less the cards it sees), are what the seat sees: the world never reads where a hidden card
+        lies (the places it knows of a card it laid face down are shuffled too)."""
+        from ..interpreter.copies import face_down
+        from operator import attrgetter
+
+        from .views import _unseen_into
+        from .worlds import _name_canon
+
+        canon_key = attrgetter("canon")
+        e = w.engine
+        seen = self._seen
+        down = face_down(e)
+        into = _unseen_into(self._events)
+        slots: list = []  # (zone, place, seat whose zone it is or None)
+        for z, cs in e.zones.items():
+            d = down.get(z, 0)
+            slots.extend((cs, i, None) for i, c in enumerate(cs) if i < d or c.name not in seen)
+        for z, per in e.pzones.items():
+            for s, cs in enumerate(per):
+                if s != seat:
+                    hide = z == "hand" or z in into
+                    slots.extend((cs, i, s) for i, c in enumerate(cs) if hide or c.name not in seen)
+        pool = sorted((cs[i] for cs, i, _ in slots), key=canon_key)  # (in no order the deal gives)
+        rng.shuffle(pool)
+        held: dict = {}
+        for (cs, i, s), c in zip(slots, pool):
+            cs[i] = c
+            held.setdefault(s, []).append(c.name)
+        for h in e.hand:
+            h.sort(key=canon_key)
+        names = sorted((c.name for c in pool), key=_name_canon)
+        free = {s: sorted(v, key=_name_canon) for s, v in held.items()}
+        for v in free.values():
+            rng.shuffle(v)
+        rng.shuffle(names)
+        cards = {c.name for c in e.pack_cards}
+
+        def afresh(x: Any, s: Any) -> Any:
+            if not isinstance(x, str) or x not in cards:
+                return x
+            mine = free.get(s)
+            if mine:
+                return mine.pop()
+            return names[int(rng.random() * len(names))] if names else x
+
+        events = w._events
+        for k, (public, owner, full) in enumerate(events):
+            if owner is None or full is None or owner == seat or (isinstance(owner, tuple) and seat in owner):
+                continue
+            out = {}
+            for key, v in full.items():
+                if key == "hands":
+                    v = [
+                        h if s == seat else sorted((afresh(x, s) for x in h), key=_name_canon) for s, h in enumerate(v)
+                    ]
+                elif isinstance(v, list):
+                    v = [afresh(x, owner) for x in v]
+                elif key != "type":
+                    v = afresh(v, owner)
+                out[key] = v
+            events[k] = (public, owner, out)
 
     def _mend(
         self,
