@@ -6,9 +6,30 @@ public course and the rules alone (``State.resample``, academie/api/resampling.p
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 _FILTERS: dict[int, tuple[Any, dict]] = {}
+
+
+def rule_parts(gamedef: Any, kind: type) -> Iterator[Any]:
+    """Each object of type ``kind`` in a game's steps and game end, once (not looking inside one),
+    walking its lists, dicts and dataclasses (not their ``doc`` or ``scope``)."""
+    seen: set[int] = set()
+    todo: list = [gamedef.steps, gamedef.game_end]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or obj is None or isinstance(obj, (str, int, float, bool)):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, kind):
+            yield obj
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            todo.extend(obj)
+        elif isinstance(obj, dict):
+            todo.extend(obj.values())
+        elif hasattr(obj, "__dataclass_fields__"):
+            todo.extend(getattr(obj, f, None) for f in obj.__dataclass_fields__ if f not in ("doc", "scope"))
 
 
 def _filters(gamedef: Any) -> dict:
@@ -22,25 +43,12 @@ def _filters(gamedef: Any) -> dict:
     from ..interpreter.fastpath import reads_card_only
 
     out: dict = {}
-    seen: set[int] = set()
-    todo: list = [gamedef.steps, gamedef.game_end]
-    while todo:
-        obj = todo.pop()
-        if id(obj) in seen or obj is None or isinstance(obj, (str, int, float, bool)):
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, Effect):
-            a = obj.args
-            if obj.op == "take" and a.get("cards") is not None and a.get("count") is not None and a.get("from_shared"):
-                key = (a["from_shared"], a["to_name"])
-                test = a["cards"] if reads_card_only(a["cards"], gamedef) else None
-                out[key] = test if out.get(key, test) is test else None
-        elif isinstance(obj, (list, tuple, set, frozenset)):
-            todo.extend(obj)
-        elif isinstance(obj, dict):
-            todo.extend(obj.values())
-        elif hasattr(obj, "__dataclass_fields__"):
-            todo.extend(getattr(obj, f, None) for f in obj.__dataclass_fields__ if f not in ("doc", "scope"))
+    for obj in rule_parts(gamedef, Effect):
+        a = obj.args
+        if obj.op == "take" and a.get("cards") is not None and a.get("count") is not None and a.get("from_shared"):
+            key = (a["from_shared"], a["to_name"])
+            test = a["cards"] if reads_card_only(a["cards"], gamedef) else None
+            out[key] = test if out.get(key, test) is test else None
     _FILTERS[id(gamedef)] = (gamedef, out)
     return out
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from .drawn import _unseen_copies
+from .drawn import _unseen_copies, rule_parts
 from .mending import Mending
 from .parts import Parts
 
@@ -38,36 +38,24 @@ def _zones_read(gamedef: Any) -> frozenset | None:
     from ..dsl.reads import reads_of
 
     scope = gamedef.scope
-    found: set[str] | None = set()
-    seen: set[int] = set()
-    todo: list = [gamedef.steps, gamedef.game_end]
-    while todo and found is not None:
-        obj = todo.pop()
-        if id(obj) in seen or obj is None or isinstance(obj, (str, int, float, bool)):
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, Expr):
-            try:
-                r = reads_of(obj.text, scope, obj.pos)
-            except Exception:  # an expression the analysis does not read: assume it reads every zone
-                found = None
-                break
-            if r is not None:
-                found.update(z.name for z in r.zones)
-                stack = list(r.branches)
-                while stack:
-                    b = stack.pop()
-                    for x in (b.test, b.then, b.other):
-                        if x is not None:
-                            found.update(z.name for z in x.zones)
-                            stack.extend(x.branches)
-        elif isinstance(obj, (list, tuple, set, frozenset)):
-            todo.extend(obj)
-        elif isinstance(obj, dict):
-            todo.extend(obj.values())
-        elif hasattr(obj, "__dataclass_fields__"):
-            todo.extend(getattr(obj, f, None) for f in obj.__dataclass_fields__ if f not in ("doc", "scope"))
-    out = None if found is None else frozenset(found)
+    found: set[str] = set()
+    unread = False
+    for obj in rule_parts(gamedef, Expr):
+        try:
+            r = reads_of(obj.text, scope, obj.pos)
+        except Exception:  # an expression the analysis does not read: assume it reads every zone
+            unread = True
+            break
+        if r is not None:
+            found.update(z.name for z in r.zones)
+            stack = list(r.branches)
+            while stack:
+                b = stack.pop()
+                for x in (b.test, b.then, b.other):
+                    if x is not None:
+                        found.update(z.name for z in x.zones)
+                        stack.extend(x.branches)
+    out = None if unread else frozenset(found)
     _ZONES_READ[id(gamedef)] = (gamedef, out)
     return out
 
