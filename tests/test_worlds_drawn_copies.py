@@ -145,7 +145,10 @@ def _world(state) -> tuple:
 def test_bezique_worlds_seldom_fall_back():
     # every world drawn at 40 decisions of two random games (seeds 0, 1) replays the hand as the
     # seat saw it: on the code before, 18 of these 80 fell back (the seat's draws and the trump
-    # turned up kept as the first copies of their names); now 1
+    # turned up kept as the first copies of their names); then 1, the copies seen kept at the
+    # first places dealt their names (which read the names dealt, hidden); now 6, the copies the
+    # other seat showed given the places it last drew before it showed them, else its hand as
+    # dealt, from the public course alone (``drawn._unseen_copies``)
     game = academie.load_game(BEZIQUE)
     fell = drawn = 0
     for g in range(2):
@@ -158,4 +161,4 @@ def test_bezique_worlds_seldom_fall_back():
             fell += world.fallback
             assert world.information_state_string(seat) == state.information_state_string(seat)
             state.apply_action(moves.choice(state.legal_actions()))
-    assert drawn == 80 and fell <= 2, fell
+    assert drawn == 80 and fell <= 7, fell

@@ -20,9 +20,9 @@ FILTERED = str(Path(__file__).parent / "concepts" / "filtered_draw.yaml")
 def test_worlds_of_draws_filtered_from_the_stock_look_to_the_seat_as_the_game_does():
     # a world drawn at each of 40 decisions of two random games: on the code before, 17 of these 80
     # looked otherwise to the seat (its own hand another: its filtered draw kept as the top card
-    # of the stock) and 71 fell back; now none looks otherwise and fewer fall back (53, all
-    # copied; 48 with the copy exchanged by names, which draws otherwise from the same generator:
-    # on seeds 2 to 7, 142 of 240 against 147)
+    # of the stock) and 71 fell back; then none looked otherwise and 53 fell back (all copied);
+    # now 13 (all copied), the copies seen given the places the other seat held them at from the
+    # public course (a filtered draw a card it showed passes: ``drawn._unseen_copies``)
     game = academie.load_game(FILTERED)
     fell = drawn = 0
     for g in range(2):
@@ -36,7 +36,7 @@ def test_worlds_of_draws_filtered_from_the_stock_look_to_the_seat_as_the_game_do
             assert world.information_state_string(seat) == state.information_state_string(seat), (g, drawn)
             assert world.legal_moves() == state.legal_moves()
             state.apply_action(moves.choice(state.legal_actions()))
-    assert drawn == 80 and fell <= 55, fell
+    assert drawn == 80 and fell <= 15, fell
 
 
 def _twins(seed: int, every: int = 6, part: bool = False):
@@ -86,9 +86,9 @@ def _world(state) -> tuple:
 def test_two_deals_alike_to_a_seat_give_it_the_same_worlds_where_draws_are_filtered():
     # the places a world gives the seat's filtered draws are named from what it saw, never read
     # from the deal: on the code before, the card dealt at the top place (hidden) was kept there.
-    # The worlds copied where none drawn reaches the decision (17 of these 42) are the same too:
-    # on the code before, all 17 differed (names exchanged, each with all its copies, kept which
-    # places hold copies of one name)
+    # The worlds copied where none drawn reaches the decision are the same too: on the code
+    # before, all 17 of these 42 differed (names exchanged, each with all its copies, kept which
+    # places hold copies of one name); now 1 of the 42 is copied, the rest drawn
     tried = copied = 0
     for seed in range(4):
         for real, twin, seat in _twins(seed):
@@ -99,25 +99,28 @@ def test_two_deals_alike_to_a_seat_give_it_the_same_worlds_where_draws_are_filte
                 assert _world(a) == _world(b), (seed, seat, k, a.copied)
                 tried += 1
                 copied += a.copied
-    assert tried >= 30 and copied >= 6, (tried, copied)
+    assert tried >= 30 and copied >= 1, (tried, copied)
 
 
-def test_a_world_copied_never_keeps_an_unseen_copy_of_a_name_seen_where_it_lies():
+def test_a_world_never_keeps_an_unseen_copy_of_a_name_seen_where_it_lies():
     # two deals apart by an unseen copy of a name the seat saw a copy of, and a card of another
-    # name: a world copied (none drawn reaches the decision) is the same world in both, card for
-    # card, events included. On the code before, 21 of these 22 differed: a name of which the seat
-    # saw a copy stayed where all its copies lay, the unseen one in the other seat's hand or the
-    # stock. (Of these 48 pairs, 2 still differ, at seed 3, where a world is drawn for one deal:
-    # the copies seen are taken to be the first dealt of their name, ``drawn._unseen_copies``; the
-    # worlds drawn are not asserted here)
-    copied = 0
+    # name: a world, drawn or copied (none drawn reaches the decision), is the same world in
+    # both, card for card, events included. On the code before, 21 of the 22 copied differed: a
+    # name of which the seat saw a copy stayed where all its copies lay, the unseen one in the
+    # other seat's hand or the stock; and then 2 of these 48 pairs (seed 3), where one deal gave
+    # a world drawn and the other a world copied: the copies seen were taken to be the first
+    # dealt of their name, so how many unseen places the other seat's hand and the stock held
+    # turned on which names were dealt there (``drawn._unseen_copies``). Now the seen copies are
+    # given places from the public course alone, and 1 of the 48 worlds is copied, the rest drawn
+    copied = pairs = 0
     for seed in range(4):
         for real, twin, seat in _twins(seed, part=True):
             for k in range(3):
                 a = real.clone().resample(seat, random.Random(k))
                 b = twin.clone().resample(seat, random.Random(k))
-                if a.copied and b.copied:
-                    assert _world(a) == _world(b), (seed, seat, k)
-                    assert a.information_state_string(seat) == real.information_state_string(seat)
-                    copied += 1
-    assert copied >= 10, copied
+                assert a.copied == b.copied, (seed, seat, k)
+                assert _world(a) == _world(b), (seed, seat, k, a.copied)
+                assert a.information_state_string(seat) == real.information_state_string(seat)
+                copied += a.copied
+                pairs += 1
+    assert pairs == 48 and copied >= 1, (pairs, copied)

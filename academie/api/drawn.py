@@ -61,9 +61,12 @@ def _unseen_copies(
     unseen itself). How many copies of a name it has seen outside the hand it was dealt is the
     most of: the copies it was dealt or was shown in full (a card it drew), and the copies that
     lie now where it sees them (its hand and zones, what it is shown of the others' and the
-    shared zones: ``observation``); those are taken to be the first dealt of their name, in the
-    order of the places (the other seats', the zones dealt, the pack's rest), and the rest of
-    the copies are unseen. A world whose hand played again differs from what the seat saw is
+    shared zones: ``observation``); those are given places from the public course alone, never
+    from the names dealt there (hidden): a copy another seat showed from its hand the place of
+    the last card it drew before (``_shown_by``), else its hand as dealt, the rest the first
+    places not given in the order of the places (the other seats', the zones dealt, the pack's
+    rest); every other card at those places is unseen (a hand's cards all drawn again, those
+    given put back: ``_Hand``). A world whose hand played again differs from what the seat saw is
     drawn again. A hand without a deal (a patience laid out from the pack) exchanges names, among
     the names none of whose copies the seat has seen (``_unseen_names``). A patience whose cards
     were all dealt to the zones it lays out or turns from (``spots``, ``_pile_spots``) exchanges
@@ -107,22 +110,13 @@ def _unseen_copies(
     for c, k in counts.items():
         rest.extend([c.name] * (k - placed[c.name]))
     places.append(("zone:pack", rest))
-    fixed: list[Counter] = [Counter() for _ in places]
-
-    def take(want: dict, which: list[int]) -> None:
-        for i in which:
-            key, names = places[i]
-            followed = at.get(key[5:], {}) if isinstance(key, str) else {}  # (those are given: not kept)
-            have = Counter(n for j, n in enumerate(names) if j not in followed)
-            for n, k in want.items():
-                m = min(k, have[n] - fixed[i][n])
-                if m > 0:
-                    fixed[i][n] += m
-                    want[n] = k - m
-
-    # the copies seen leaving a known place of a zone dealt (``_seen_at``) are kept at that place
+    # the copies seen beyond the seat's own hand are given places from the public course alone
+    # (never from the names dealt there, which are hidden): below, a card another seat showed;
+    # then a card it drew, unseen where it lay, the first places of the zones not given; a card
+    # shown else, the first places not given, in the order of the places, by how many each holds
     e = state.engine
-    at = _seen_at(state._events, deal, seat, _filters(e.g))
+    drew: dict = {}
+    at = _seen_at(state._events, deal, seat, _filters(e.g), drew)
     for spots in at.values():
         for n in spots.values():
             if not isinstance(n, str):  # a card drawn unseen by a filter
@@ -131,6 +125,46 @@ def _unseen_copies(
                 drawn[n] -= 1
             elif shown.get(n, 0) > 0:
                 shown[n] -= 1
+    free: list[list[int]] = []
+    for key, names in places:
+        seen = at.get(key[5:], {}) if isinstance(key, str) else {}
+        free.append([i for i in range(len(names)) if i not in seen])
+    given: list[dict[int, str]] = [{} for _ in places]
+    index = {key: i for i, (key, _) in enumerate(places)}
+
+    def give(i: int, n: str, spot: int | None = None) -> bool:
+        left = [j for j in free[i] if j not in given[i]] if spot is None else [spot]
+        if not left or left[0] in given[i]:
+            return False
+        given[i][left[0]] = n
+        return True
+
+    # a copy another seat showed from its hand (played it, say) is given a place it held then,
+    # read from the public course alone, the last shown first: the place of the last card it drew
+    # before (by a filter that the card passes, else unseen) not given yet, else its hand as
+    # dealt while it has room (so that a card lies in a world's hand no longer than it must)
+    for when, s, n in reversed(_shown_by(state._events, seat)):
+        if shown.get(n, 0) <= 0 or s not in index:
+            continue
+        before = [d for d in drew.get(s, ()) if d[0] < when]
+        d = next((d for d in reversed(before) if d[3] is not None and d[3].filter(e, seat, [by_name[n]])), None)
+        if d is None:
+            d = next((d for d in reversed(before) if d[3] is None), None)
+        if d is not None:
+            drew[s].remove(d)
+            ok = give(index["zone:" + d[1]], n, d[2])
+        else:
+            i = index[s]
+            ok = len(given[i]) < len(free[i]) and give(i, n)
+        if ok:
+            shown[n] -= 1
+
+    def take(want: dict, which: list[int]) -> None:
+        for n in sorted(want):
+            for i in which:
+                while want[n] > 0 and give(i, n):
+                    want[n] -= 1
+
     zones = [i for i, (key, _) in enumerate(places) if not isinstance(key, int)]
     take(drawn, zones)
     for n, k in drawn.items():
@@ -139,29 +173,83 @@ def _unseen_copies(
     groups: list = []
     from ..interpreter.worlds import Spots
 
-    for (key, names), fix in zip(places, fixed):
-        out: list = []
-        seen = at.get(key[5:], {}) if isinstance(key, str) else {}
-        where = []
-        put: dict = {}
+    for (key, names), got in zip(places, given):
+        if key == "zone:pack":  # the pack's rest, by name: a copy given it kept out where it lies
+            fix = Counter(got.values())
+            out = []
+            for n in names:
+                if fix[n] > 0:
+                    fix[n] -= 1
+                else:
+                    out.append(by_name[n])
+            groups.append((key, out))
+            continue
+        if isinstance(key, int):  # a hand: every card taken out, the copies given put back
+            put = {k: by_name[n] for k, n in enumerate(got.values())}
+            groups.append((_Hand(key, put), [by_name[n] for n in names]))
+            continue
+        seen = at.get(key[5:], {})
+        # the places not seen first (the copies given put at the first of them), then those seen
+        order = [i for i in range(len(names)) if i not in seen] + sorted(seen)
         need: dict = {}
-        for i, n in enumerate(names):
+        put = {}
+        for k, i in enumerate(order):
             v = seen.get(i)
-            if isinstance(v, str):  # given the name seen there; the card dealt there (hidden) among those drawn
-                put[len(out)] = by_name[v]
-                out.append(by_name[n])
-                where.append(i)
-                continue
-            if v is None and fix[n] > 0:
-                fix[n] -= 1
-            else:
-                if v is not None:  # drawn unseen by a filter: a card that passes it
-                    need[len(out)] = _passes(v, e, seat)
-                out.append(by_name[n])
-                where.append(i)
-        groups.append((Spots(key, where, put, need) if seen else key, out))
+            if i in got:  # a copy seen given this place
+                put[k] = by_name[got[i]]
+            elif isinstance(v, str):  # given the name seen there; the card dealt there (hidden) among those drawn
+                put[k] = by_name[v]
+            elif v is not None:  # drawn unseen by a filter: a card that passes it
+                need[k] = _passes(v, e, seat)
+        groups.append((Spots(key, order, put, need), [by_name[names[i]] for i in order]))
     pack = groups.pop()
     return groups, pack[1]
+
+
+class _Hand(int):
+    """A seat's hand in the deal (its number) whose cards are all drawn again, those of ``put``
+    ({k: card}) given: the copies the seat saw that are given places there (``place_copies``)."""
+
+    put: dict
+
+    def __new__(cls, seat: int, put: dict) -> "_Hand":
+        self = super().__new__(cls, seat)
+        self.put = put
+        return self
+
+
+_SHOWN = ("play", "meld", "show", "discard", "lay_off")
+_LAID = ("play", "discard", "lay_off")  # (a card melded or shown may be shown again)
+
+
+def _shown_by(events: list, seat: int) -> list[tuple[int, int, str]]:
+    """The cards the other seats showed from their hands, copy by copy, in the order first shown
+    ([(when, seat, name)], ``when`` the event's index): a copy shown again (melded, then played,
+    or melded twice) counted once, read from the public course alone."""
+    out: list[tuple[int, int, str]] = []
+    had: dict = {}
+    each: dict = {}
+    started = False
+    for when, (public, owner, _) in enumerate(events):
+        if not started:
+            started = owner == -1
+            continue
+        s = public.get("seat")
+        if public.get("type") not in _SHOWN or not isinstance(s, int) or s == seat:
+            continue
+        names = public.get("cards") if public.get("card") is None else [public.get("card")]
+        here: dict = {}
+        for n in names or ():
+            if isinstance(n, str):
+                here[n] = here.get(n, 0) + 1
+        for n, k in here.items():
+            if public["type"] in _LAID:  # cards laid from the hand: counted on
+                k += each.get((s, n), 0)
+                each[s, n] = k
+            while k > had.get((s, n), 0):
+                had[s, n] = had.get((s, n), 0) + 1
+                out.append((when, s, n))
+    return out
 
 
 def _passes(test: Any, e: Any, seat: int) -> Any:
@@ -170,7 +258,9 @@ def _passes(test: Any, e: Any, seat: int) -> Any:
     return lambda c: bool(filt(e, seat, [c]))
 
 
-def _seen_at(events: list, deal: dict, seat: int, filters: dict | None = None) -> dict[str, dict[int, Any]]:
+def _seen_at(
+    events: list, deal: dict, seat: int, filters: dict | None = None, drew: dict | None = None
+) -> dict[str, dict[int, Any]]:
     """The places in the hand's deal of the cards ``seat`` saw leave a zone dealt from its top
     ({zone: {place: name}}), read from the public course alone: the deal lists a zone top first,
     and each card turned up from it or taken from it (``from``, with their number) takes the
@@ -185,7 +275,7 @@ def _seen_at(events: list, deal: dict, seat: int, filters: dict | None = None) -
     top = {z: 0 for z, names in deal.items() if z not in ("type", "hands") and isinstance(names, list)}
     out: dict[str, dict[int, str]] = {}
     started = False
-    for public, owner, full in events:
+    for when, (public, owner, full) in enumerate(events):
         if not started:
             started = owner == -1
             continue
@@ -211,6 +301,8 @@ def _seen_at(events: list, deal: dict, seat: int, filters: dict | None = None) -
             if test is not None:
                 for j in range(k):
                     out.setdefault(z, {})[i + j] = test
+            if drew is not None and isinstance(public.get("seat"), int):  # {seat: [(when, zone, place, test)]}
+                drew.setdefault(public["seat"], []).extend((when, z, i + j, test) for j in range(k))
             continue
         if len(names) != k:
             del top[z]

@@ -361,7 +361,7 @@ class Resampling(Mending, Parts):
             if w._ok:
                 w.again = True
                 return w
-        for w, args in given_up:
+        for w, args in () if copies else given_up:  # (with copies of a card: copied, as the seat saw it)
             if args is not None:  # given up at its first difference: played to the end now
                 w = _World.__new__(_World)
                 a_snap, a_sigma, a_seed, a_here = args
