@@ -47,15 +47,17 @@ class Spots(str):
     some not (a patience's piles, the seen copy face up, its twin face down), the copy exchanged
     is the one at its place, not the last of its name. ``put``: {k: card} the ``k``-th of those
     places given ``card`` (the name seen leave it), the rest drawn (``place_copies``); ``need``:
-    {k: test} the ``k``-th given a card drawn that passes ``test`` (one drawn by a filter)."""
+    {k: test} the ``k``-th given a card drawn that passes ``test`` (one drawn by a filter).
+    ``at`` None: every place of the zone, in its order (the pack's undealt rest, whose cards are
+    all exchanged: the ``k``-th is its ``k``-th place from the top)."""
 
-    at: tuple
+    at: tuple | None
     put: dict
     need: dict
 
-    def __new__(cls, key: str, at: Iterable[int], put: dict | None = None, need: dict | None = None) -> "Spots":
+    def __new__(cls, key: str, at: Iterable[int] | None, put: dict | None = None, need: dict | None = None) -> "Spots":
         self = super().__new__(cls, key)
-        self.at = tuple(at)
+        self.at = None if at is None else tuple(at)
         self.put = put or {}
         self.need = need or {}
         return self

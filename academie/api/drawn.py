@@ -1,8 +1,9 @@
 """The places of the cards a seat has not seen, in a game with copies of a card (``pack: copies:``):
-copy by copy, a card it saw leave a zone dealt from a known place kept at that place (``_seen_at``),
-and a card another seat drew there unseen by a filter (``take`` with ``cards:`` and ``count:``) one that
-passes the filter (``_filters``); without a deal, by names (``_unseen_names``). Read from the hand's
-public course and the rules alone (``State.resample``, academie/api/resampling.py)."""
+copy by copy, a card it saw leave a zone dealt (or the pack's undealt rest) from a known place kept
+at that place (``_seen_at``), and a card another seat drew there unseen by a filter (``take`` with
+``cards:`` and ``count:``) one that passes the filter (``_filters``); without a deal, by names
+(``_unseen_names``). Read from the hand's public course and the rules alone (``State.resample``,
+academie/api/resampling.py)."""
 
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def _filters(gamedef: Any) -> dict:
 
 def _unseen_copies(
     state: Any, deal: dict, seat: int, known: set, by_name: dict, dealt: bool, spots: dict | None = None
-) -> tuple[list, list]:
+) -> list:
     """``_unseen``'s places with copies of a card (``pack: copies:``), copy by copy: of each name,
     the copies the seat has not seen, wherever they were dealt (a copy whose twin it saw is
     unseen itself). How many copies of a name it has seen outside the hand it was dealt is the
@@ -66,8 +67,10 @@ def _unseen_copies(
     the last card it drew before (``_shown_by``), else its hand as dealt, the rest the first
     places not given in the order of the places (the other seats', the zones dealt, the pack's
     rest); every other card at those places is unseen (a hand's cards all drawn again, those
-    given put back: ``_Hand``). A world whose hand played again differs from what the seat saw is
-    drawn again. A hand without a deal (a patience laid out from the pack) exchanges names, among
+    given put back: ``_Hand``); the pack's undealt rest is followed from its top as a zone dealt
+    is, all its cards drawn again, the copies given or seen there put at their places (a ``Spots``
+    of no ``at``), never by the names it holds (hidden). A world whose hand played again differs
+    from what the seat saw is drawn again. A hand without a deal (a patience laid out from the pack) exchanges names, among
     the names none of whose copies the seat has seen (``_unseen_names``). A patience whose cards
     were all dealt to the zones it lays out or turns from (``spots``, ``_pile_spots``) exchanges
     the cards it never turned up, copy by copy, by their places in the deal (``Spots``): a copy
@@ -75,9 +78,12 @@ def _unseen_copies(
     if spots is not None:
         from ..interpreter.worlds import Spots
 
-        return [(Spots("zone:" + z, at), [by_name[deal[z][i]] for i in at]) for z, at in spots.items()], []
+        return [(Spots("zone:" + z, at), [by_name[deal[z][i]] for i in at]) for z, at in spots.items()] + [
+            ("zone:pack", [])
+        ]
     if not dealt:
-        return _unseen_names(state.engine, deal, seat, known, by_name)
+        named, left = _unseen_names(state.engine, deal, seat, known, by_name)
+        return [*named, ("zone:pack", left)]
     from collections import Counter
 
     e = state.engine
@@ -174,15 +180,23 @@ def _unseen_copies(
     from ..interpreter.worlds import Spots
 
     for (key, names), got in zip(places, given):
-        if key == "zone:pack":  # the pack's rest, by name: a copy given it kept out where it lies
-            fix = Counter(got.values())
-            out = []
-            for n in names:
-                if fix[n] > 0:
-                    fix[n] -= 1
-                else:
-                    out.append(by_name[n])
-            groups.append((key, out))
+        if key == "zone:pack":
+            # the pack's undealt rest, every card of it exchanged (the deal does not list its
+            # order: ``names`` is the rest in the pack's catalogue order, not by place), a copy
+            # given it or seen leave it put at its place there, top first (a ``Spots`` of no
+            # ``at``: all its places, in order); never kept out by the names the rest holds, hidden
+            seen = at.get("pack", {})
+            fixed: dict = {}
+            tests: dict = {}
+            for i in range(len(names)):
+                v = seen.get(i)
+                if i in got:
+                    fixed[i] = by_name[got[i]]
+                elif isinstance(v, str):
+                    fixed[i] = by_name[v]
+                elif v is not None:
+                    tests[i] = _passes(v, e, seat)
+            groups.append((Spots(key, None, fixed, tests), [by_name[n] for n in names]))
             continue
         if isinstance(key, int):  # a hand: every card taken out, the copies given put back
             put = {k: by_name[n] for k, n in enumerate(got.values())}
@@ -202,8 +216,7 @@ def _unseen_copies(
             elif v is not None:  # drawn unseen by a filter: a card that passes it
                 need[k] = _passes(v, e, seat)
         groups.append((Spots(key, order, put, need), [by_name[names[i]] for i in order]))
-    pack = groups.pop()
-    return groups, pack[1]
+    return groups
 
 
 class _Hand(int):
@@ -262,7 +275,8 @@ def _seen_at(
     events: list, deal: dict, seat: int, filters: dict | None = None, drew: dict | None = None
 ) -> dict[str, dict[int, Any]]:
     """The places in the hand's deal of the cards ``seat`` saw leave a zone dealt from its top
-    ({zone: {place: name}}), read from the public course alone: the deal lists a zone top first,
+    ({zone: {place: name}}, the pack's undealt rest as ``"pack"``, its places top first after
+    the deal), read from the public course alone: the deal lists a zone top first,
     and each card turned up from it or taken from it (``from``, with their number) takes the
     next places; a card seen so is one turned up, or one taken that the seat was shown (its own
     draws, a card taken face up), kept at those places under the name seen. A zone that takes
@@ -273,6 +287,7 @@ def _seen_at(
     unseen, where the rules' test of that take reads the card alone (``filters``: {(from, to):
     test}), at places given the test ({place: test}) for a card that passes it."""
     top = {z: 0 for z, names in deal.items() if z not in ("type", "hands") and isinstance(names, list)}
+    top.setdefault("pack", 0)  # the pack's undealt rest, top first (the deal leaves it in its order)
     out: dict[str, dict[int, str]] = {}
     started = False
     for when, (public, owner, full) in enumerate(events):

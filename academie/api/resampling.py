@@ -109,9 +109,9 @@ class Resampling(Mending, Parts):
                         placed.update(names)
                         groups.append(("zone:" + z, [by_name[n] for n in names if n not in known]))
                 rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
-            else:
-                groups, rest = _unseen_copies(self, deal, seat, known, by_name, dealt, spots)
-            groups.append(("zone:pack", rest))
+                groups.append(("zone:pack", rest))
+            else:  # (the pack's undealt rest the last place)
+                groups = _unseen_copies(self, deal, seat, known, by_name, dealt, spots)
             if by_copy:  # no copy of the state made (it exchanges names), nor lacks read by name:
                 # the hand played again judges (the counters every seat saw, for giving up early)
                 marks: list = []
