@@ -148,7 +148,9 @@ def test_bezique_worlds_seldom_fall_back():
     # turned up kept as the first copies of their names); then 1, the copies seen kept at the
     # first places dealt their names (which read the names dealt, hidden); now 6, the copies the
     # other seat showed given the places it last drew before it showed them, else its hand as
-    # dealt, from the public course alone (``drawn._unseen_copies``)
+    # dealt, from the public course alone (``drawn._unseen_copies``); now 1, half the worlds of a
+    # draw giving those copies the first places that seat held before instead (its hand as dealt,
+    # its first draws: a card it held long made a meld it passed)
     game = academie.load_game(BEZIQUE)
     fell = drawn = 0
     for g in range(2):
@@ -161,4 +163,4 @@ def test_bezique_worlds_seldom_fall_back():
             fell += world.fallback
             assert world.information_state_string(seat) == state.information_state_string(seat)
             state.apply_action(moves.choice(state.legal_actions()))
-    assert drawn == 80 and fell <= 7, fell
+    assert drawn == 80 and fell <= 2, fell

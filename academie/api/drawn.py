@@ -55,7 +55,14 @@ def _filters(gamedef: Any) -> dict:
 
 
 def _unseen_copies(
-    state: Any, deal: dict, seat: int, known: set, by_name: dict, dealt: bool, spots: dict | None = None
+    state: Any,
+    deal: dict,
+    seat: int,
+    known: set,
+    by_name: dict,
+    dealt: bool,
+    spots: dict | None = None,
+    early: bool = False,
 ) -> list:
     """``_unseen``'s places with copies of a card (``pack: copies:``), copy by copy: of each name,
     the copies the seat has not seen, wherever they were dealt (a copy whose twin it saw is
@@ -64,9 +71,10 @@ def _unseen_copies(
     lie now where it sees them (its hand and zones, what it is shown of the others' and the
     shared zones: ``observation``); those are given places from the public course alone, never
     from the names dealt there (hidden): a copy another seat showed from its hand the place of
-    the last card it drew before (``_shown_by``), else its hand as dealt, the rest the first
-    places not given in the order of the places (the other seats', the zones dealt, the pack's
-    rest); every other card at those places is unseen (a hand's cards all drawn again, those
+    the last card it drew before (``_shown_by``), else its hand as dealt (``early``: the first
+    shown first, its hand as dealt while it has room, else the first card it drew before), the
+    rest the first places not given in the order of the places (the other seats', the zones
+    dealt, the pack's rest); every other card at those places is unseen (a hand's cards all drawn again, those
     given put back: ``_Hand``); the pack's undealt rest is followed from its top as a zone dealt
     is, all its cards drawn again, the copies given or seen there put at their places (a ``Spots``
     of no ``at``), never by the names it holds (hidden). A world whose hand played again differs
@@ -148,22 +156,28 @@ def _unseen_copies(
     # a copy another seat showed from its hand (played it, say) is given a place it held then,
     # read from the public course alone, the last shown first: the place of the last card it drew
     # before (by a filter that the card passes, else unseen) not given yet, else its hand as
-    # dealt while it has room (so that a card lies in a world's hand no longer than it must)
-    for when, s, n in reversed(_shown_by(state._events, seat)):
+    # dealt while it has room (so that a card lies in a world's hand no longer than it must).
+    # ``early``: the first shown first, the place of the first card it drew before by a filter
+    # the card passes, else its hand as dealt while it has room, else the first card it drew
+    # before unseen (so that a card lies in a world's hand as long as it may: a meld it passed)
+    for when, s, n in _shown_by(state._events, seat) if early else reversed(_shown_by(state._events, seat)):
         if shown.get(n, 0) <= 0 or s not in index:
             continue
         before = [d for d in drew.get(s, ()) if d[0] < when]
-        d = next((d for d in reversed(before) if d[3] is not None and d[3].filter(e, seat, [by_name[n]])), None)
+        if not early:
+            before.reverse()
+        i = index[s]
+        d = next((d for d in before if d[3] is not None and d[3].filter(e, seat, [by_name[n]])), None)
+        if d is None and (early or not any(x[3] is None for x in before)):
+            if len(given[i]) < len(free[i]) and give(i, n):
+                shown[n] -= 1
+                continue
         if d is None:
-            d = next((d for d in reversed(before) if d[3] is None), None)
+            d = next((d for d in before if d[3] is None), None)
         if d is not None:
             drew[s].remove(d)
-            ok = give(index["zone:" + d[1]], n, d[2])
-        else:
-            i = index[s]
-            ok = len(given[i]) < len(free[i]) and give(i, n)
-        if ok:
-            shown[n] -= 1
+            if give(index["zone:" + d[1]], n, d[2]):
+                shown[n] -= 1
 
     def take(want: dict, which: list[int]) -> None:
         for n in sorted(want):

@@ -65,10 +65,12 @@ class Resampling(Mending, Parts):
 
     _world: Any = None  # a world drawn (``worlds._World``): (snapshot, sigma, seed, restock plan)
 
-    def _unseen(self, seat: int) -> tuple:
+    def _unseen(self, seat: int, early: bool = False) -> tuple:
         """The hand's deal as dealt (every card, or None before the deal), the places of the cards
         ``seat`` has not seen ([(a place's key, [its unseen cards])]: the cards dealt to a seat or a
-        zone, split by what may lie there) and what may not lie in each ({key: {card, …}})."""
+        zone, split by what may lie there) and what may not lie in each ({key: {card, …}}).
+        ``early``: with copies of a card, the copies another seat showed given the first places
+        it held before (``_unseen_copies``)."""
         from ..interpreter.worlds import lacks
 
         deal = next((full for _, owner, full in self._events if owner == -1), None)
@@ -111,7 +113,7 @@ class Resampling(Mending, Parts):
                 rest = [c for c in e.pack_cards if c.name not in placed and c.name not in known]
                 groups.append(("zone:pack", rest))
             else:  # (the pack's undealt rest the last place)
-                groups = _unseen_copies(self, deal, seat, known, by_name, dealt, spots)
+                groups = _unseen_copies(self, deal, seat, known, by_name, dealt, spots, early)
             if by_copy:  # no copy of the state made (it exchanges names), nor lacks read by name:
                 # the hand played again judges (the counters every seat saw, for giving up early)
                 marks: list = []
@@ -265,11 +267,14 @@ class Resampling(Mending, Parts):
         key = (seat, len(self._moves), snap)
         cached = getattr(self, "_resample_cache", None)
         if cached is not None and cached[0] == key:  # a search draws many worlds from one state
-            deal, groups, barred, copyable, marks, found, stats = cached[1]
+            deal, groups, barred, copyable, marks, found, stats, early = cached[1]
         else:
             deal, groups, barred, copyable, marks = self._unseen(seat)
             found, stats = [], [0, 0]  # the exchanges that gave a world; [worlds drawn, fallen back]
-            self._resample_cache = (key, (deal, groups, barred, copyable, marks, found, stats))
+            # with copies: the places given the copies seen early (``_unseen``), once wanted, and the
+            # worlds found with the places given late and early
+            early = [None, 0, 0]
+            self._resample_cache = (key, (deal, groups, barred, copyable, marks, found, stats, early))
         # a state whose worlds mostly fall back (a count declared from a hand that few hands give)
         # draws fewer before it takes a world it drew before
         tries = _RESAMPLE_TRIES if stats[0] < 5 or 2 * stats[1] <= stats[0] else _RESAMPLE_FEW
@@ -305,7 +310,18 @@ class Resampling(Mending, Parts):
             if deal is None:
                 drawn = None
             elif copies:
-                drawn = place_copies(groups, rng)
+                # half the worlds (half a draw's tries; every other draw of one try) give the copies
+                # another seat showed the first places it held, not the last (a card it held long,
+                # that made a meld it passed, is seen late in the others): the second half, or the
+                # first where those have given more worlds from this state
+                won = early[2] > early[1]
+                if tries > 1:
+                    use = (attempt >= tries // 2) != won
+                else:
+                    use = stats[0] % 2 == 0 if early[1] == early[2] else won
+                if use and early[0] is None:
+                    early[0] = self._unseen(seat, early=True)[1]
+                drawn = place_copies(early[0] if use else groups, rng)
             else:
                 drawn = place(groups, barred, rng)
                 if drawn is None:  # what was inferred leaves no placement (a rule not as plain as
@@ -345,6 +361,8 @@ class Resampling(Mending, Parts):
                     drawn, world = mended
                     sigma, here = compose(drawn)
             if world._ok:
+                if copies:
+                    early[2 if use else 1] += 1
                 if len(found) < 64:
                     found.append((sigma, here))
                 return world
