@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations as subsets
+from operator import attrgetter
 from math import comb as binomial
 from typing import Any, Callable
 
-from .cards import RANKS
+from .cards import CARDS_BY_NAME, RANKS, SUITS
 
 KINDS = ("set", "pairs", "run", "flush", "sum", "high", "ranking", "melds")
 RADIX = 16  # a rank's digit in a key (strengths are 1 … 13, 0 for a rank counted low)
@@ -222,25 +223,29 @@ _MASKS: dict = {}  # a zone's cards -> the ranks held in each suit, as bits
 _COUNTS: dict = {}  # a zone's cards -> how many of each rank (in the order met)
 
 
+_SHIFT = {su: 16 * i for i, su in enumerate(SUITS)}  # a suit's place in a card's code
+_CODE = {x: 1 << (_SHIFT[x.suit] + RANKS.index(x.rank)) for x in CARDS_BY_NAME.values() if x.suit in _SHIFT}
+_IN_SUIT = (1 << len(RANKS)) - 1
+_SUIT_OF = attrgetter("suit")
+
+
 def _summary(cards: tuple) -> tuple | None:
-    """What every combination asked of a hand reads of ``cards``, worked out in one pass and kept
-    per the cards: the ranks held in each suit, as bits in the notation order, and the ranks held
-    an odd number of times, held two or three (or six or seven) times, held four or more times
-    (bit planes of each rank's count); None when a card is held twice (two packs), a card has no
-    rank of the notation, or there is none."""
+    """What every combination asked of a hand reads of ``cards``, worked out once and kept per the
+    cards: the ranks held in each suit (in the order the suits are met), as bits in the notation
+    order, and the ranks held an odd number of times, held two or three (or six or seven) times,
+    held four or more times (bit planes of each rank's count); None when a card is held twice (two
+    packs), a card has no suit or rank of the notation, or there is none. The suits' bits are the
+    sum of each card's code (a bit of its own), no card looked at in Python: a card held twice
+    carries into another bit, and the sum then has fewer bits than there are cards."""
     got = _MASKS.get(cards)
     if got is None:
-        m: dict[str, int] = {}
-        get = m.get
-        for x in cards:
-            b = _BIT.get(x.rank)
-            su = x.suit
-            old = get(su, 0)
-            if b is None or old & b:
-                m = {}
-                break
-            m[su] = old | b
-        if m:
+        got = ()
+        try:
+            total = sum(map(_CODE.__getitem__, cards))
+        except KeyError:  # a card of no suit or rank of the notation
+            total = 0
+        if total and total.bit_count() == len(cards):
+            m = {su: (total >> _SHIFT[su]) & _IN_SUIT for su in dict.fromkeys(map(_SUIT_OF, cards))}
             ones = twos = fours = 0
             for v in m.values():  # each rank's count, added suit by suit in three bit planes
                 carry = ones & v
@@ -248,8 +253,6 @@ def _summary(cards: tuple) -> tuple | None:
                 fours ^= twos & carry
                 twos ^= carry
             got = (m, ones, twos, fours)
-        else:
-            got = ()
         if len(_MASKS) >= _CACHE_LIMIT:
             _MASKS.clear()
         _MASKS[cards] = got
