@@ -13,7 +13,7 @@ from .build_copies import build_copies
 from .build_pieces import WANT_NUMBER, WANT_SEAT, WANT_SEAT_OR_NONE, WANT_TRUTH, value_at
 from .build_steps import StepBuilder
 from .cards import RANKS, SUITS, card as _card
-from .combinations import build as build_combinations
+from .build_combinations import build as build_combinations
 from .wild import wild_cards
 from .compiler import Scope
 from .corpus import source_ids

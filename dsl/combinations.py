@@ -3,7 +3,7 @@ them) declared in a rule file's ``combinations:`` section and found in a zone by
 expression functions ``best``, ``count_of``, ``cards_of``, ``size_of``, ``top_of`` and
 ``value_of`` (``functions/combinations.py``; docs/language.md, section 3 and 8).
 
-``Combination`` is one pattern, built once when the file is loaded (``build``).
+``Combination`` is one pattern, built once when the file is loaded (``build_combinations.py``).
 ``find(comb, cards)`` finds it in a zone's cards: the cards are grouped by rank and by
 suit once per call, never tested card by card, and what is found (``Found``) is kept
 per pattern for the zone's cards (the same hand asked for its count, its best and its
@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations as subsets
+from operator import attrgetter
 from math import comb as binomial
 from typing import Any, Callable
 
-from .cards import RANKS
+from .cards import CARDS_BY_NAME, RANKS, SUITS
 
 KINDS = ("set", "pairs", "run", "flush", "sum", "high", "ranking", "melds")
 RADIX = 16  # a rank's digit in a key (strengths are 1 … 13, 0 for a rank counted low)
@@ -61,6 +62,8 @@ class Combination:
     cache: dict = field(default_factory=dict, repr=False)
     memo: dict = field(default_factory=dict, repr=False)  # a suit's ranks (as bits) -> what they hold of it
     rank_at: dict[int, str] = field(default_factory=dict, repr=False)  # strength -> rank
+    # a set: (the ranks that count as bits, each with its bit) when their strengths differ, else ()
+    set_plan: tuple | None = field(default=None, repr=False)
 
     def __post_init__(self):
         self.rank_at = {t: r for r, t in self.strength.items()}
@@ -134,8 +137,45 @@ def _rank_counts(c: Combination, cards: tuple) -> dict[str, int]:
     return {r: n for r, n in every.items() if r in strength and (only is None or r in only)}
 
 
+def _plan_set(c: Combination) -> tuple:
+    """``c.set_plan``: the ranks that count (``_by_rank``'s) as bits and each with its bit, when
+    no two have the same strength (which of equal ones is taken then depends on the order met);
+    else ()."""
+    counted = [(r, _BIT[r]) for r in c.strength if r in _BIT and (c.ranks is None or r in c.ranks)]
+    if len({c.strength[r] for r, _ in counted}) < len(counted):
+        return ()
+    mask = 0
+    for _, b in counted:
+        mask |= b
+    return (mask, tuple(counted))
+
+
 def _find_set(c: Combination, cards) -> Found:
-    groups = _rank_counts(c, cards)
+    """A set: from the zone's ranks held once, twice, four times (bits, ``_summary``), what
+    they hold kept per those bits, when one card of each rank and suit is held; else counted."""
+    plan = c.set_plan
+    if plan is None:
+        plan = c.set_plan = _plan_set(c)
+    if plan:
+        got = _summary(cards)
+        if got is not None:
+            mask = plan[0]
+            key = (got[1] & mask, got[2] & mask, got[3] & mask)
+            found = c.memo.get(key)
+            if found is None:
+                ones, twos, fours = key
+                groups = {}
+                for r, b in plan[1]:
+                    n = (1 if ones & b else 0) + (2 if twos & b else 0) + (4 if fours & b else 0)
+                    if n:
+                        groups[r] = n
+                found = c.memo[key] = _set_of(c, groups)
+            return found
+    return _set_of(c, _rank_counts(c, cards))
+
+
+def _set_of(c: Combination, groups: dict[str, int]) -> Found:
+    """A set, from how many cards of each rank that counts are held."""
     s = c.strength
     if c.sizes:  # several sets of distinct ranks: each size taken by the highest rank left held exactly so
         used: list[str] = []
@@ -183,24 +223,47 @@ _MASKS: dict = {}  # a zone's cards -> the ranks held in each suit, as bits
 _COUNTS: dict = {}  # a zone's cards -> how many of each rank (in the order met)
 
 
-def _suit_masks(cards: tuple) -> dict[str, int] | None:
-    """The ranks ``cards`` hold in each suit, as bits in the notation order (kept per the
-    cards: one grouping for every combination asked of a hand); None when a card is held
-    twice (two packs) or there is none."""
+_SHIFT = {su: 16 * i for i, su in enumerate(SUITS)}  # a suit's place in a card's code
+_CODE = {x: 1 << (_SHIFT[x.suit] + RANKS.index(x.rank)) for x in CARDS_BY_NAME.values() if x.suit in _SHIFT}
+_IN_SUIT = (1 << len(RANKS)) - 1
+_SUIT_OF = attrgetter("suit")
+
+
+def _summary(cards: tuple) -> tuple | None:
+    """What every combination asked of a hand reads of ``cards``, worked out once and kept per the
+    cards: the ranks held in each suit (in the order the suits are met), as bits in the notation
+    order, and the ranks held an odd number of times, held two or three (or six or seven) times,
+    held four or more times (bit planes of each rank's count); None when a card is held twice (two
+    packs), a card has no suit or rank of the notation, or there is none. The suits' bits are the
+    sum of each card's code (a bit of its own), no card looked at in Python: a card held twice
+    carries into another bit, and the sum then has fewer bits than there are cards."""
     got = _MASKS.get(cards)
     if got is None:
-        m: dict[str, int] = {}
-        for x in cards:
-            b, su = _BIT[x.rank], x.suit
-            old = m.get(su, 0)
-            if old & b:
-                m = {}
-                break
-            m[su] = old | b
+        got = ()
+        try:
+            total = sum(map(_CODE.__getitem__, cards))
+        except KeyError:  # a card of no suit or rank of the notation
+            total = 0
+        if total and total.bit_count() == len(cards):
+            m = {su: (total >> _SHIFT[su]) & _IN_SUIT for su in dict.fromkeys(map(_SUIT_OF, cards))}
+            ones = twos = fours = 0
+            for v in m.values():  # each rank's count, added suit by suit in three bit planes
+                carry = ones & v
+                ones ^= v
+                fours ^= twos & carry
+                twos ^= carry
+            got = (m, ones, twos, fours)
         if len(_MASKS) >= _CACHE_LIMIT:
             _MASKS.clear()
-        got = _MASKS[cards] = m
+        _MASKS[cards] = got
     return got or None
+
+
+def _suit_masks(cards: tuple) -> dict[str, int] | None:
+    """The ranks ``cards`` hold in each suit, as bits in the notation order (``_summary``); None
+    when a card is held twice (two packs), has no rank of the notation, or there is none."""
+    got = _summary(cards)
+    return got[0] if got is not None else None
 
 
 def _held_in(c: Combination, mask: int) -> dict[int, int]:
@@ -493,108 +556,3 @@ _FIND: dict[str, Callable[[Combination, Any], Found]] = {
     "ranking": _find_ranking,
     "melds": _find_melds,
 }
-
-
-def natural_strength() -> dict[str, int]:
-    """The notation order of ranks (2 lowest, ace highest), for a file without orders."""
-    return {r: i + 1 for i, r in enumerate(RANKS)}
-
-
-def build(
-    specs: dict, orders: dict[str, dict], err: Callable[[tuple, str], None], limits_cards: int
-) -> dict[str, Combination]:
-    """The file's ``combinations:`` (``specs``, name -> mapping, checked by the schema) built
-    against its orders (name -> {Card: strength}); ``err(path, message)`` reports a mistake
-    at its place (the path under ``combinations``)."""
-    out: dict[str, Combination] = {}
-    for name, d in specs.items():
-        if not isinstance(d, dict):
-            continue
-        kind = d.get("kind")
-        if kind not in KINDS:
-            err((name, "kind"), f"combination '{name}' has no kind among {', '.join(KINDS)}")
-            continue
-        order = d.get("order")
-        if order is not None:
-            if order not in orders:
-                err((name, "order"), f"no order named '{order}' (orders: {', '.join(orders) or 'none'})")
-                continue
-            table = orders[order]
-        elif len(orders) == 1:
-            table = next(iter(orders.values()))
-        elif "play" in orders:
-            table = orders["play"]
-        elif orders:
-            err((name,), f"combination '{name}' needs the name of an order: order: ORDER")
-            continue
-        else:
-            table = None
-        strength = {x.rank: v for x, v in table.items()} if table is not None else natural_strength()
-        size = d.get("size")
-        least = int(d.get("min") or size or (3 if kind == "run" else 1))
-        most = d.get("max", size)
-        if most is not None and least > most:
-            err((name,), f"combination '{name}': min {least} is more than max {most}")
-        if least > limits_cards:
-            err((name, "min"), f"combination '{name}': min {least} is more than the limit of {limits_cards} cards")
-        values = None
-        if d.get("values") is not None:
-            values = {}
-            for r, v in d["values"].items():
-                r = str(r)
-                if r not in RANKS:
-                    err((name, "values", r), f"'{r}' is not a rank")
-                elif not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_VALUE:
-                    err((name, "values", r), f"the value of a card is a number from 0 to {MAX_VALUE}")
-                else:
-                    values[r] = v
-        total = d.get("total", 0)
-        if kind == "sum":
-            if values is None:
-                err((name,), f"combination '{name}' is a sum: say the value of each rank (values:)")
-            if not isinstance(total, int) or not 1 <= total <= MAX_TOTAL:
-                err((name, "total"), f"a sum's total is a number from 1 to {MAX_TOTAL}")
-                total = 1
-        low = frozenset(str(r) for r in d.get("low", []) or [])
-        for r in low:
-            if r not in strength:
-                err((name, "low"), f"'{r}' is not a rank of the order")
-        ranks = d.get("ranks")
-        cards = d.get("cards", 5)
-        if kind == "ranking" and not 1 <= cards <= 13:
-            err((name, "cards"), "a ranking compares hands of 1 to 13 cards")
-            cards = 5
-        out[name] = Combination(
-            name=name,
-            kind=kind,
-            least=least,
-            most=most,
-            sizes=tuple(d.get("sizes", []) or []),
-            suited=d.get("suited", True),
-            strength=strength,
-            low=low,
-            ranks=frozenset(str(r) for r in ranks) if ranks is not None else None,
-            values=values,
-            total=total,
-            cards=cards,
-            kickers=d.get("kickers", True),
-        )
-    for name, d in specs.items():  # a ranking's categories: combinations named before or after it
-        c = out.get(name)
-        if c is None or c.kind not in ("ranking", "melds"):
-            continue
-        parts = []
-        for i, p in enumerate(d.get("of", []) or []):
-            q = out.get(str(p))
-            if c.kind == "melds" and q is not None and q.kind not in ("set", "run"):
-                err((name, "of", i), f"'{p}' is no set or run: melds are laid out of sets and runs")
-            elif q is None or q.kind in ("ranking", "melds"):
-                err((name, "of", i), f"'{p}' is no combination of this file (a ranking ranks sets, runs, flushes …)")
-            else:
-                parts.append(q)
-            if q is not None and q.strength != c.strength:
-                err((name, "of", i), f"'{p}' ranks the cards by another order than the ranking '{name}'")
-        if not parts:
-            err((name, "of"), f"the ranking '{name}' names its categories, highest first (of: [...])")
-        c.of = tuple(parts)
-    return out

@@ -179,6 +179,27 @@ class Choices(StateParts):
             left = None if test is not None else [c for c in zone if c not in mine and c not in taken]
             if left is not None and owner is None:
                 left.sort(key=canon_key)
+            # agents drawing uniformly, nothing logged nor checked: drawn here from ``left``, as
+            # ``RandomAgent.choose`` draws from ``left`` and ``pass`` after it (no list made)
+            draw = self._drawn_inline() if left is not None and not self._logging and not self._check_moves else None
+            if draw is not None and left is not None:
+                u = draw[seat]
+                while len(mine) < hi:
+                    nl = len(left)
+                    if nl + len(mine) < lo:
+                        self._too_few(st, seat, lo, nl + len(mine))
+                    if not nl:
+                        break
+                    self.mover = seat
+                    k = nl + 1 if len(mine) >= lo else nl
+                    i = int(u() * k) if k > 1 else 0
+                    if i == nl:
+                        break  # pass
+                    c = left.pop(i)
+                    mine.append(c)
+                    while c in left:  # its copies too
+                        left.remove(c)
+                continue
             while len(mine) < hi:
                 if left is not None:
                     moves: list = left[:]
