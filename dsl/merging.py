@@ -36,40 +36,115 @@ def _copy(pos: dict, ppos: dict, path: Path_, ppath: Path_):
             pos[path + k[n:]] = v
 
 
+_OWN = ("amends", "replaces", "cite", "editorial", "note")  # what an amendment says of itself
+
+
 def _amending(b, p, path, ppath, ppos) -> bool:
     """Whether ``p`` amends the element ``b``: ``amends: true`` adds rule elements (or lists of
-    them), each cited, to the element it is laid over, and changes nothing it has; refused, at
-    the key, where there is no element beneath or where it would change one."""
+    them), each cited, to the element it is laid over, and changes nothing it has but the keys it
+    names in ``replaces``, each given anew and cited (by itself, a rule element, or by the
+    amendment's own ``cite``/``editorial``, added to the element's). Refused, at the key, where
+    there is no element beneath, where it would change a key it does not name, where it names a
+    key the element has not, and where a replacement is uncited."""
     if not (isinstance(p, dict) and "amends" in p) or _in_option_set(path):
         return False
     at = ppos.get(ppath + ("amends", "@key")) or ppos.get(ppath)
     where = ".".join(map(str, path)) or "the document"
     if not _is_element(b):
         raise RuleError(f"{where} amends an element, but there is none beneath it to amend", at, code="reference")
-    for k, v in p.items():
-        kat = ppos.get(ppath + (k, "@key")) or at
-        if k in ("cite", "editorial"):
+    replaces = p.get("replaces") or []
+    own = "cite" in p or "editorial" in p  # the amendment's own citation: for what it replaces
+    for i, k in enumerate(replaces):
+        kat = ppos.get(ppath + ("replaces", i)) or at
+        if k not in b or k in ("cite", "editorial", "kind"):
             raise RuleError(
-                f"{where} amends the element beneath, which keeps its citation: cite what it adds, "
-                "or write the element whole with its own",
+                f"{where} replaces '{k}', which the element beneath has not"
+                + (f" (it has: {', '.join(x for x in b if x not in ('cite', 'editorial', 'note'))})" if b else ""),
                 kat,
                 code="reference",
             )
+        if k not in p:
+            raise RuleError(
+                f"{where} replaces '{k}' but gives no '{k}' (write it, or null to delete it)", kat, code="reference"
+            )
+        if not own and not _cited(p[k]):
+            raise RuleError(
+                f"{where} replaces '{k}' uncited: cite the source's sentence for the change in the amendment "
+                "(its own cite or editorial, added to the element's), or give a rule element with its own",
+                kat,
+                code="reference",
+            )
+    plain = [k for k, v in p.items() if k not in _OWN and k != "kind" and k not in b and not _cited(v)]
+    for k, v in p.items():
+        kat = ppos.get(ppath + (k, "@key")) or at
+        if k in ("cite", "editorial") and not replaces and not plain:
+            raise RuleError(
+                f"{where} amends the element beneath, which keeps its citation: cite what it adds, "
+                "or name in replaces the keys it changes (its citation is then theirs)",
+                kat,
+                code="reference",
+            )
+        if k in _OWN or k in replaces:
+            continue
         if k in b and not (k == "kind" and v == b[k]):  # a step's amendment names its kind
             raise RuleError(
                 f"{where} amends the element beneath, which has '{k}' already: an amendment adds, it changes "
-                "nothing (write the element whole, with its citation)",
+                "only what it names in replaces (replaces: [" + k + "], with the change cited)",
                 kat,
                 code="reference",
             )
-        if k not in ("amends", "kind") and not all(_is_element(x) for x in (v if isinstance(v, list) else [v])):
+        if k != "kind" and not own and not _cited(v):
             raise RuleError(
                 f"{where}.{k} is added by an amendment, so it must be a rule element (or a list of them) "
-                "with its own cite or editorial",
+                "with its own cite or editorial, or be cited by the amendment's own",
                 kat,
                 code="reference",
             )
     return True
+
+
+def _cited(v) -> bool:
+    """A rule element, or a non-empty list of them."""
+    items = v if isinstance(v, list) else [v]
+    return bool(items) and all(_is_element(x) for x in items)
+
+
+def _cite_list(v) -> list:
+    return [] if v is None else list(v) if isinstance(v, list) else [v]
+
+
+def _joined(a: str, b: str) -> str:
+    a = a.strip()
+    return f"{a}{' ' if a.endswith(('.', ';', ':', ')')) else '; '}{b.strip()}"
+
+
+def _add_citation(out: dict, p: dict, path, ppath, ppos, pos) -> None:
+    """An amendment that replaces keys brings its citation: its quotes follow the element's, and
+    its editorial follows the element's (reasons and evidence joined), each quote keeping the
+    place it was written."""
+    if "cite" in p:
+        mine, theirs = _cite_list(out.get("cite")), _cite_list(p["cite"])
+        moved = {}
+        for j in range(len(mine)):  # the element's own quotes, as a list
+            src = path + ("cite",) + ((j,) if isinstance(out.get("cite"), list) else ())
+            moved.update({path + ("cite", j) + k[len(src) :]: v for k, v in pos.items() if k[: len(src)] == src})
+        for j in range(len(theirs)):
+            src = ppath + ("cite",) + ((j,) if isinstance(p["cite"], list) else ())
+            dst = path + ("cite", len(mine) + j)
+            moved.update({dst + k[len(src) :]: v for k, v in ppos.items() if k[: len(src)] == src})
+        at = pos.get(path + ("cite",))
+        _drop(pos, path + ("cite",))
+        pos.update(moved)
+        pos[path + ("cite",)] = at or ppos.get(ppath + ("cite",))
+        out["cite"] = mine + theirs
+    if "editorial" in p:
+        e, f = out.get("editorial"), p["editorial"]
+        if isinstance(e, dict) and isinstance(f, dict):
+            out["editorial"] = {k: _joined(str(e.get(k, "")), str(f.get(k, ""))) for k in ("reason", "evidence")}
+        else:
+            out["editorial"] = f
+            _drop(pos, path + ("editorial",))
+            _copy(pos, ppos, path + ("editorial",), ppath + ("editorial",))
 
 
 def _in_option_set(path: Path_) -> bool:
@@ -90,8 +165,17 @@ def _merge(b, p, path, ppath, ppos, pos):
     amend = _amending(b, p, path, ppath, ppos)
     if isinstance(b, dict) and isinstance(p, dict) and (amend or not _is_element(p)):
         out = dict(b)
+        replaces = p.get("replaces") or [] if amend else []
         for k, v in p.items():
-            if k == "amends" and amend:
+            if amend and k in ("amends", "replaces", "cite", "editorial"):
+                continue
+            if k in replaces:  # replaced whole, not merged (a null deletes)
+                out.pop(k, None)
+                _drop(pos, path + (k,))
+                pos.pop(path + (k,), None)
+                if v is not None:
+                    out[k] = strip_nulls(v, path + (k,))
+                    _copy(pos, ppos, path + (k,), ppath + (k,))
                 continue
             if v is None:
                 out.pop(k, None)
@@ -105,6 +189,8 @@ def _merge(b, p, path, ppath, ppos, pos):
                 _unamended(v, ppath + (k,), ppos, path + (k,))
                 out[k] = strip_nulls(v, path + (k,))
                 _copy(pos, ppos, path + (k,), ppath + (k,))
+        if amend and ("cite" in p or "editorial" in p):
+            _add_citation(out, p, path, ppath, ppos, pos)
         if ppath in ppos:
             pos[path] = ppos[ppath]
         return out

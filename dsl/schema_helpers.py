@@ -9,7 +9,17 @@ def el(props, required=(), extra=None):
         "cite": {"$ref": "#/$defs/cite"},
         "editorial": {"$ref": "#/$defs/editorial"},
         "note": {"type": "string", "description": "free text for readers; not a rule"},
-        "amends": {"const": True, "description": "adds cited elements to the inherited element, changing none"},
+        "amends": {
+            "const": True,
+            "description": "adds cited elements to the inherited element, changing none but those named in replaces",
+        },
+        "replaces": {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1},
+            "minItems": 1,
+            "uniqueItems": True,
+            "description": "with amends: the keys of the inherited element this amendment gives anew (each cited)",
+        },
     }
     p.update(props)
     d = {
@@ -20,6 +30,7 @@ def el(props, required=(), extra=None):
     }
     if required:  # what an element must say, unless it amends the one beneath (which says it)
         d["allOf"] = [{"if": {"not": {"required": ["amends"]}}, "then": {"required": list(required)}}]
+    d["dependentRequired"] = {"replaces": ["amends"]}
     if extra:
         d.update(extra)
     return d

@@ -582,3 +582,60 @@ def test_an_amendment_adds_a_cited_rule_to_the_inherited_element_and_keeps_the_r
         return [e for e in st.events if e["type"] == "pay" and e["to"] == "kitty"]
 
     assert kitty_fines() == [] and kitty_fines("renounce_fine")
+
+
+# -- an option that replaces keys of an element (`amends: true`, `replaces: [KEY, …]`) ------------
+def test_an_amendment_replaces_the_keys_it_names_and_keeps_the_rest_with_its_citation():
+    from academie.dsl.loader import resolve
+
+    here = Path(__file__).parent / "concepts" / "replaces.yaml"
+    plain, low = resolve(here), resolve(here, ["lowest"])
+    a, b = plain.data["hand"]["play"], low.data["hand"]["play"]
+    assert b["winner"]["key"][1] == "0 - rank(card)" and b["leader"] == "dealer + 1"
+    assert a["leader"] == "dealer + 2" and "0 - rank(card)" not in a["winner"]["key"]
+    kept = ("follow", "won_to", "on_trick", "kind")
+    assert {k: b[k] for k in kept} == {k: a[k] for k in kept}  # the rest as beneath
+    assert "amends" not in b and "replaces" not in b
+    # the amendment's own editorial cites the change, after the element's own
+    assert b["editorial"]["reason"].startswith(a["editorial"]["reason"])
+    assert b["editorial"]["reason"].endswith("the player on the dealer's right leads")
+    assert low.pos(("hand", "play", "winner")).file.endswith("replaces.yaml")  # placed where written
+
+    ranks = [str(r) for r in plain.data["pack"]["ranks"]]
+
+    def won_by_lowest(*options) -> list[bool]:
+        """For each trick with two cards or more of the suit led: whether the lowest of them won."""
+        out, plays = [], []
+        for seed in range(4):
+            st = play(State(game("replaces", *options), 3, seed), make_agents(["random"], 3, seed))
+            for e in st.events:
+                if e["type"] == "play":
+                    plays.append(e)
+                elif e["type"] == "trick":
+                    led = [p for p in plays if p["card"][-1] == plays[0]["card"][-1]]
+                    if len(led) > 1:
+                        low = min(led, key=lambda p: ranks.index(p["card"][:-1]))
+                        out.append(low["seat"] == e["winner"])
+                    plays = []
+        return out
+
+    low, high = won_by_lowest("lowest"), won_by_lowest()
+    assert len(low) > 5 and len(high) > 5 and all(low) and not any(high)
+
+
+def test_a_replacement_cited_by_the_amendment_adds_its_quotes_after_the_elements():
+    from academie.dsl.loader import resolve
+
+    base, modern = resolve("cassino/cassino"), resolve("cassino/cassino", ["modern"])
+    a, b = base.data["hand"]["play"], modern.data["hand"]["play"]
+    assert b["cite"][: len(a["cite"])] == a["cite"] and b["editorial"] == a["editorial"]
+    assert "the ace one or fourteen" in b["cite"][-1] and b["also"] and b["value"] != a["value"]
+    n = len(a["cite"])
+    assert modern.pos(("hand", "play", "cite", n)).line > base.pos(("hand", "play", "cite", n - 1)).line
+    assert {k: v for k, v in b.items() if k not in ("value", "also", "cite")} == {
+        k: v for k, v in a.items() if k not in ("value", "cite")
+    }
+    assert (
+        resolve("polignac/boussac", ["red-sevens"]).data["pack"]["cite"]
+        == resolve("polignac/boussac").data["pack"]["cite"]
+    )
