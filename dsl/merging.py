@@ -113,9 +113,9 @@ def _cite_list(v) -> list:
     return [] if v is None else list(v) if isinstance(v, list) else [v]
 
 
-def _joined(a: str, b: str) -> str:
+def _joined(a: str, b: str, label: str = "") -> str:
     a = a.strip()
-    return f"{a}{' ' if a.endswith(('.', ';', ':', ')')) else '; '}{b.strip()}"
+    return f"{a}{' ' if a.endswith(('.', ';', ':', ')')) else '; '}{label}{b.strip()}"
 
 
 def _add_citation(out: dict, p: dict, path, ppath, ppos, pos) -> None:
@@ -140,7 +140,11 @@ def _add_citation(out: dict, p: dict, path, ppath, ppos, pos) -> None:
     if "editorial" in p:
         e, f = out.get("editorial"), p["editorial"]
         if isinstance(e, dict) and isinstance(f, dict):
-            out["editorial"] = {k: _joined(str(e.get(k, "")), str(f.get(k, ""))) for k in ("reason", "evidence")}
+            # the amendment's part labelled with the keys it changes: the element's reason may speak
+            # of the value replaced ("this reading is the default"), the amendment's of the new one
+            rep = p.get("replaces") or []
+            label = f"Amended ({', '.join(map(str, rep))}): " if rep else "Amended: "
+            out["editorial"] = {k: _joined(str(e.get(k, "")), str(f.get(k, "")), label) for k in ("reason", "evidence")}
         else:
             out["editorial"] = f
             _drop(pos, path + ("editorial",))
