@@ -598,7 +598,7 @@ def test_an_amendment_replaces_the_keys_it_names_and_keeps_the_rest_with_its_cit
     assert "amends" not in b and "replaces" not in b
     # the amendment's own editorial cites the change, after the element's own
     assert b["editorial"]["reason"].startswith(a["editorial"]["reason"])
-    assert b["editorial"]["reason"].endswith("Amended (leader): the player on the dealer's right leads")
+    assert b["editorial"]["reason"].endswith("Amended (winner, leader): the player on the dealer's right leads")
     assert low.pos(("hand", "play", "winner")).file.endswith("replaces.yaml")  # placed where written
 
     ranks = [str(r) for r in plain.data["pack"]["ranks"]]
