@@ -10,6 +10,9 @@ records for the random player in the seat (checked: the same deal, replayed).
     python benchmarks/paired_baselines.py results/players-strength-banking.jsonl lansquenet/eb11 \\
         --player mc --iterations 28 -k 20
 
+``--player-param KEY=VALUE`` (as ``strength`` takes it) picks the deals played with that parameter
+given; without it, those played with the player's defaults.
+
 prints, for the deals of that cell, the paired gain with 1 baseline (as ``report`` gives it) and
 with ``K`` (mean, 95 % interval, number of deals).
 """
@@ -45,7 +48,18 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, required=True)
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("-k", type=int, default=20)
+    ap.add_argument(
+        "--player-param",
+        dest="player_param",
+        action="append",
+        metavar="KEY=VALUE",
+        help="the deals whose player had this parameter given (as strength --player-param; none: its defaults)",
+    )
     args = ap.parse_args()
+    try:
+        params = bench.player_params(args.player_param)
+    except ValueError as e:
+        ap.error(str(e))
     digest = bench.rules_digest(args.game)
     rows = {
         r["seed"]: r
@@ -54,6 +68,7 @@ def main() -> None:
         and r["players"] == args.players
         and r["iterations"] == args.iterations
         and r.get("player", "ismcts") == args.player
+        and r.get("params", {}) == params
         and r.get("rules") == digest
         and "random_margin" in r
     }
@@ -70,7 +85,7 @@ def main() -> None:
         m, lo, hi = bench.mean_ci(xs)
         sd = statistics.stdev(xs) if len(xs) > 1 else float("nan")
         print(
-            f"{args.game} {args.player} {args.iterations}: {len(xs)} deals, gain over {label} in the seat "
+            f"{args.game} {args.player}{''.join(f' {k}={v}' for k, v in sorted(params.items()))} {args.iterations}: {len(xs)} deals, gain over {label} in the seat "
             f"{m:+.2f} ({lo:+.2f} to {hi:+.2f}), spread {sd:.1f}"
         )
 

@@ -282,7 +282,8 @@ def play_match(job: tuple) -> tuple[int, int, float, float, int]:
         seats = _SEATS[(ref, n)] = seats_that_decide(ref, n)
     seat = seats[i % len(seats)]
     player = more[1] if len(more) > 1 else "ismcts"
-    me = academie.agent(player, iterations=iterations, seed=f"{i}:{seat}:{player}")
+    params = more[2] if len(more) > 2 else {}
+    me = academie.agent(player, iterations=iterations, seed=f"{i}:{seat}:{player}", **params)
     t = time.perf_counter()
     win, margin, hands = _play_seated(game, n, i, seat, me, opponent, iterations)
     seconds = time.perf_counter() - t
@@ -368,12 +369,17 @@ def strength(args) -> dict:
     are made from its games in seed order: with ``--games`` and no ``--minutes``, the same for any
     number of workers. ``--minutes`` stops starting games after that long."""
     cells = cells_of(args)
+    params = getattr(args, "params", None) or {}  # --player-param
     done: dict[tuple, dict[int, dict]] = {c: {} for c in cells}  # seed -> the game's row
     digests = {ref: rules_digest(ref) for ref in {c[0] for c in cells}}
     if args.out and args.resume:
         for row in _read(args.out):
             key = (row["game"], row["players"], row["against"])
-            same = row["iterations"] == args.iterations and row.get("player", "ismcts") == args.player
+            same = (
+                row["iterations"] == args.iterations
+                and row.get("player", "ismcts") == args.player
+                and row.get("params", {}) == params
+            )
             if key in done and same and row.get("rules") == digests[row["game"]]:
                 done[key].setdefault(row["seed"], row)
     spent = {c: sum(r["seconds"] for r in done[c].values()) for c in cells}
@@ -405,7 +411,7 @@ def strength(args) -> dict:
                     cell = min(open_cells, key=lambda c: (load(c), cells.index(c)))
                     ref, n, opponent = cell
                     i = next_seed(cell)
-                    job = (ref, n, i, opponent, args.iterations, getattr(args, "paired", False), args.player)
+                    job = (ref, n, i, opponent, args.iterations, getattr(args, "paired", False), args.player, params)
                     f: Future = pool.submit(play_match, job) if pool is not None else _now(play_match, job)
                     running[f] = (cell, i)
                     flying[cell].add(i)
@@ -432,6 +438,8 @@ def strength(args) -> dict:
                     }
                     if args.player != "ismcts":  # the player searched in that seat (ismcts when not said)
                         row["player"] = args.player
+                    if params:  # the searching player's parameters given (--player-param), its defaults otherwise
+                        row["params"] = params
                     if alone and isinstance(alone[0], dict):  # --paired: a random player in that seat
                         row.update(alone[0])
                     elif alone:  # one player: the opponent played the same deal on its own
@@ -482,11 +490,19 @@ def summary(games: list[dict]) -> list[dict]:
     """One row per (game, players, opponent, iterations): the figures of docs/players.md."""
     cells: dict[tuple, list] = {}
     for g in games:
-        key = (g["game"], g["players"], g["against"], g["iterations"], g.get("rules"), g.get("player", "ismcts"))
+        key = (
+            g["game"],
+            g["players"],
+            g["against"],
+            g["iterations"],
+            g.get("rules"),
+            g.get("player", "ismcts"),
+            tuple(sorted(g.get("params", {}).items())),
+        )
         cells.setdefault(key, []).append(g)
     current: dict[str, str | None] = {}
     rows = []
-    for (ref, n, opponent, iterations, digest, player), rs in cells.items():
+    for (ref, n, opponent, iterations, digest, player, params), rs in cells.items():
         if ref not in current:
             try:
                 current[ref] = rules_digest(ref)
@@ -499,6 +515,7 @@ def summary(games: list[dict]) -> list[dict]:
             {
                 "game": ref,
                 **({} if player == "ismcts" else {"player": player}),
+                **({"params": dict(params)} if params else {}),
                 "players": n,
                 "against": opponent,
                 "iterations": iterations,
@@ -545,11 +562,28 @@ def markdown(rows: list[dict]) -> str:
     for r in rows:
         rules = "current" if r.get("rules_now") else "older" if r.get("rules") is None else "changed since"
         out.append(
-            f"| {r['game']}{' (' + r['player'] + ')' if 'player' in r else ''} | {rules} | {r['players']} | {r['against']} | {r['iterations']} | {r['games']} | "
+            f"| {r['game']}{_who(r)} | {rules} | {r['players']} | {r['against']} | {r['iterations']} | {r['games']} | "
             f"{r['win_share']:.1%} ({r['win_ci'][0]:.1%}–{r['win_ci'][1]:.1%}) | {r['chance']:.1%} | "
             f"{r['margin']:+.1f} ({r['margin_ci'][0]:+.1f} to {r['margin_ci'][1]:+.1f}) |"
         )
     return "\n".join(out)
+
+
+def _who(r: dict) -> str:
+    """' (player, key=value …)' after a game's name where the player is not ismcts with its defaults."""
+    said = ([r["player"]] if "player" in r else []) + [f"{k}={v}" for k, v in sorted(r.get("params", {}).items())]
+    return f" ({' '.join(said)})" if said else ""
+
+
+def player_params(pairs: list[str] | None) -> dict[str, str]:
+    """``--player-param KEY=VALUE`` (again for more) as a dict."""
+    out = {}
+    for p in pairs or []:
+        k, eq, v = p.partition("=")
+        if not eq or not k:
+            raise ValueError(f"--player-param takes KEY=VALUE, not {p!r}")
+        out[k] = v
+    return out
 
 
 # -- advantage ---------------------------------------------------------------------------------
@@ -878,6 +912,14 @@ def main() -> None:
         default="ismcts",
         help="the player that searches in the seat (a row says 'player' where it is not ismcts)",
     )
+    st.add_argument(
+        "--player-param",
+        dest="player_param",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a parameter of that player (again for more; e.g. root=paired): a row says 'params' where given, "
+        "and report and --resume keep such games apart",
+    )
     st.add_argument("--markdown", action="store_true")
     rp = sub.add_parser("report", help="the table from the games of strength --out files")
     rp.add_argument("files", nargs="+")
@@ -925,13 +967,25 @@ def main() -> None:
         if not args.superseded:
 
             def cell(r: dict) -> tuple:
-                return (r["game"], r.get("player"), r["players"], r["against"], r["iterations"])
+                return (
+                    r["game"],
+                    r.get("player"),
+                    tuple(sorted(r.get("params", {}).items())),
+                    r["players"],
+                    r["against"],
+                    r["iterations"],
+                )
 
             now = {cell(r) for r in rows if r["rules_now"]}
             rows = [r for r in rows if r["rules_now"] or cell(r) not in now]
         print(markdown(rows) if args.markdown else json.dumps({"strength": rows}, indent=1))
     else:
         args.opponents = args.opponents or ["random", "mc"]
+        try:
+            args.params = player_params(args.player_param)
+            academie.agent(args.player, **args.params)  # checked before any game is played
+        except ValueError as e:
+            ap.error(str(e))
         res = strength(args)
         print(markdown(res["strength"]) if args.markdown else json.dumps(res, indent=1))
 

@@ -84,3 +84,26 @@ def test_the_player_that_searches_is_chosen_and_its_games_kept_apart():
         ("ismcts", 1, 3),
         ("mc", 1, -3),
     ]
+
+
+def test_the_searching_players_parameters_are_passed_and_kept_apart():
+    """``strength --player-param root=paired`` gives the parameter to the player in the seat; a row
+    says ``params``, and ``report`` (``summary``) and ``--resume`` never count such games with those
+    of the player's defaults."""
+    b = _bench()
+    seen: list = []
+    real = b.academie.agent
+    b.academie.agent = lambda name, **kw: seen.append((name, kw.get("root"))) or real(name, **kw)
+    try:
+        b.play_match(("ecarte/hoyle", 2, 1, "random", 2, False, "ismcts", {"root": "paired"}))
+    finally:
+        b.academie.agent = real
+    assert seen[0] == ("ismcts", "paired")
+    assert b.player_params(["root=paired", "c=1"]) == {"root": "paired", "c": "1"}
+    row = {"game": "g", "players": 2, "against": "random", "iterations": 2, "win": 1.0, "margin": 3, "hands": 1}
+    rows = b.summary([{**row, "seconds": 1.0}, {**row, "seconds": 1.0, "margin": -3, "params": {"root": "paired"}}])
+    assert sorted((r.get("params", {}).get("root", "-"), r["games"], r["margin"]) for r in rows) == [
+        ("-", 1, 3),
+        ("paired", 1, -3),
+    ]
+    assert "(root=paired)" in b.markdown([r for r in rows if "params" in r])

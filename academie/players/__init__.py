@@ -111,6 +111,8 @@ def _value(player: str, key: str, kind: type, v: Any) -> Any:
         raise ValueError(f"{player}: horizon is 'hand' or 'game', not {v!r}")
     if key == "stakes" and x not in ("lie", "random"):
         raise ValueError(f"{player}: stakes is 'lie' or 'random', not {v!r}")
+    if key == "root" and x not in ("ucb", "paired"):
+        raise ValueError(f"{player}: root is 'ucb' or 'paired', not {v!r}")
     return x
 
 

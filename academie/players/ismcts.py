@@ -17,6 +17,16 @@ greatest seen in this search) is added to each node on the path for the seat
 that moved into it. The move of the root
 visited most is chosen (ties: the better mean, then canonical order).
 
+With ``root="paired"`` the root is not chosen by UCT: each round draws one
+world and searches every legal root move once in it, each on a copy of that
+world with the same random generator seeded alike (one seed a round, for the
+walk below the root and the playout: common random numbers, as ``mc``), so
+that what the world already settles (a stake lying, the cards to come) falls
+alike on every move compared, not drawn again for each; below the root the
+tree is walked as above. Rounds are whole (the iterations, counted in moves
+searched, are rounded up to a round); every move is then searched as often,
+so the root's choice is the move with the best mean (ties: canonical order).
+
 OpenSpiel's ``ISMCTSBot`` keys its nodes by the mover's information-state
 string; moves here are public, so the move sequence names the same node for
 the searching seat, at a fraction of the cost.
@@ -25,6 +35,7 @@ the searching seat, at a fraction of the cost.
 from __future__ import annotations
 
 import math
+import random
 
 from ..api import State
 from . import Player, playout
@@ -55,6 +66,12 @@ class ISMCTS(Player):
             "lie",
             "in a playout, name no new stake ('lie': the stakes as they lie are settled) or stake at random ('random')",
         ),
+        "root": (
+            str,
+            "ucb",
+            "the root's moves chosen by UCT in a world each ('ucb') or each searched once in every world drawn, "
+            "with the same random play (common random numbers), the best mean chosen ('paired')",
+        ),
     }
 
     iterations: int
@@ -62,8 +79,11 @@ class ISMCTS(Player):
     c: float
     horizon: str
     stakes: str
+    root: str
 
     def search(self, state: State, legal: list[int]) -> int:
+        if self.root == "paired":
+            return self._paired(state, legal)
         seat = state.current_player()
         assert seat is not None
         rng = self.rng
@@ -122,3 +142,68 @@ class ISMCTS(Player):
             return (ch.visits, ch.total / ch.visits) if ch is not None and ch.visits else (0, -math.inf)
 
         return max(legal, key=rank)
+
+    def _paired(self, state: State, legal: list[int]) -> int:
+        """``root="paired"``: every root move searched once in each world drawn, with one seed a round."""
+        seat = state.current_player()
+        assert seat is not None
+        rng = self.rng
+        players = state.players
+        horizon = self.horizon
+        stakes = self.stakes
+        c = self.c
+        root = _Node()
+        kids = [root.children.setdefault(a, _Node()) for a in legal]
+        lo, hi = math.inf, -math.inf
+        hand = state.hand_no
+        k = len(legal)
+        go = self._budget()
+        i = 0
+        while go(i):
+            i += k
+            drawn = state.resample(seat, rng)
+            seed = rng.getrandbits(64)
+            for j in range(k):
+                r = random.Random(seed)
+                world = drawn.clone() if j < k - 1 else drawn
+                first = kids[j]
+                world.apply_action(legal[j])
+                node = first
+                path: list[tuple[_Node, int]] = [(first, seat)]
+                span = hi - lo if hi > lo else 1.0
+                while first.visits and not world.is_terminal() and (horizon == "game" or world.hand_no == hand):
+                    mover = world.current_player()
+                    assert mover is not None
+                    acts = world.legal_actions()
+                    children = node.children
+                    untried = []
+                    for a in acts:
+                        ch = children.get(a)
+                        if ch is None:
+                            untried.append(a)
+                        else:
+                            ch.avail += 1
+                    if untried:
+                        a = untried[int(r.random() * len(untried))] if len(untried) > 1 else untried[0]
+                        ch = children[a] = _Node()
+                        ch.avail = 1
+                        world.apply_action(a)
+                        path.append((ch, mover))
+                        break
+                    best, best_v = acts[0], -math.inf
+                    for a in acts:
+                        ch = children[a]
+                        v = ((ch.total / ch.visits) - lo) / span + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                        if v > best_v:
+                            best, best_v = a, v
+                    node = children[best]
+                    world.apply_action(best)
+                    path.append((node, mover))
+                scores = playout(world, players, r, horizon, stakes)
+                lo = min(lo, *scores)
+                hi = max(hi, *scores)
+                for ch, mover in path:
+                    ch.visits += 1
+                    ch.total += scores[mover]
+        totals = [ch.total for ch in kids]  # every move searched as often: the best total is the best mean
+        return legal[max(range(k), key=totals.__getitem__)]
