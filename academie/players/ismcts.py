@@ -98,43 +98,12 @@ class ISMCTS(Player):
         while go(i):
             i += 1
             world = state.resample(seat, rng)
-            node = root
             path: list[tuple[_Node, int]] = []
-            while not world.is_terminal() and (horizon == "game" or world.hand_no == hand):
-                mover = world.current_player()
-                assert mover is not None
-                acts = world.legal_actions()
-                children = node.children
-                untried = []
-                for a in acts:
-                    ch = children.get(a)
-                    if ch is None:
-                        untried.append(a)
-                    else:
-                        ch.avail += 1
-                if untried:
-                    a = untried[int(rng.random() * len(untried))] if len(untried) > 1 else untried[0]
-                    ch = children[a] = _Node()
-                    ch.avail = 1
-                    world.apply_action(a)
-                    path.append((ch, mover))
-                    break
-                span = hi - lo if hi > lo else 1.0
-                best, best_v = acts[0], -math.inf
-                for a in acts:
-                    ch = children[a]
-                    v = ((ch.total / ch.visits) - lo) / span + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if v > best_v:
-                        best, best_v = a, v
-                node = children[best]
-                world.apply_action(best)
-                path.append((node, mover))
+            _descend(world, root, path, rng, hand, horizon, c, lo, hi)
             scores = playout(world, players, rng, horizon, self.stakes)
             lo = min(lo, *scores)
             hi = max(hi, *scores)
-            for ch, mover in path:
-                ch.visits += 1
-                ch.total += scores[mover]
+            _back_up(path, scores)
         kids = root.children
 
         def rank(a: int) -> tuple:
@@ -168,42 +137,65 @@ class ISMCTS(Player):
                 world = drawn.clone() if j < k - 1 else drawn
                 first = kids[j]
                 world.apply_action(legal[j])
-                node = first
                 path: list[tuple[_Node, int]] = [(first, seat)]
-                span = hi - lo if hi > lo else 1.0
-                while first.visits and not world.is_terminal() and (horizon == "game" or world.hand_no == hand):
-                    mover = world.current_player()
-                    assert mover is not None
-                    acts = world.legal_actions()
-                    children = node.children
-                    untried = []
-                    for a in acts:
-                        ch = children.get(a)
-                        if ch is None:
-                            untried.append(a)
-                        else:
-                            ch.avail += 1
-                    if untried:
-                        a = untried[int(r.random() * len(untried))] if len(untried) > 1 else untried[0]
-                        ch = children[a] = _Node()
-                        ch.avail = 1
-                        world.apply_action(a)
-                        path.append((ch, mover))
-                        break
-                    best, best_v = acts[0], -math.inf
-                    for a in acts:
-                        ch = children[a]
-                        v = ((ch.total / ch.visits) - lo) / span + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                        if v > best_v:
-                            best, best_v = a, v
-                    node = children[best]
-                    world.apply_action(best)
-                    path.append((node, mover))
+                if first.visits:
+                    _descend(world, first, path, r, hand, horizon, c, lo, hi)
                 scores = playout(world, players, r, horizon, stakes)
                 lo = min(lo, *scores)
                 hi = max(hi, *scores)
-                for ch, mover in path:
-                    ch.visits += 1
-                    ch.total += scores[mover]
+                _back_up(path, scores)
         totals = [ch.total for ch in kids]  # every move searched as often: the best total is the best mean
         return legal[max(range(k), key=totals.__getitem__)]
+
+
+def _descend(
+    world: State,
+    node: _Node,
+    path: list[tuple[_Node, int]],
+    rng: random.Random,
+    hand: int,
+    horizon: str,
+    c: float,
+    lo: float,
+    hi: float,
+) -> None:
+    """Walk the tree from ``node`` in ``world`` to the end of the hand (or game), appending to ``path`` each
+    node entered with the seat that moved into it: among tried moves the best by UCT (means scaled by the
+    least ``lo`` and greatest ``hi`` score seen), or, at a node with an untried legal move, one tried at
+    random and the walk ended there. Every legal move's availability is counted as the node is passed."""
+    span = hi - lo if hi > lo else 1.0
+    while not world.is_terminal() and (horizon == "game" or world.hand_no == hand):
+        mover = world.current_player()
+        assert mover is not None
+        acts = world.legal_actions()
+        children = node.children
+        untried = []
+        for a in acts:
+            ch = children.get(a)
+            if ch is None:
+                untried.append(a)
+            else:
+                ch.avail += 1
+        if untried:
+            a = untried[int(rng.random() * len(untried))] if len(untried) > 1 else untried[0]
+            ch = children[a] = _Node()
+            ch.avail = 1
+            world.apply_action(a)
+            path.append((ch, mover))
+            return
+        best, best_v = acts[0], -math.inf
+        for a in acts:
+            ch = children[a]
+            v = ((ch.total / ch.visits) - lo) / span + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            if v > best_v:
+                best, best_v = a, v
+        node = children[best]
+        world.apply_action(best)
+        path.append((node, mover))
+
+
+def _back_up(path: list[tuple[_Node, int]], scores: list[float]) -> None:
+    """Each node on the path visited once more, with the score of the seat that moved into it."""
+    for ch, mover in path:
+        ch.visits += 1
+        ch.total += scores[mover]
