@@ -156,13 +156,19 @@ def _in_option_set(path: Path_) -> bool:
     return len(path) >= 3 and path[0] == "options" and path[2] == "set"
 
 
-def _unamended(v, ppath, ppos, path) -> None:
-    """Refuse an ``amends`` where there is nothing beneath (a new entry)."""
+def _unamended(v, ppath, ppos, path, why: str = "") -> None:
+    """Refuse an ``amends`` where there is nothing beneath: in a new entry, and in what is laid
+    whole over the entry beneath (a key an amendment replaces, an element written whole with its
+    own citation, a list), which is not merged with it."""
     for sub, node in walk(v):
         if isinstance(node, dict) and "amends" in node and not _in_option_set(path + sub):
             where = ".".join(map(str, path + sub))
             at = ppos.get(ppath + sub + ("amends", "@key")) or ppos.get(ppath + sub)
-            raise RuleError(f"{where} amends an element, but there is none beneath it to amend", at, code="reference")
+            raise RuleError(
+                f"{where} amends an element, but there is none beneath it to amend" + (f" ({why})" if why else ""),
+                at,
+                code="reference",
+            )
 
 
 def _merge(b, p, path, ppath, ppos, pos):
@@ -174,6 +180,13 @@ def _merge(b, p, path, ppath, ppos, pos):
             if amend and k in ("amends", "replaces", "cite", "editorial"):
                 continue
             if k in replaces:  # replaced whole, not merged (a null deletes)
+                _unamended(
+                    v,
+                    ppath + (k,),
+                    ppos,
+                    path + (k,),
+                    f"{'.'.join(map(str, path)) or 'the document'} replaces '{k}' whole",
+                )
                 out.pop(k, None)
                 _drop(pos, path + (k,))
                 pos.pop(path + (k,), None)
@@ -198,6 +211,11 @@ def _merge(b, p, path, ppath, ppos, pos):
         if ppath in ppos:
             pos[path] = ppos[ppath]
         return out
+    if isinstance(b, dict) and _is_element(p):
+        why = f"{'.'.join(map(str, path))} is written whole, with its own citation, over the one beneath"
+    else:
+        why = f"{'.'.join(map(str, path))} is laid whole over the one beneath, not merged with it"
+    _unamended(p, ppath, ppos, path, why)
     _drop(pos, path)
     _copy(pos, ppos, path, ppath)
     return p

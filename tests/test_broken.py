@@ -39,6 +39,20 @@ CASES = [
     (V, "replaces-not-given.yaml", 1, "8:20", "game replaces 'hands' but gives no 'hands'"),
     (
         V,
+        "replaces-amends-inside.yaml",
+        1,
+        "10:11",
+        "game.standings amends an element, but there is none beneath it to amend (game replaces 'standings' whole)",
+    ),
+    (
+        V,
+        "amends-inside-whole.yaml",
+        1,
+        "8:5",
+        "game.standings amends an element, but there is none beneath it to amend (game is written whole",
+    ),
+    (
+        V,
         "option-with-unknown.yaml",
         1,
         "5:12",
