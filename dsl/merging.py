@@ -56,7 +56,19 @@ def _amending(b, p, path, ppath, ppos) -> bool:
     own = "cite" in p or "editorial" in p  # the amendment's own citation: for what it replaces
     for i, k in enumerate(replaces):
         kat = ppos.get(ppath + ("replaces", i)) or at
-        if k not in b or k in ("cite", "editorial", "kind"):
+        if k in ("cite", "editorial") or (k == "kind" and k in b):
+            raise RuleError(
+                f"{where} replaces '{k}', which an amendment does not replace: "
+                + (
+                    "it keeps the kind of the element it amends (to change the kind, write the element whole)"
+                    if k == "kind"
+                    else "its own cite and editorial are added to the element's (to change the element's "
+                    "citation, write the element whole)"
+                ),
+                kat,
+                code="reference",
+            )
+        if k not in b:
             raise RuleError(
                 f"{where} replaces '{k}', which the element beneath has not"
                 + (f" (it has: {', '.join(x for x in b if x not in ('cite', 'editorial', 'note'))})" if b else ""),

@@ -37,6 +37,14 @@ CASES = [
     (V, "replaces-uncited.yaml", 1, "8:20", "game replaces 'hands' uncited: cite the source's sentence"),
     (V, "replaces-undeclared.yaml", 1, "10:9", "which has 'next_dealer' already: an amendment adds, it changes only"),
     (V, "replaces-not-given.yaml", 1, "8:20", "game replaces 'hands' but gives no 'hands'"),
+    (V, "replaces-cite.yaml", 1, "8:20", "game replaces 'cite', which an amendment does not replace: its own cite"),
+    (
+        V,
+        "replaces-kind.yaml",
+        1,
+        "7:16",
+        "hand.play replaces 'kind', which an amendment does not replace: it keeps the kind",
+    ),
     (
         V,
         "replaces-amends-inside.yaml",
