@@ -76,9 +76,7 @@ def _amending(b, p, path, ppath, ppos) -> bool:
                 code="reference",
             )
         if k not in p:
-            raise RuleError(
-                f"{where} replaces '{k}' but gives no '{k}' (write it, or null to delete it)", kat, code="reference"
-            )
+            raise RuleError(f"{where} replaces '{k}' but gives no '{k}' (write its new value)", kat, code="reference")
         if not own and not _cited(p[k]):
             raise RuleError(
                 f"{where} replaces '{k}' uncited: cite the source's sentence for the change in the amendment "
@@ -191,7 +189,7 @@ def _merge(b, p, path, ppath, ppos, pos):
         for k, v in p.items():
             if amend and k in ("amends", "replaces", "cite", "editorial"):
                 continue
-            if k in replaces:  # replaced whole, not merged (a null deletes)
+            if k in replaces:  # replaced whole, not merged (no null: the schema takes none for an element's keys)
                 _unamended(
                     v,
                     ppath + (k,),

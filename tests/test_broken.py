@@ -36,7 +36,8 @@ CASES = [
     (V, "replaces-absent.yaml", 1, "8:20", "game replaces 'until', which the element beneath has not"),
     (V, "replaces-uncited.yaml", 1, "8:20", "game replaces 'hands' uncited: cite the source's sentence"),
     (V, "replaces-undeclared.yaml", 1, "10:9", "which has 'next_dealer' already: an amendment adds, it changes only"),
-    (V, "replaces-not-given.yaml", 1, "8:20", "game replaces 'hands' but gives no 'hands'"),
+    (V, "replaces-not-given.yaml", 1, "8:20", "game replaces 'hands' but gives no 'hands' (write its new value)"),
+    (V, "replaces-null.yaml", 1, "9:22", "options/short/set/game/next_dealer: None is not of type"),
     (V, "replaces-cite.yaml", 1, "8:20", "game replaces 'cite', which an amendment does not replace: its own cite"),
     (
         V,
