@@ -33,6 +33,8 @@ CASES = [
     (V, "amends-changes.yaml", 1, "8:9", "game amends the element beneath, which has 'hands' already"),
     (V, "amends-nothing.yaml", 1, "5:5", "hand.bonus amends an element, but there is none beneath it to amend"),
     (V, "amends-uncited.yaml", 1, "8:9", "game.hand_winner is added by an amendment, so it must be a rule element"),
+    (V, "amends-import.yaml", 1, "6:5", "unknown key 'amends' in imports/0"),
+    (V, "amends-import-no-from.yaml", 1, "4:5", "imports/0: 'from' is a required property"),
     (V, "replaces-absent.yaml", 1, "8:20", "game replaces 'until', which the element beneath has not"),
     (V, "replaces-uncited.yaml", 1, "8:20", "game replaces 'hands' uncited: cite the source's sentence"),
     (V, "replaces-undeclared.yaml", 1, "10:9", "which has 'next_dealer' already: an amendment adds, it changes only"),
