@@ -7,7 +7,7 @@ expr = {"$ref": "#/$defs/expr"}
 def el(props, required=(), extra=None, amendable=True):
     """A rule element; ``amendable=False`` for one never laid over another (an import), which
     cannot stand on ``amends`` in place of its citation."""
-    p = {
+    p: dict = {
         "cite": {"$ref": "#/$defs/cite"},
         "editorial": {"$ref": "#/$defs/editorial"},
         "note": {"type": "string", "description": "free text for readers; not a rule"},
