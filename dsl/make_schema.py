@@ -294,7 +294,10 @@ document = {
         },
         "source": {"type": "string", "description": "default source id for cites written as a bare quote"},
         "extends": {"type": "string"},
-        "imports": {"type": "array", "items": el({"from": {"type": "string"}, "take": strings1}, ["from", "take"])},
+        "imports": {
+            "type": "array",
+            "items": el({"from": {"type": "string"}, "take": strings1}, ["from", "take"], amendable=False),
+        },
         "abstract": {"type": "boolean"},
         "players": el(
             {"min": {"type": "integer", "minimum": 1}, "max": {"type": "integer", "minimum": 1}}, ["min", "max"]

@@ -56,7 +56,19 @@ def _amending(b, p, path, ppath, ppos) -> bool:
     own = "cite" in p or "editorial" in p  # the amendment's own citation: for what it replaces
     for i, k in enumerate(replaces):
         kat = ppos.get(ppath + ("replaces", i)) or at
-        if k not in b or k in ("cite", "editorial", "kind"):
+        if k in ("cite", "editorial") or (k == "kind" and k in b):
+            raise RuleError(
+                f"{where} replaces '{k}', which an amendment does not replace: "
+                + (
+                    "it keeps the kind of the element it amends (to change the kind, write the element whole)"
+                    if k == "kind"
+                    else "its own cite and editorial are added to the element's (to change the element's "
+                    "citation, write the element whole)"
+                ),
+                kat,
+                code="reference",
+            )
+        if k not in b:
             raise RuleError(
                 f"{where} replaces '{k}', which the element beneath has not"
                 + (f" (it has: {', '.join(x for x in b if x not in ('cite', 'editorial', 'note'))})" if b else ""),
@@ -64,9 +76,7 @@ def _amending(b, p, path, ppath, ppos) -> bool:
                 code="reference",
             )
         if k not in p:
-            raise RuleError(
-                f"{where} replaces '{k}' but gives no '{k}' (write it, or null to delete it)", kat, code="reference"
-            )
+            raise RuleError(f"{where} replaces '{k}' but gives no '{k}' (write its new value)", kat, code="reference")
         if not own and not _cited(p[k]):
             raise RuleError(
                 f"{where} replaces '{k}' uncited: cite the source's sentence for the change in the amendment "
@@ -156,13 +166,19 @@ def _in_option_set(path: Path_) -> bool:
     return len(path) >= 3 and path[0] == "options" and path[2] == "set"
 
 
-def _unamended(v, ppath, ppos, path) -> None:
-    """Refuse an ``amends`` where there is nothing beneath (a new entry)."""
+def _unamended(v, ppath, ppos, path, why: str = "") -> None:
+    """Refuse an ``amends`` where there is nothing beneath: in a new entry, and in what is laid
+    whole over the entry beneath (a key an amendment replaces, an element written whole with its
+    own citation, a list), which is not merged with it."""
     for sub, node in walk(v):
         if isinstance(node, dict) and "amends" in node and not _in_option_set(path + sub):
             where = ".".join(map(str, path + sub))
             at = ppos.get(ppath + sub + ("amends", "@key")) or ppos.get(ppath + sub)
-            raise RuleError(f"{where} amends an element, but there is none beneath it to amend", at, code="reference")
+            raise RuleError(
+                f"{where} amends an element, but there is none beneath it to amend" + (f" ({why})" if why else ""),
+                at,
+                code="reference",
+            )
 
 
 def _merge(b, p, path, ppath, ppos, pos):
@@ -173,7 +189,14 @@ def _merge(b, p, path, ppath, ppos, pos):
         for k, v in p.items():
             if amend and k in ("amends", "replaces", "cite", "editorial"):
                 continue
-            if k in replaces:  # replaced whole, not merged (a null deletes)
+            if k in replaces:  # replaced whole, not merged (no null: the schema takes none for an element's keys)
+                _unamended(
+                    v,
+                    ppath + (k,),
+                    ppos,
+                    path + (k,),
+                    f"{'.'.join(map(str, path)) or 'the document'} replaces '{k}' whole",
+                )
                 out.pop(k, None)
                 _drop(pos, path + (k,))
                 pos.pop(path + (k,), None)
@@ -198,6 +221,11 @@ def _merge(b, p, path, ppath, ppos, pos):
         if ppath in ppos:
             pos[path] = ppos[ppath]
         return out
+    if isinstance(b, dict) and _is_element(p):
+        why = f"{'.'.join(map(str, path))} is written whole, with its own citation, over the one beneath"
+    else:
+        why = f"{'.'.join(map(str, path))} is laid whole over the one beneath, not merged with it"
+    _unamended(p, ppath, ppos, path, why)
     _drop(pos, path)
     _copy(pos, ppos, path, ppath)
     return p
