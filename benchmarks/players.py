@@ -29,7 +29,9 @@ other seats, with a 95 % interval (mean ± 1.96·SE). The cells share the
 time (``--minutes``): the next game is always the one of the cell that has
 taken least time so far, so a quick game gets more games than a long one;
 ``--out`` keeps every game as a JSON line (``--resume`` plays only the seeds not
-yet there), and ``report`` makes the table from such files. ``--workers K``
+yet there), and ``report`` makes the table from such files; ``--first-seed N``
+plays seeds N, N+1, … instead, so that runs over disjoint seeds, each with a
+file of its own, share a cell among processes or machines. ``--workers K``
 plays K games at once (default: all cores); a cell's figures are made from its
 games in seed order, the same for any K with ``--games`` and no ``--minutes``.
 
@@ -387,8 +389,10 @@ def strength(args) -> dict:
     stop = time.perf_counter() + 60 * args.minutes if args.minutes else None
     workers = max(1, args.workers or os.cpu_count() or 1)
 
+    first = getattr(args, "first_seed", 0) or 0  # --first-seed: this run's seeds are first .. first + games - 1
+
     def next_seed(c) -> int:
-        i = 0
+        i = first
         while i in done[c] or i in flying[c]:
             i += 1
         return i
@@ -405,7 +409,7 @@ def strength(args) -> dict:
                 out.write("\n")  # after a line cut short: the next game on a line of its own
             while True:
                 while len(running) < workers and (stop is None or time.perf_counter() <= stop):
-                    open_cells = [c for c in cells if next_seed(c) < args.games]
+                    open_cells = [c for c in cells if next_seed(c) < first + args.games]
                     if not open_cells:
                         break
                     cell = min(open_cells, key=lambda c: (load(c), cells.index(c)))
@@ -894,6 +898,14 @@ def main() -> None:
     st.add_argument("--against", dest="opponents", action="append", choices=["random", "mc"])
     st.add_argument("--out", help="append each game as a JSON line to this file")
     st.add_argument("--resume", action="store_true", help="count the games already in --out")
+    st.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="the first seed of each cell (default 0; then --games seeds from it): runs over disjoint seeds, "
+        "each with an --out of its own, share a cell among processes or machines, and report reads their "
+        "files together",
+    )
     st.add_argument("--minutes", type=float, help="start no game after this many minutes")
     st.add_argument(
         "--workers",

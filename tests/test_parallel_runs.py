@@ -198,3 +198,19 @@ def test_strength_runs_give_the_same_figures_on_any_workers_and_when_resumed(tmp
         except ValueError:
             pass
     assert sorted(kept) == [0, 1, 2, 3]  # each seed played once: the kept game not again
+
+
+def _games(path) -> dict[int, dict]:
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines()]
+    for r in rows:
+        r.pop("seconds")
+    return {r["seed"]: r for r in rows}
+
+
+def test_a_strength_run_from_a_first_seed_plays_those_deals_as_a_run_from_zero(tmp_path):
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    _strength("--workers", "1", "--out", str(whole))
+    _strength("--workers", "1", "--out", str(part), "--first-seed", "2", "--games", "2")
+    games = _games(part)
+    assert sorted(games) == [2, 3]  # seeds 2 and 3, not 0 and 1
+    assert games == {s: r for s, r in _games(whole).items() if s >= 2}  # the same deals, seats and margins
