@@ -52,6 +52,13 @@ def _amending(b, p, path, ppath, ppos) -> bool:
     where = ".".join(map(str, path)) or "the document"
     if not _is_element(b):
         raise RuleError(f"{where} amends an element, but there is none beneath it to amend", at, code="reference")
+    if all(k in _OWN or k == "kind" for k in p) and not p.get("replaces"):
+        raise RuleError(
+            f"{where} amends the element beneath but adds nothing and replaces nothing: give the keys it adds "
+            "(each cited) or names in replaces, or leave the amendment out",
+            at,
+            code="reference",
+        )
     replaces = p.get("replaces") or []
     own = "cite" in p or "editorial" in p  # the amendment's own citation: for what it replaces
     for i, k in enumerate(replaces):

@@ -32,6 +32,7 @@ CASES = [
     (V, "option-broken.yaml", 1, "6:21", "with option 'broken': unknown name 'playerz'"),
     (V, "amends-changes.yaml", 1, "8:9", "game amends the element beneath, which has 'hands' already"),
     (V, "amends-nothing.yaml", 1, "5:5", "hand.bonus amends an element, but there is none beneath it to amend"),
+    (V, "amends-empty.yaml", 1, "4:3", "game amends the element beneath but adds nothing and replaces nothing"),
     (V, "amends-uncited.yaml", 1, "8:9", "game.hand_winner is added by an amendment, so it must be a rule element"),
     (V, "amends-import.yaml", 1, "6:5", "unknown key 'amends' in imports/0"),
     (V, "amends-import-no-from.yaml", 1, "4:5", "imports/0: 'from' is a required property"),
