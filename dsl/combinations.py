@@ -37,7 +37,9 @@ MAX_VALUE = 99  # the value of one card (values:)
 MAX_TOTAL = 1000  # a sum's total
 MAX_SUBSETS = 5000  # hands of a ranking's size looked at in a larger zone
 MAX_SPLITS = 100_000  # ways of laying out melds tried for one zone
-_CACHE_LIMIT = 1 << 12
+# what is kept per a zone's cards, then started again: kept small (a large one cost 2.5 % more instructions
+# a game of Piquet, where every hand is new)
+_CACHE_LIMIT = 1 << 8
 
 
 @dataclass(eq=False)
@@ -224,19 +226,22 @@ _COUNTS: dict = {}  # a zone's cards -> how many of each rank (in the order met)
 
 
 _SHIFT = {su: 16 * i for i, su in enumerate(SUITS)}  # a suit's place in a card's code
+_SHIFTS = tuple(_SHIFT[su] for su in SUITS)
 _CODE = {x: 1 << (_SHIFT[x.suit] + RANKS.index(x.rank)) for x in CARDS_BY_NAME.values() if x.suit in _SHIFT}
 _IN_SUIT = (1 << len(RANKS)) - 1
 _SUIT_OF = attrgetter("suit")
+assert len(SUITS) == 4  # the bit planes below add four suits' ranks
 
 
 def _summary(cards: tuple) -> tuple | None:
     """What every combination asked of a hand reads of ``cards``, worked out once and kept per the
-    cards: the ranks held in each suit (in the order the suits are met), as bits in the notation
-    order, and the ranks held an odd number of times, held two or three (or six or seven) times,
-    held four or more times (bit planes of each rank's count); None when a card is held twice (two
-    packs), a card has no suit or rank of the notation, or there is none. The suits' bits are the
-    sum of each card's code (a bit of its own), no card looked at in Python: a card held twice
-    carries into another bit, and the sum then has fewer bits than there are cards."""
+    cards: the ranks held in each suit held (in the notation's order of suits), as bits in the
+    notation order, and the ranks held an odd number of times, held two or three times, held four
+    times (bit planes of each rank's count); None when a card is held twice (two packs), a card has
+    no suit or rank of the notation, or there is none. The suits' bits are the sum of each card's
+    code (a bit of its own), no card looked at in Python: a card held twice carries into another
+    bit, and the sum then has fewer bits than there are cards. (Where the order in which the suits
+    are met matters, a tie between two suits, ``_suits_met`` reads it.)"""
     got = _MASKS.get(cards)
     if got is None:
         got = ()
@@ -245,25 +250,41 @@ def _summary(cards: tuple) -> tuple | None:
         except KeyError:  # a card of no suit or rank of the notation
             total = 0
         if total and total.bit_count() == len(cards):
-            m = {su: (total >> _SHIFT[su]) & _IN_SUIT for su in dict.fromkeys(map(_SUIT_OF, cards))}
-            ones = twos = fours = 0
-            for v in m.values():  # each rank's count, added suit by suit in three bit planes
-                carry = ones & v
-                ones ^= v
-                fours ^= twos & carry
-                twos ^= carry
-            got = (m, ones, twos, fours)
+            a, b, c, d = [(total >> sh) & _IN_SUIT for sh in _SHIFTS]
+            # each rank's count (at most four, one a suit) added in three bit planes: the carries
+            # of adding the suits two by two, each worth two (at most two of them for one rank)
+            s = a ^ b
+            c1 = a & b
+            t = s ^ c
+            c2 = s & c
+            c3 = t & d
+            got = (
+                tuple([m for m in (a, b, c, d) if m]),
+                t ^ d,
+                c1 ^ c2 ^ c3,
+                (c1 & c2) | (c1 & c3) | (c2 & c3),
+            )
         if len(_MASKS) >= _CACHE_LIMIT:
             _MASKS.clear()
         _MASKS[cards] = got
     return got or None
 
 
-def _suit_masks(cards: tuple) -> dict[str, int] | None:
-    """The ranks ``cards`` hold in each suit, as bits in the notation order (``_summary``); None
-    when a card is held twice (two packs), has no rank of the notation, or there is none."""
+def _suit_masks(cards: tuple) -> tuple[int, ...] | None:
+    """The ranks ``cards`` hold in each suit they hold, as bits in the notation order, the suits
+    in the notation's order (``_summary``); None when a card is held twice (two packs), has no rank
+    of the notation, or there is none."""
     got = _summary(cards)
     return got[0] if got is not None else None
+
+
+def _suits_met(cards: tuple) -> tuple[int, ...]:
+    """The ranks ``cards`` hold in each suit (``_suit_masks``), the suits in the order the cards
+    meet them (a tie between two suits goes to the one met first)."""
+    got = _summary(cards)
+    assert got is not None
+    total = sum(map(_CODE.__getitem__, cards))
+    return tuple([(total >> _SHIFT[su]) & _IN_SUIT for su in dict.fromkeys(map(_SUIT_OF, cards))])
 
 
 def _held_in(c: Combination, mask: int) -> dict[int, int]:
@@ -310,7 +331,7 @@ def _find_run(c: Combination, cards) -> Found:
     if masks is not None:  # one card of each rank and suit: each suit's runs kept per its ranks
         parts = []
         memo = c.memo
-        for mask in masks.values():
+        for mask in masks:  # the suits' order changes nothing: equal best runs have the same cards' value
             got = memo.get(mask)
             if got is None:
                 got = memo[mask] = _runs(c, _held_in(c, mask))
@@ -342,7 +363,7 @@ def _find_flush(c: Combination, cards) -> Found:
     if masks is not None:  # each suit's cards, value and top kept per its ranks
         memo = c.memo
         parts = []
-        for mask in masks.values():
+        for mask in masks:
             got = memo.get(mask)
             if got is None:
                 rs = [r for r in c.strength if mask & _BIT[r] and (c.ranks is None or r in c.ranks)]
@@ -356,14 +377,23 @@ def _find_flush(c: Combination, cards) -> Found:
         parts = [(len(rs), sum(c.value(r) for r in rs), max(c.strength[r] for r in rs)) for rs in suits.values()]
     least, most = c.least, c.most
     count = cards_in = size = value = top = 0
+    tied = False  # two suits equal at the best, with different tops
     for n, v, t in parts:
         if n >= least and (most is None or n <= most):
             count += 1
             cards_in += n
-            if (n, v) > (size, value):
-                size, value, top = n, v, t
+            if n > size or n == size and v > value:
+                size, value, top, tied = n, v, t, False
+            elif n == size and v == value and t != top:
+                tied = True
     if not count:
         return NONE
+    if tied and masks is not None:  # the best suit is the first the cards meet, as in the order met
+        for mask in _suits_met(cards):
+            n, v, t = memo[mask]
+            if n == size and v == value:
+                top = t
+                break
     return Found(count, cards_in, size * VALUE_RADIX + min(value, VALUE_RADIX - 1), size, top, value)
 
 

@@ -227,3 +227,21 @@ def test_a_combination_read_again_after_the_hand_changed_is_worked_out_anew(game
         assert fn(st, 1, None) == 1  # three aces
         other.remove(card("AC"))
         assert fn(st, 1, None) == 0
+
+
+@pytest.mark.parametrize(
+    "hand, top",
+    [
+        ("8H KH AS 7S", "K"),  # two suits of two cards and eighteen: the one the cards meet first
+        ("AS 7S 8H KH", "A"),
+        ("7S 8H KH AS", "A"),
+        ("KH 8H 9D 9C 7S AS", "K"),
+        ("9D AS 7S 8H KH 9C", "A"),
+    ],
+)
+def test_a_flush_tied_with_another_is_the_one_the_cards_meet_first(hand, top):
+    # the suits are found as bits in the notation's order; a tie is settled in the order met
+    point = load_game(str(Path(__file__).parent.parent / "rules" / "piquet" / "hoyle.yaml")).scope.combinations["point"]
+    f = find(point, [card(x) for x in hand.split()])
+    assert (f.size, f.value) == (2, 18)
+    assert f.top == point.strength[top]
