@@ -226,11 +226,10 @@ _COUNTS: dict = {}  # a zone's cards -> how many of each rank (in the order met)
 
 
 _SHIFT = {su: 16 * i for i, su in enumerate(SUITS)}  # a suit's place in a card's code
-_SHIFTS = tuple(_SHIFT[su] for su in SUITS)
 _CODE = {x: 1 << (_SHIFT[x.suit] + RANKS.index(x.rank)) for x in CARDS_BY_NAME.values() if x.suit in _SHIFT}
 _IN_SUIT = (1 << len(RANKS)) - 1
 _SUIT_OF = attrgetter("suit")
-assert len(SUITS) == 4  # the bit planes below add four suits' ranks
+assert len(SUITS) == 4 and len(RANKS) <= 16  # a card's code: four suits of sixteen bits (``_summary``)
 
 
 def _summary(cards: tuple) -> tuple | None:
@@ -250,7 +249,7 @@ def _summary(cards: tuple) -> tuple | None:
         except KeyError:  # a card of no suit or rank of the notation
             total = 0
         if total and total.bit_count() == len(cards):
-            a, b, c, d = [(total >> sh) & _IN_SUIT for sh in _SHIFTS]
+            a, b, c, d = (total & _IN_SUIT, (total >> 16) & _IN_SUIT, (total >> 32) & _IN_SUIT, total >> 48)
             # each rank's count (at most four, one a suit) added in three bit planes: the carries
             # of adding the suits two by two, each worth two (at most two of them for one rank)
             s = a ^ b
@@ -359,41 +358,45 @@ def _find_run(c: Combination, cards) -> Found:
 
 
 def _find_flush(c: Combination, cards) -> Found:
+    least, most = c.least, c.most
+    count = cards_in = size = value = top = 0
+    tied = False  # two suits equal at the best, with different tops
     masks = _suit_masks(cards)
     if masks is not None:  # each suit's cards, value and top kept per its ranks
         memo = c.memo
-        parts = []
         for mask in masks:
             got = memo.get(mask)
             if got is None:
                 rs = [r for r in c.strength if mask & _BIT[r] and (c.ranks is None or r in c.ranks)]
                 got = memo[mask] = (len(rs), sum(c.value(r) for r in rs), max((c.strength[r] for r in rs), default=0))
-            parts.append(got)
+            n, v, t = got
+            if n >= least and (most is None or n <= most):
+                count += 1
+                cards_in += n
+                if n > size or n == size and v > value:
+                    size, value, top, tied = n, v, t, False
+                elif n == size and v == value and t != top:
+                    tied = True
+        if tied:  # the best suit is the first the cards meet, as in the order met
+            for mask in _suits_met(cards):
+                n, v, t = memo[mask]
+                if n == size and v == value:
+                    top = t
+                    break
     else:
         suits: dict[str, list[str]] = {}
         for r, g in _by_rank(c, cards).items():
             for x in g:
                 suits.setdefault(x.suit, []).append(r)
-        parts = [(len(rs), sum(c.value(r) for r in rs), max(c.strength[r] for r in rs)) for rs in suits.values()]
-    least, most = c.least, c.most
-    count = cards_in = size = value = top = 0
-    tied = False  # two suits equal at the best, with different tops
-    for n, v, t in parts:
-        if n >= least and (most is None or n <= most):
-            count += 1
-            cards_in += n
-            if n > size or n == size and v > value:
-                size, value, top, tied = n, v, t, False
-            elif n == size and v == value and t != top:
-                tied = True
+        for rs in suits.values():
+            n, v, t = len(rs), sum(c.value(r) for r in rs), max(c.strength[r] for r in rs)
+            if n >= least and (most is None or n <= most):
+                count += 1
+                cards_in += n
+                if n > size or n == size and v > value:
+                    size, value, top = n, v, t
     if not count:
         return NONE
-    if tied and masks is not None:  # the best suit is the first the cards meet, as in the order met
-        for mask in _suits_met(cards):
-            n, v, t = memo[mask]
-            if n == size and v == value:
-                top = t
-                break
     return Found(count, cards_in, size * VALUE_RADIX + min(value, VALUE_RADIX - 1), size, top, value)
 
 
