@@ -40,6 +40,7 @@ MAX_SPLITS = 100_000  # ways of laying out melds tried for one zone
 # what is kept per a zone's cards, then started again: kept small (a large one cost 2.5 % more instructions
 # a game of Piquet, where every hand is new)
 _CACHE_LIMIT = 1 << 8
+_MEMO_LIMIT = 1 << 14  # what a set keeps per the ranks held so that may make it, then started again
 
 
 @dataclass(eq=False)
@@ -140,38 +141,55 @@ def _rank_counts(c: Combination, cards: tuple) -> dict[str, int]:
 
 
 def _plan_set(c: Combination) -> tuple:
-    """``c.set_plan``: the ranks that count (``_by_rank``'s) as bits and each with its bit, when
-    no two have the same strength (which of equal ones is taken then depends on the order met);
-    else ()."""
+    """``c.set_plan``: the ranks that count (``_by_rank``'s) as bits, each with its bit, and for
+    each number of cards of a rank (one to four) whether a rank held so may make the set (a size
+    of ``sizes``, or within ``min``/``max``), when no two ranks have the same strength (which of
+    equal ones is taken then depends on the order met); else ()."""
     counted = [(r, _BIT[r]) for r in c.strength if r in _BIT and (c.ranks is None or r in c.ranks)]
     if len({c.strength[r] for r, _ in counted}) < len(counted):
         return ()
     mask = 0
     for _, b in counted:
         mask |= b
-    return (mask, tuple(counted))
+    if c.sizes:
+        matter = tuple(n in c.sizes for n in range(1, 5))
+    else:
+        matter = tuple(n >= c.least and (c.most is None or n <= c.most) for n in range(1, 5))
+    return (mask, tuple(counted), matter)
 
 
 def _find_set(c: Combination, cards) -> Found:
-    """A set: from the zone's ranks held once, twice, four times (bits, ``_summary``), what
-    they hold kept per those bits, when one card of each rank and suit is held; else counted."""
+    """A set: from the zone's ranks held once, twice, three and four times (bits, ``_summary``),
+    those that may make it, what they hold kept per those bits, when one card of each rank and suit
+    is held; else counted."""
     plan = c.set_plan
     if plan is None:
         plan = c.set_plan = _plan_set(c)
     if plan:
         got = _summary(cards)
         if got is not None:
-            mask = plan[0]
-            key = (got[1] & mask, got[2] & mask, got[3] & mask)
-            found = c.memo.get(key)
+            mask, counted, (m1, m2, m3, m4) = plan
+            ones, twos = got[1] & mask, got[2] & mask
+            # the ranks held once, twice, three times, four times (no rank more: one pack),
+            # each only if a rank held so may make the set: the rest changes nothing
+            key = (
+                ones & ~twos if m1 else 0,
+                twos & ~ones if m2 else 0,
+                ones & twos if m3 else 0,
+                got[3] & mask if m4 else 0,
+            )
+            memo = c.memo
+            found = memo.get(key)
             if found is None:
-                ones, twos, fours = key
                 groups = {}
-                for r, b in plan[1]:
-                    n = (1 if ones & b else 0) + (2 if twos & b else 0) + (4 if fours & b else 0)
-                    if n:
-                        groups[r] = n
-                found = c.memo[key] = _set_of(c, groups)
+                for r, b in counted:
+                    for n, held in enumerate(key, 1):
+                        if held & b:
+                            groups[r] = n
+                            break
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                found = memo[key] = _set_of(c, groups)
             return found
     return _set_of(c, _rank_counts(c, cards))
 
