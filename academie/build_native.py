@@ -39,6 +39,7 @@ MODULES = (
     "academie.interpreter.choices",
     "academie.interpreter.sequence",
     "academie.dsl.functions.combinations",
+    "academie.dsl.combinations",
 )
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator
@@ -43,6 +44,9 @@ from .syntax import chain_operands
 MAX_DEPTH = 24  # parts nested deeper are closures
 MAX_NODES = 96  # parts written per expression; the rest are closures
 MAX_EFFECTS = 64  # effects per generated list (a longer list runs as closures)
+_UNROLL_SEATS = (2, 3, 4)  # a max_seats … over so many seats is written out, seat by seat …
+_UNROLL_CHARS = 160  # … when the value about one seat is no longer than this, …
+_UNROLL_BUDGET = 4000  # … until so many characters were written out for one expression
 
 _ON: ContextVar[bool | None] = ContextVar("academie_codegen", default=None)
 _IDS = itertools.count()
@@ -106,6 +110,7 @@ class _Writer:
     def __init__(self, ns: dict):
         self.ns = ns
         self.written = 0
+        self.unrolled = 0  # characters of seats' values written out (``w_call``)
 
     def k(self, value: Any) -> str:
         return const_name(self.ns, value)
@@ -273,7 +278,15 @@ class _Writer:
             sub = cp.sub(cp.bound | BOUND["seat"], cp.locals)
             x = f"_x{depth}"
             e, _ = self.w(sub, args[0], x, cv, depth)
-            return f"{self.k(_over_seats(name, e, x, self.ns))}(st, {sv}, {cv})", "num"
+            call = f"{self.k(_over_seats(name, e, x, self.ns))}(st, {sv}, {cv})"
+            if len(e) > _UNROLL_CHARS or self.unrolled > _UNROLL_BUDGET:
+                return call, "num"
+            self.unrolled += len(e) * sum(_UNROLL_SEATS)
+            # for two, three or four seats, each seat's value written out (no call, no loop)
+            seat = re.compile(rf"\b{x}\b")
+            for n in reversed(_UNROLL_SEATS):
+                call = f"({_unrolled(name, [seat.sub(str(i), e) for i in range(n)])} if st.n == {n} else {call})"
+            return call, "num"
         return None
 
 
@@ -285,6 +298,19 @@ _TAKE = {
     "sum_seats": ("_r = _r + _v", "0"),
     "count_seats": ("_r = _r + 1 if _v else _r", "0"),
 }
+
+
+def _unrolled(name: str, values: list[str]) -> str:
+    """``max_seats``/``min_seats``/``sum_seats``/``count_seats`` of the sources ``values`` (one a
+    seat, in order), taken as ``_over_seats``'s loop takes them (max and min the first of equal
+    values, a sum from 0)."""
+    if name == "max_seats":
+        return f"_max({', '.join(values)})"
+    if name == "min_seats":
+        return f"_min({', '.join(values)})"
+    if name == "sum_seats":
+        return "(0 + " + " + ".join(values) + ")"
+    return "(" + " + ".join(f"(1 if {v} else 0)" for v in values) + ")"
 
 
 def _over_seats(name: str, e: str, x: str, ns: dict) -> Callable:

@@ -37,7 +37,10 @@ MAX_VALUE = 99  # the value of one card (values:)
 MAX_TOTAL = 1000  # a sum's total
 MAX_SUBSETS = 5000  # hands of a ranking's size looked at in a larger zone
 MAX_SPLITS = 100_000  # ways of laying out melds tried for one zone
-_CACHE_LIMIT = 1 << 12
+# what is kept per a zone's cards, then started again: kept small (a large one cost 2.5 % more instructions
+# a game of Piquet, where every hand is new)
+_CACHE_LIMIT = 1 << 8
+_MEMO_LIMIT = 1 << 14  # what a set keeps per the ranks held so that may make it, then started again
 
 
 @dataclass(eq=False)
@@ -138,38 +141,55 @@ def _rank_counts(c: Combination, cards: tuple) -> dict[str, int]:
 
 
 def _plan_set(c: Combination) -> tuple:
-    """``c.set_plan``: the ranks that count (``_by_rank``'s) as bits and each with its bit, when
-    no two have the same strength (which of equal ones is taken then depends on the order met);
-    else ()."""
+    """``c.set_plan``: the ranks that count (``_by_rank``'s) as bits, each with its bit, and for
+    each number of cards of a rank (one to four) whether a rank held so may make the set (a size
+    of ``sizes``, or within ``min``/``max``), when no two ranks have the same strength (which of
+    equal ones is taken then depends on the order met); else ()."""
     counted = [(r, _BIT[r]) for r in c.strength if r in _BIT and (c.ranks is None or r in c.ranks)]
     if len({c.strength[r] for r, _ in counted}) < len(counted):
         return ()
     mask = 0
     for _, b in counted:
         mask |= b
-    return (mask, tuple(counted))
+    if c.sizes:
+        matter = tuple(n in c.sizes for n in range(1, 5))
+    else:
+        matter = tuple(n >= c.least and (c.most is None or n <= c.most) for n in range(1, 5))
+    return (mask, tuple(counted), matter)
 
 
 def _find_set(c: Combination, cards) -> Found:
-    """A set: from the zone's ranks held once, twice, four times (bits, ``_summary``), what
-    they hold kept per those bits, when one card of each rank and suit is held; else counted."""
+    """A set: from the zone's ranks held once, twice, three and four times (bits, ``_summary``),
+    those that may make it, what they hold kept per those bits, when one card of each rank and suit
+    is held; else counted."""
     plan = c.set_plan
     if plan is None:
         plan = c.set_plan = _plan_set(c)
     if plan:
         got = _summary(cards)
         if got is not None:
-            mask = plan[0]
-            key = (got[1] & mask, got[2] & mask, got[3] & mask)
-            found = c.memo.get(key)
+            mask, counted, (m1, m2, m3, m4) = plan
+            ones, twos = got[1] & mask, got[2] & mask
+            # the ranks held once, twice, three times, four times (no rank more: one pack),
+            # each only if a rank held so may make the set: the rest changes nothing
+            key = (
+                ones & ~twos if m1 else 0,
+                twos & ~ones if m2 else 0,
+                ones & twos if m3 else 0,
+                got[3] & mask if m4 else 0,
+            )
+            memo = c.memo
+            found = memo.get(key)
             if found is None:
-                ones, twos, fours = key
                 groups = {}
-                for r, b in plan[1]:
-                    n = (1 if ones & b else 0) + (2 if twos & b else 0) + (4 if fours & b else 0)
-                    if n:
-                        groups[r] = n
-                found = c.memo[key] = _set_of(c, groups)
+                for r, b in counted:
+                    for n, held in enumerate(key, 1):
+                        if held & b:
+                            groups[r] = n
+                            break
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                found = memo[key] = _set_of(c, groups)
             return found
     return _set_of(c, _rank_counts(c, cards))
 
@@ -227,16 +247,18 @@ _SHIFT = {su: 16 * i for i, su in enumerate(SUITS)}  # a suit's place in a card'
 _CODE = {x: 1 << (_SHIFT[x.suit] + RANKS.index(x.rank)) for x in CARDS_BY_NAME.values() if x.suit in _SHIFT}
 _IN_SUIT = (1 << len(RANKS)) - 1
 _SUIT_OF = attrgetter("suit")
+assert len(SUITS) == 4 and len(RANKS) <= 16  # a card's code: four suits of sixteen bits (``_summary``)
 
 
 def _summary(cards: tuple) -> tuple | None:
     """What every combination asked of a hand reads of ``cards``, worked out once and kept per the
-    cards: the ranks held in each suit (in the order the suits are met), as bits in the notation
-    order, and the ranks held an odd number of times, held two or three (or six or seven) times,
-    held four or more times (bit planes of each rank's count); None when a card is held twice (two
-    packs), a card has no suit or rank of the notation, or there is none. The suits' bits are the
-    sum of each card's code (a bit of its own), no card looked at in Python: a card held twice
-    carries into another bit, and the sum then has fewer bits than there are cards."""
+    cards: the ranks held in each suit held (in the notation's order of suits), as bits in the
+    notation order, and the ranks held an odd number of times, held two or three times, held four
+    times (bit planes of each rank's count); None when a card is held twice (two packs), a card has
+    no suit or rank of the notation, or there is none. The suits' bits are the sum of each card's
+    code (a bit of its own), no card looked at in Python: a card held twice carries into another
+    bit, and the sum then has fewer bits than there are cards. (Where the order in which the suits
+    are met matters, a tie between two suits, ``_suits_met`` reads it.)"""
     got = _MASKS.get(cards)
     if got is None:
         got = ()
@@ -245,25 +267,41 @@ def _summary(cards: tuple) -> tuple | None:
         except KeyError:  # a card of no suit or rank of the notation
             total = 0
         if total and total.bit_count() == len(cards):
-            m = {su: (total >> _SHIFT[su]) & _IN_SUIT for su in dict.fromkeys(map(_SUIT_OF, cards))}
-            ones = twos = fours = 0
-            for v in m.values():  # each rank's count, added suit by suit in three bit planes
-                carry = ones & v
-                ones ^= v
-                fours ^= twos & carry
-                twos ^= carry
-            got = (m, ones, twos, fours)
+            a, b, c, d = (total & _IN_SUIT, (total >> 16) & _IN_SUIT, (total >> 32) & _IN_SUIT, total >> 48)
+            # each rank's count (at most four, one a suit) added in three bit planes: the carries
+            # of adding the suits two by two, each worth two (at most two of them for one rank)
+            s = a ^ b
+            c1 = a & b
+            t = s ^ c
+            c2 = s & c
+            c3 = t & d
+            got = (
+                tuple([m for m in (a, b, c, d) if m]),
+                t ^ d,
+                c1 ^ c2 ^ c3,
+                (c1 & c2) | (c1 & c3) | (c2 & c3),
+            )
         if len(_MASKS) >= _CACHE_LIMIT:
             _MASKS.clear()
         _MASKS[cards] = got
     return got or None
 
 
-def _suit_masks(cards: tuple) -> dict[str, int] | None:
-    """The ranks ``cards`` hold in each suit, as bits in the notation order (``_summary``); None
-    when a card is held twice (two packs), has no rank of the notation, or there is none."""
+def _suit_masks(cards: tuple) -> tuple[int, ...] | None:
+    """The ranks ``cards`` hold in each suit they hold, as bits in the notation order, the suits
+    in the notation's order (``_summary``); None when a card is held twice (two packs), has no rank
+    of the notation, or there is none."""
     got = _summary(cards)
     return got[0] if got is not None else None
+
+
+def _suits_met(cards: tuple) -> tuple[int, ...]:
+    """The ranks ``cards`` hold in each suit (``_suit_masks``), the suits in the order the cards
+    meet them (a tie between two suits goes to the one met first)."""
+    got = _summary(cards)
+    assert got is not None
+    total = sum(map(_CODE.__getitem__, cards))
+    return tuple([(total >> _SHIFT[su]) & _IN_SUIT for su in dict.fromkeys(map(_SUIT_OF, cards))])
 
 
 def _held_in(c: Combination, mask: int) -> dict[int, int]:
@@ -310,7 +348,7 @@ def _find_run(c: Combination, cards) -> Found:
     if masks is not None:  # one card of each rank and suit: each suit's runs kept per its ranks
         parts = []
         memo = c.memo
-        for mask in masks.values():
+        for mask in masks:  # the suits' order changes nothing: equal best runs have the same cards' value
             got = memo.get(mask)
             if got is None:
                 got = memo[mask] = _runs(c, _held_in(c, mask))
@@ -338,30 +376,43 @@ def _find_run(c: Combination, cards) -> Found:
 
 
 def _find_flush(c: Combination, cards) -> Found:
+    least, most = c.least, c.most
+    count = cards_in = size = value = top = 0
+    tied = False  # two suits equal at the best, with different tops
     masks = _suit_masks(cards)
     if masks is not None:  # each suit's cards, value and top kept per its ranks
         memo = c.memo
-        parts = []
-        for mask in masks.values():
+        for mask in masks:
             got = memo.get(mask)
             if got is None:
                 rs = [r for r in c.strength if mask & _BIT[r] and (c.ranks is None or r in c.ranks)]
                 got = memo[mask] = (len(rs), sum(c.value(r) for r in rs), max((c.strength[r] for r in rs), default=0))
-            parts.append(got)
+            n, v, t = got
+            if n >= least and (most is None or n <= most):
+                count += 1
+                cards_in += n
+                if n > size or n == size and v > value:
+                    size, value, top, tied = n, v, t, False
+                elif n == size and v == value and t != top:
+                    tied = True
+        if tied:  # the best suit is the first the cards meet, as in the order met
+            for mask in _suits_met(cards):
+                n, v, t = memo[mask]
+                if n == size and v == value:
+                    top = t
+                    break
     else:
         suits: dict[str, list[str]] = {}
         for r, g in _by_rank(c, cards).items():
             for x in g:
                 suits.setdefault(x.suit, []).append(r)
-        parts = [(len(rs), sum(c.value(r) for r in rs), max(c.strength[r] for r in rs)) for rs in suits.values()]
-    least, most = c.least, c.most
-    count = cards_in = size = value = top = 0
-    for n, v, t in parts:
-        if n >= least and (most is None or n <= most):
-            count += 1
-            cards_in += n
-            if (n, v) > (size, value):
-                size, value, top = n, v, t
+        for rs in suits.values():
+            n, v, t = len(rs), sum(c.value(r) for r in rs), max(c.strength[r] for r in rs)
+            if n >= least and (most is None or n <= most):
+                count += 1
+                cards_in += n
+                if n > size or n == size and v > value:
+                    size, value, top = n, v, t
     if not count:
         return NONE
     return Found(count, cards_in, size * VALUE_RADIX + min(value, VALUE_RADIX - 1), size, top, value)

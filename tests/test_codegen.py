@@ -109,6 +109,46 @@ def test_a_string_of_the_rule_file_is_a_constant_never_source():
     assert e.fn.__globals__["__builtins__"] == {}
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "max_seats(pts(seat) + pts(seat + 1))",
+        "min_seats(pts(seat) - n)",
+        "sum_seats(pts(seat))",
+        "sum_seats(pts(seat) > 2)",
+        "count_seats(pts(seat) > 2)",
+        "max_seats(pts(seat) > 2)",
+        "max_seats(pts(seat)) + min_seats(pts(seat)) * sum_seats(pts(seat + 1)) - count_seats(pts(seat) == n)",
+    ],
+)
+def test_a_sum_or_greatest_over_the_seats_written_out_seat_by_seat_is_the_loops_value(text):
+    # for two, three and four seats each seat's value is written out (no loop); every count of seats
+    # gives the closures' value, and of the same type (a sum of truths is a number, a greatest one a truth)
+    with codegen.switched(True):
+        e = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
+    with codegen.off():
+        ref = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
+    assert e.code is not None and "st.n == 2" in e.code.src and "st.n == 4" in e.code.src
+    rng = random.Random(text)
+    for n in range(1, 8):
+        for _ in range(30):
+
+            class St:
+                pass
+
+            St.n, St.vars, St.pvars = n, {"n": rng.randint(0, 4)}, {"pts": [rng.randint(0, 4) for _ in range(n)]}
+            got, want = e.fn(St, rng.randrange(n), None), ref.fn(St, 0, None)
+            assert got == want and type(got) is type(want), (n, St.pvars, got, want)
+
+
+def test_the_seats_written_out_are_bounded_per_expression():
+    text = " + ".join(["max_seats(pts(seat) + pts(seat + 1) + pts(seat + 2))"] * 17)  # within 1,000 characters
+    with codegen.switched(True):
+        e = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
+    assert e.code is not None and e.code.src.count("st.n == 2") < 17  # the later ones are calls
+    assert len(e.code.src) < 4 * codegen._UNROLL_BUDGET
+
+
 def test_deep_nesting_is_bounded_and_still_the_closures_value():
     depth = 45  # within the loader's limit of 50
     text = "(" * depth + "pts(seat) + 1" + ")" * depth + " + " + " + ".join(["n"] * 140)

@@ -2,6 +2,7 @@
 ranking of hands, found in a zone by ``best``, ``count_of``, ``cards_of``, ``size_of``,
 ``top_of`` and ``value_of``; proven on tests/concepts/combinations.yaml."""
 
+import random
 from pathlib import Path
 
 import pytest
@@ -227,3 +228,47 @@ def test_a_combination_read_again_after_the_hand_changed_is_worked_out_anew(game
         assert fn(st, 1, None) == 1  # three aces
         other.remove(card("AC"))
         assert fn(st, 1, None) == 0
+
+
+@pytest.mark.parametrize(
+    "hand, top",
+    [
+        ("8H KH AS 7S", "K"),  # two suits of two cards and eighteen: the one the cards meet first
+        ("AS 7S 8H KH", "A"),
+        ("7S 8H KH AS", "A"),
+        ("KH 8H 9D 9C 7S AS", "K"),
+        ("9D AS 7S 8H KH 9C", "A"),
+    ],
+)
+def test_a_flush_tied_with_another_is_the_one_the_cards_meet_first(hand, top):
+    # the suits are found as bits in the notation's order; a tie is settled in the order met
+    point = load_game(str(Path(__file__).parent.parent / "rules" / "piquet" / "hoyle.yaml")).scope.combinations["point"]
+    f = find(point, [card(x) for x in hand.split()])
+    assert (f.size, f.value) == (2, 18)
+    assert f.top == point.strength[top]
+
+
+def test_what_a_set_keeps_per_hand_is_bounded_and_the_same_as_counting():
+    # a set is looked up by the ranks held so that they may make it (three or four of a rank for
+    # a tricon): what it keeps stays small over many hands, and every value is the count's
+    from academie.dsl import combinations as comb
+
+    trio = load_game(str(Path(__file__).parent.parent / "rules" / "hoc" / "encyclopedie.yaml")).scope.combinations[
+        "trio"
+    ]
+    trio.memo.clear()
+    rng = random.Random(3)
+    deck = [card(r + s) for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A") for s in "SHDC"]
+    for _ in range(3000):
+        hand = tuple(rng.sample(deck, 12))
+        got = comb._find_set(trio, hand)
+        want = comb._set_of(trio, comb._rank_counts(trio, hand))
+        assert (got.count, got.cards, got.key, got.size, got.top, got.value) == (
+            want.count,
+            want.cards,
+            want.key,
+            want.size,
+            want.top,
+            want.value,
+        )
+    assert len(trio.memo) < 400  # by every rank's count it was some 3,000 (one a hand)
