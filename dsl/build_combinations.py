@@ -9,6 +9,12 @@ from .cards import RANKS
 from .combinations import KINDS, MAX_TOTAL, MAX_VALUE, Combination
 
 
+def _whole(v):
+    """A number the schema took as an integer (``4.0`` is one to JSON Schema) as an ``int``; the
+    compiled module (``academie.build_native``) takes no float where an int is declared."""
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
 def natural_strength() -> dict[str, int]:
     """The notation order of ranks (2 lowest, ace highest), for a file without orders."""
     return {r: i + 1 for i, r in enumerate(RANKS)}
@@ -44,9 +50,9 @@ def build(
         else:
             table = None
         strength = {x.rank: v for x, v in table.items()} if table is not None else natural_strength()
-        size = d.get("size")
+        size = _whole(d.get("size"))
         least = int(d.get("min") or size or (3 if kind == "run" else 1))
-        most = d.get("max", size)
+        most = _whole(d.get("max", size))
         if most is not None and least > most:
             err((name,), f"combination '{name}': min {least} is more than max {most}")
         if least > limits_cards:
@@ -55,14 +61,14 @@ def build(
         if d.get("values") is not None:
             values = {}
             for r, v in d["values"].items():
-                r = str(r)
+                r, v = str(r), _whole(v)
                 if r not in RANKS:
                     err((name, "values", r), f"'{r}' is not a rank")
                 elif not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_VALUE:
                     err((name, "values", r), f"the value of a card is a number from 0 to {MAX_VALUE}")
                 else:
                     values[r] = v
-        total = d.get("total", 0)
+        total = _whole(d.get("total", 0))
         if kind == "sum":
             if values is None:
                 err((name,), f"combination '{name}' is a sum: say the value of each rank (values:)")
@@ -74,7 +80,7 @@ def build(
             if r not in strength:
                 err((name, "low"), f"'{r}' is not a rank of the order")
         ranks = d.get("ranks")
-        cards = d.get("cards", 5)
+        cards = _whole(d.get("cards", 5))
         if kind == "ranking" and not 1 <= cards <= 13:
             err((name, "cards"), "a ranking compares hands of 1 to 13 cards")
             cards = 5
@@ -83,7 +89,7 @@ def build(
             kind=kind,
             least=least,
             most=most,
-            sizes=tuple(d.get("sizes", []) or []),
+            sizes=tuple(_whole(x) for x in d.get("sizes", []) or []),
             suited=d.get("suited", True),
             strength=strength,
             low=low,

@@ -272,3 +272,24 @@ def test_what_a_set_keeps_per_hand_is_bounded_and_the_same_as_counting():
             want.value,
         )
     assert len(trio.memo) < 400  # by every rank's count it was some 3,000 (one a hand)
+
+
+def test_a_whole_number_written_with_a_point_is_the_integer(tmp_path):
+    # JSON Schema takes 4.0 for an integer: the combination is built with ints, finds ints, and the
+    # compiled module (which takes no float where an int is declared) builds and finds it alike
+    text = CONCEPT.read_text()
+    text = text.replace("full: {kind: set, sizes: [3, 2],", "full: {kind: set, sizes: [3.0, 2.0],")
+    text = text.replace("trio: {kind: set, min: 3,", "trio: {kind: set, min: 3, max: 4.0,")
+    text = text.replace("    total: 15", "    total: 15.0")
+    assert text.count(".0") >= 4
+    path = tmp_path / "combinations.yaml"
+    path.write_text(text)
+    floats, ints = load_game(str(path)).scope.combinations, load_game(str(CONCEPT)).scope.combinations
+    for name, hand in (("full", "KS KH KD 2C 2D"), ("trio", "AS AH AD KC"), ("fifteen", "10S 5H KD AC 4C")):
+        got, want = (
+            find(floats[name], [card(x) for x in hand.split()]),
+            find(ints[name], [card(x) for x in hand.split()]),
+        )
+        fields = ("count", "cards", "key", "size", "top", "value")
+        assert [getattr(got, f) for f in fields] == [getattr(want, f) for f in fields]
+        assert all(type(getattr(got, f)) is int for f in fields), (name, got)
