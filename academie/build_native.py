@@ -40,6 +40,7 @@ MODULES = (
     "academie.interpreter.sequence",
     "academie.dsl.functions.combinations",
     "academie.dsl.combinations",
+    "academie.dsl.hand_bits",
 )
 
 

@@ -24,11 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations as subsets
-from operator import attrgetter
 from math import comb as binomial
 from typing import Any, Callable
 
-from .cards import CARDS_BY_NAME, RANKS, SUITS
+from .hand_bits import RANK_BIT, suit_masks, suits_met, summary
 
 KINDS = ("set", "pairs", "run", "flush", "sum", "high", "ranking", "melds")
 RADIX = 16  # a rank's digit in a key (strengths are 1 … 13, 0 for a rank counted low)
@@ -145,7 +144,7 @@ def _plan_set(c: Combination) -> tuple:
     each number of cards of a rank (one to four) whether a rank held so may make the set (a size
     of ``sizes``, or within ``min``/``max``), when no two ranks have the same strength (which of
     equal ones is taken then depends on the order met); else ()."""
-    counted = [(r, _BIT[r]) for r in c.strength if r in _BIT and (c.ranks is None or r in c.ranks)]
+    counted = [(r, RANK_BIT[r]) for r in c.strength if r in RANK_BIT and (c.ranks is None or r in c.ranks)]
     if len({c.strength[r] for r, _ in counted}) < len(counted):
         return ()
     mask = 0
@@ -159,14 +158,14 @@ def _plan_set(c: Combination) -> tuple:
 
 
 def _find_set(c: Combination, cards) -> Found:
-    """A set: from the zone's ranks held once, twice, three and four times (bits, ``_summary``),
+    """A set: from the zone's ranks held once, twice, three and four times (bits, ``hand_bits.summary``),
     those that may make it, what they hold kept per those bits, when one card of each rank and suit
     is held; else counted."""
     plan = c.set_plan
     if plan is None:
         plan = c.set_plan = _plan_set(c)
     if plan:
-        got = _summary(cards)
+        got = summary(cards)
         if got is not None:
             mask, counted, (m1, m2, m3, m4) = plan
             ones, twos = got[1] & mask, got[2] & mask
@@ -238,77 +237,14 @@ def _find_pairs(c: Combination, cards) -> Found:
     return f
 
 
-_BIT = {r: 1 << i for i, r in enumerate(RANKS)}
-_MASKS: dict = {}  # a zone's cards -> the ranks held in each suit, as bits
 _COUNTS: dict = {}  # a zone's cards -> how many of each rank (in the order met)
-
-
-_SHIFT = {su: 16 * i for i, su in enumerate(SUITS)}  # a suit's place in a card's code
-_CODE = {x: 1 << (_SHIFT[x.suit] + RANKS.index(x.rank)) for x in CARDS_BY_NAME.values() if x.suit in _SHIFT}
-_IN_SUIT = (1 << len(RANKS)) - 1
-_SUIT_OF = attrgetter("suit")
-assert len(SUITS) == 4 and len(RANKS) <= 16  # a card's code: four suits of sixteen bits (``_summary``)
-
-
-def _summary(cards: tuple) -> tuple | None:
-    """What every combination asked of a hand reads of ``cards``, worked out once and kept per the
-    cards: the ranks held in each suit held (in the notation's order of suits), as bits in the
-    notation order, and the ranks held an odd number of times, held two or three times, held four
-    times (bit planes of each rank's count); None when a card is held twice (two packs), a card has
-    no suit or rank of the notation, or there is none. The suits' bits are the sum of each card's
-    code (a bit of its own), no card looked at in Python: a card held twice carries into another
-    bit, and the sum then has fewer bits than there are cards. (Where the order in which the suits
-    are met matters, a tie between two suits, ``_suits_met`` reads it.)"""
-    got = _MASKS.get(cards)
-    if got is None:
-        got = ()
-        try:
-            total = sum(map(_CODE.__getitem__, cards))
-        except KeyError:  # a card of no suit or rank of the notation
-            total = 0
-        if total and total.bit_count() == len(cards):
-            a, b, c, d = (total & _IN_SUIT, (total >> 16) & _IN_SUIT, (total >> 32) & _IN_SUIT, total >> 48)
-            # each rank's count (at most four, one a suit) added in three bit planes: the carries
-            # of adding the suits two by two, each worth two (at most two of them for one rank)
-            s = a ^ b
-            c1 = a & b
-            t = s ^ c
-            c2 = s & c
-            c3 = t & d
-            got = (
-                tuple([m for m in (a, b, c, d) if m]),
-                t ^ d,
-                c1 ^ c2 ^ c3,
-                (c1 & c2) | (c1 & c3) | (c2 & c3),
-            )
-        if len(_MASKS) >= _CACHE_LIMIT:
-            _MASKS.clear()
-        _MASKS[cards] = got
-    return got or None
-
-
-def _suit_masks(cards: tuple) -> tuple[int, ...] | None:
-    """The ranks ``cards`` hold in each suit they hold, as bits in the notation order, the suits
-    in the notation's order (``_summary``); None when a card is held twice (two packs), has no rank
-    of the notation, or there is none."""
-    got = _summary(cards)
-    return got[0] if got is not None else None
-
-
-def _suits_met(cards: tuple) -> tuple[int, ...]:
-    """The ranks ``cards`` hold in each suit (``_suit_masks``), the suits in the order the cards
-    meet them (a tie between two suits goes to the one met first)."""
-    got = _summary(cards)
-    assert got is not None
-    total = sum(map(_CODE.__getitem__, cards))
-    return tuple([(total >> _SHIFT[su]) & _IN_SUIT for su in dict.fromkeys(map(_SUIT_OF, cards))])
 
 
 def _held_in(c: Combination, mask: int) -> dict[int, int]:
     """The strengths of the ranks of ``mask`` that count, each held once (a low rank at 0 too)."""
     held: dict[int, int] = {}
     for r, t in c.strength.items():
-        if mask & _BIT[r] and (c.ranks is None or r in c.ranks):
+        if mask & RANK_BIT[r] and (c.ranks is None or r in c.ranks):
             held[t] = 1
             if r in c.low:
                 held[0] = 1
@@ -344,7 +280,7 @@ def _runs(c: Combination, held: dict[int, int]) -> tuple[int, int, int, int, int
 
 
 def _find_run(c: Combination, cards) -> Found:
-    masks = _suit_masks(cards) if c.suited else None
+    masks = suit_masks(cards) if c.suited else None
     if masks is not None:  # one card of each rank and suit: each suit's runs kept per its ranks
         parts = []
         memo = c.memo
@@ -379,13 +315,13 @@ def _find_flush(c: Combination, cards) -> Found:
     least, most = c.least, c.most
     count = cards_in = size = value = top = 0
     tied = False  # two suits equal at the best, with different tops
-    masks = _suit_masks(cards)
+    masks = suit_masks(cards)
     if masks is not None:  # each suit's cards, value and top kept per its ranks
         memo = c.memo
         for mask in masks:
             got = memo.get(mask)
             if got is None:
-                rs = [r for r in c.strength if mask & _BIT[r] and (c.ranks is None or r in c.ranks)]
+                rs = [r for r in c.strength if mask & RANK_BIT[r] and (c.ranks is None or r in c.ranks)]
                 got = memo[mask] = (len(rs), sum(c.value(r) for r in rs), max((c.strength[r] for r in rs), default=0))
             n, v, t = got
             if n >= least and (most is None or n <= most):
@@ -396,7 +332,7 @@ def _find_flush(c: Combination, cards) -> Found:
                 elif n == size and v == value and t != top:
                     tied = True
         if tied:  # the best suit is the first the cards meet, as in the order met
-            for mask in _suits_met(cards):
+            for mask in suits_met(cards):
                 n, v, t = memo[mask]
                 if n == size and v == value:
                     top = t
