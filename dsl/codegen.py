@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator
@@ -84,6 +85,8 @@ def off():
 def const_name(ns: dict, value: Any) -> str:
     """A made-up name for ``value`` in the namespace ``ns``."""
     name = f"_k{next(_IDS)}"
+    if type(value) is str:  # one object with the key it looks up (a counter's name): found by identity
+        value = sys.intern(value)
     ns[name] = value
     return name
 
