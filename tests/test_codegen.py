@@ -12,6 +12,7 @@ import pytest
 
 import academie
 from academie.dsl import codegen
+from academie.dsl.cards import card
 from academie.dsl.compiler import compile_expr
 from academie.dsl.errors import Pos, RuleError
 from academie.dsl.expr import Scope
@@ -96,6 +97,38 @@ def test_the_names_generated_code_looks_up_are_the_states_own_keys():
     named = [v for r in runners for v in r.__globals__.values() if type(v) is str and v in st.pvars]
     assert named, "no counter named in Piquet's generated effects"
     assert all(id(v) in keys for v in named)
+
+
+def test_a_combination_read_in_generated_code_is_the_closures_value_and_error():
+    """``best``, ``count_of``… written inline read what the combination keeps per the cards and
+    work it out on a miss: the closure's value, and its located error for a zone too large."""
+    scope = load_game(str(Path(__file__).parent / "concepts" / "combinations.yaml")).scope
+    text = "best(hand(seat), poker) * 1000 + count_of(hand(seat), pairs) + size_of(hand(seat + 1), poker)"
+    with codegen.switched(True):
+        gen = compile_expr(text, Pos("f.yaml", 7, 9), scope, "seat")
+    with codegen.off():
+        ref = compile_expr(text, Pos("f.yaml", 7, 9), scope, "seat")
+    assert gen.code is not None and ".get(" in gen.code.src and _generated(gen.fn)
+    names = [f"{r}{s}" for s in "SHDC" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+    rng = random.Random(5)
+    for _ in range(200):
+        cards = [card(x) for x in rng.sample(names, 10)]
+
+        class St:
+            n, pzones = 2, {"hand": [sorted(cards[:5], key=lambda x: x.canon), cards[5:]]}
+
+        for seat in (0, 1):
+            assert gen.fn(St, seat, None) == ref.fn(St, seat, None)
+
+    class Large:
+        n, pzones = 2, {"hand": [[card(x) for x in names[:20]], []]}
+
+    errors = []
+    for fn in (gen.fn, ref.fn):
+        with pytest.raises(RuleError) as e:
+            fn(Large, 0, None)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1] and "holds more than" in errors[0] and "f.yaml:7:9" in errors[0], errors
 
 
 HOSTILE = "'); __import__('os').system('touch /tmp/pwned') #"
