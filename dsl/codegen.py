@@ -298,7 +298,7 @@ class _Writer:
         if name in _OVER_SEATS and len(args) == 1 and _plain_over_seats(args[0], sc):
             sub = cp.sub(cp.bound | BOUND["seat"], cp.locals)
             x = f"_x{depth}"
-            e, _ = self.w(sub, args[0], x, cv, depth)
+            e, kind = self.w(sub, args[0], x, cv, depth)
             call = f"{self.k(_over_seats(name, e, x, self.ns))}(st, {sv}, {cv})"
             if len(e) > _UNROLL_CHARS or self.unrolled > _UNROLL_BUDGET:
                 return call, "num"
@@ -306,7 +306,8 @@ class _Writer:
             # for two, three or four seats, each seat's value written out (no call, no loop)
             seat = re.compile(rf"\b{x}\b")
             for n in reversed(_UNROLL_SEATS):
-                call = f"({_unrolled(name, [seat.sub(str(i), e) for i in range(n)], depth)} if st.n == {n} else {call})"
+                values = [seat.sub(str(i), e) for i in range(n)]
+                call = f"({_unrolled(name, values, depth, kind in ('num', 'bool'))} if st.n == {n} else {call})"
             return call, "num"
         return None
 
@@ -339,12 +340,13 @@ _TAKE = {
 }
 
 
-def _unrolled(name: str, values: list[str], depth: int) -> str:
+def _unrolled(name: str, values: list[str], depth: int, numbers: bool) -> str:
     """``max_seats``/``min_seats``/``sum_seats``/``count_seats`` of the sources ``values`` (one a
     seat, in order), taken as ``_over_seats``'s loop takes them (max and min the first of equal
-    values, a sum from 0); of two, the greater or lesser by one comparison, no call (``depth``
-    names the two values held)."""
-    if len(values) == 2 and name in ("max_seats", "min_seats"):
+    values, a sum from 0); of two numbers or truths (``numbers``), the greater or lesser by one
+    comparison, no call (``depth`` names the two values held; values of another kind may not
+    compare, and the error is then max()'s own)."""
+    if numbers and len(values) == 2 and name in ("max_seats", "min_seats"):
         a, b = f"_a{depth}", f"_b{depth}"
         return f"({b} if ({a} := {values[0]}) {'<' if name == 'max_seats' else '>'} ({b} := {values[1]}) else {a})"
     if name == "max_seats":

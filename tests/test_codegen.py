@@ -187,6 +187,28 @@ def test_a_sum_or_greatest_over_the_seats_written_out_seat_by_seat_is_the_loops_
             assert got == want and type(got) is type(want), (n, St.pvars, got, want)
 
 
+@pytest.mark.parametrize("name", ["max_seats", "min_seats"])
+def test_a_greatest_of_values_that_do_not_compare_fails_as_the_loop_fails(name):
+    # a number or none (of no one kind) for each of two, three, four seats: max()'s own error
+    text = f"{name}(if pts(seat) > 0 then 1 else none)"
+    with codegen.switched(True):
+        e = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
+    with codegen.off():
+        ref = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
+    assert e.code is not None and _generated(e.fn)
+    for pts in ([3, -1], [-1, 3], [3, -1, 2], [3, 3, -1, 3]):
+
+        class St:
+            n, vars, pvars = len(pts), {"n": 0}, {"pts": pts}
+
+        errors = []
+        for fn in (e.fn, ref.fn):
+            with pytest.raises(TypeError) as got:
+                fn(St, 0, None)
+            errors.append(str(got.value))
+        assert errors[0] == errors[1], (pts, errors)
+
+
 def test_the_seats_written_out_are_bounded_per_expression():
     text = " + ".join(["max_seats(pts(seat) + pts(seat + 1) + pts(seat + 2))"] * 17)  # within 1,000 characters
     with codegen.switched(True):
