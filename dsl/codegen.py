@@ -333,8 +333,8 @@ class _Writer:
 # each seat's value taken into the result, as max(), min(), sum() and the count take them
 # (max and min keep the first of equal values): no list built
 _TAKE = {
-    "max_seats": ("_r = _v if _r is None or _v > _r else _r", "_r"),
-    "min_seats": ("_r = _v if _r is None or _v < _r else _r", "_r"),
+    "max_seats": ("_r = _v if {x} == 0 or _v > _r else _r", "_r"),
+    "min_seats": ("_r = _v if {x} == 0 or _v < _r else _r", "_r"),
     "sum_seats": ("_r = _r + _v", "0"),
     "count_seats": ("_r = _r + 1 if _v else _r", "0"),
 }
@@ -367,7 +367,7 @@ def _over_seats(name: str, e: str, x: str, ns: dict) -> Callable:
         f"    _r = {'None' if start == '_r' else start}\n"
         f"    for {x} in _range(st.n):\n"
         f"        _v = {e}\n"
-        f"        {take}\n"
+        f"        {take.format(x=x)}\n"
         "    return _r\n"
     )
     return build(src, ns, "_over")

@@ -189,14 +189,15 @@ def test_a_sum_or_greatest_over_the_seats_written_out_seat_by_seat_is_the_loops_
 
 @pytest.mark.parametrize("name", ["max_seats", "min_seats"])
 def test_a_greatest_of_values_that_do_not_compare_fails_as_the_loop_fails(name):
-    # a number or none (of no one kind) for each of two, three, four seats: max()'s own error
+    # a number or none (of no one kind) for each seat, two to six seats (written out, or the
+    # loop): max()'s own error, none taken as no value yet
     text = f"{name}(if pts(seat) > 0 then 1 else none)"
     with codegen.switched(True):
         e = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
     with codegen.off():
         ref = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
     assert e.code is not None and _generated(e.fn)
-    for pts in ([3, -1], [-1, 3], [3, -1, 2], [3, 3, -1, 3]):
+    for pts in ([3, -1], [-1, 3], [3, -1, 2], [3, 3, -1, 3], [-1, 3, 3, 3, 3], [3, 3, 3, 3, -1, 3]):
 
         class St:
             n, vars, pvars = len(pts), {"n": 0}, {"pts": pts}
