@@ -413,16 +413,18 @@ def function(code: Code) -> Callable:
 _HOISTED = (
     ("_pv", "pvars", re.compile(r"\bst\.pvars\[")),
     ("_gv", "vars", re.compile(r"\bst\.vars\[")),
+    ("_pz", "pzones", re.compile(r"\bst\.pzones\[")),
+    ("_gz", "zones", re.compile(r"\bst\.zones\[")),
 )
 
 
 def hoisted(lines: list[str]) -> list[str]:
-    """The lines of a generated function (``def`` first) with ``st.pvars`` and ``st.vars`` read
-    once at its start, each that it reads three times or more."""
+    """The lines of a generated function (``def`` first) with ``st.pvars``, ``st.vars``,
+    ``st.pzones`` and ``st.zones`` read once at its start, each that it reads twice or more."""
     body = "\n".join(lines[1:])
     head = []
     for local, attr, pattern in _HOISTED:
-        if len(pattern.findall(body)) >= 3:
+        if len(pattern.findall(body)) >= 2:
             body = pattern.sub(lambda m: local + m.group(0)[len("st.") + len(attr) :], body)
             head.append(f"    {local} = st.{attr}")
     return [lines[0], *head, body]
