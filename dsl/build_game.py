@@ -7,6 +7,7 @@ at its place in the rule file."""
 from __future__ import annotations
 
 from collections import Counter
+import sys
 from typing import Any
 
 from .build_copies import build_copies
@@ -35,7 +36,7 @@ class GameBuilder(StepBuilder):
         self.scope = Scope()
         zones = d.get("zones", {}) or {}
         seat_zones = list(BUILTIN_SEAT_ZONES) + [
-            z for z, v in zones.items() if v.get("per_seat") and not v.get("money")
+            sys.intern(z) for z, v in zones.items() if v.get("per_seat") and not v.get("money")
         ]
         # a family of piles (``piles: N``): the shared zones NAME1 … NAMEN, read together as NAME
         families = {
@@ -46,7 +47,7 @@ class GameBuilder(StepBuilder):
         shared = list(BUILTIN_ZONES)
         for z, v in zones.items():
             if not v.get("per_seat") and not v.get("money"):
-                shared.extend(families.get(z, (z,)))
+                shared.extend(sys.intern(x) for x in families.get(z, (z,)))
         for z, names in families.items():
             for x in names:
                 if x in zones:
@@ -232,8 +233,8 @@ class GameBuilder(StepBuilder):
                     + ("per seat" if v.get("per_seat") or v.get("per_team") else "once")
                     + " as it is",
                 )
-        vars_c = {
-            k: (
+        vars_c = {  # the names interned: the generated code's constants are the same objects (dsl/codegen.py)
+            sys.intern(k): (
                 bool(v.get("per_seat") or v.get("per_team")),
                 self.expr(("vars", k), value="none")
                 if v.get("holds") == "suit"

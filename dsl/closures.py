@@ -22,6 +22,7 @@ they are switched off.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
 from lark import Tree
@@ -121,7 +122,7 @@ class Compiler(Arithmetic):
         return (lambda st, s, c: frozenset(f(st, s, c) for f in fns)), "list"
 
     def c_name(self, node):
-        name = str(node.children[0])
+        name = sys.intern(str(node.children[0]))  # the same object as the state's key: found by identity
         sc = self.scope
         cell = self.locals.get(name)
         if cell is not None:
@@ -358,7 +359,7 @@ class Compiler(Arithmetic):
     # -- calls ------------------------------------------------------------
     def c_call(self, node):
         name_tok = node.children[0]
-        name = str(name_tok)
+        name = sys.intern(str(name_tok))
         args = list(node.children[1].children) if len(node.children) > 1 else []
         sc = self.scope
         if name in sc.seat_zones or name in sc.seat_vars:

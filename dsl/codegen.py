@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator
@@ -39,6 +40,7 @@ from lark import Tree
 from .cards import RANKS, SUITS
 from .closures import PLAIN_VALUES, SEAT_VALUES, Compiler
 from .expr import BOUND
+from .functions.combinations import FIELDS as COMBINATION_FIELDS, worked_out
 from .syntax import chain_operands
 
 MAX_DEPTH = 24  # parts nested deeper are closures
@@ -55,7 +57,16 @@ _SEAT_OPS = {"+": "+", "-": "-"}
 _NUM_OPS = {"+": "+", "-": "-", "*": "*"}
 _CMP_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _OVER_SEATS = ("max_seats", "min_seats", "sum_seats", "count_seats")
-BUILTINS = {"_len": len, "_max": max, "_min": min, "_sum": sum, "_range": range, "_type": type, "_int": int}
+BUILTINS = {
+    "_len": len,
+    "_max": max,
+    "_min": min,
+    "_sum": sum,
+    "_range": range,
+    "_type": type,
+    "_int": int,
+    "_tuple": tuple,
+}
 
 
 def enabled() -> bool:
@@ -84,6 +95,8 @@ def off():
 def const_name(ns: dict, value: Any) -> str:
     """A made-up name for ``value`` in the namespace ``ns``."""
     name = f"_k{next(_IDS)}"
+    if type(value) is str:  # one object with the key it looks up (a counter's name): found by identity
+        value = sys.intern(value)
     ns[name] = value
     return name
 
@@ -274,10 +287,18 @@ class _Writer:
             if name in sc.seat_zones:
                 return f"st.pzones[{self.k(name)}][{a}]", "zone"
             return f"st.pvars[{self.k(name)}][{a}]", ("suit" if name in sc.suit_vars else "num")
+        if name == "tricks_won" and len(args) == 1:  # the tricks a seat has won this hand
+            a, kind = self.w(cp, args[0], sv, cv, depth)
+            return (f"st.won[{a}]", "num") if kind == "seat" else None
+        if name == "count" and len(args) == 1:  # the cards of a zone
+            z, kind = self.w(cp, args[0], sv, cv, depth)
+            return (f"_len({z})", "num") if kind == "zone" else None
+        if name in COMBINATION_FIELDS and len(args) == 2:
+            return self._combination(cp, node, name, args, sv, cv, depth)
         if name in _OVER_SEATS and len(args) == 1 and _plain_over_seats(args[0], sc):
             sub = cp.sub(cp.bound | BOUND["seat"], cp.locals)
             x = f"_x{depth}"
-            e, _ = self.w(sub, args[0], x, cv, depth)
+            e, kind = self.w(sub, args[0], x, cv, depth)
             call = f"{self.k(_over_seats(name, e, x, self.ns))}(st, {sv}, {cv})"
             if len(e) > _UNROLL_CHARS or self.unrolled > _UNROLL_BUDGET:
                 return call, "num"
@@ -285,25 +306,49 @@ class _Writer:
             # for two, three or four seats, each seat's value written out (no call, no loop)
             seat = re.compile(rf"\b{x}\b")
             for n in reversed(_UNROLL_SEATS):
-                call = f"({_unrolled(name, [seat.sub(str(i), e) for i in range(n)])} if st.n == {n} else {call})"
+                values = [seat.sub(str(i), e) for i in range(n)]
+                call = f"({_unrolled(name, values, depth, kind in ('num', 'bool'))} if st.n == {n} else {call})"
             return call, "num"
         return None
+
+    def _combination(self, cp, node, name, args, sv, cv, depth):
+        """``best(ZONE, C)``, ``count_of``…: the field read from what the combination keeps per
+        the zone's cards, or worked out and kept there (an error said where it was written): no
+        closure called on the way."""
+        comb = cp.scope.combinations.get(str(args[1].children[0])) if isinstance(args[1], Tree) else None
+        if comb is None or comb.wild or args[1].data != "name":
+            return None
+        z, kind = self.w(cp, args[0], sv, cv, depth)
+        if kind != "zone":
+            return None
+        cp.c(node)  # checked as the closures check it
+        miss = self.k(worked_out(comb, cp.where(node)))
+        t = f"_t{depth}"
+        return (
+            f"({self.k(comb.cache)}.get({t} := _tuple({z})) or {miss}({t})).{COMBINATION_FIELDS[name]}",
+            "num",
+        )
 
 
 # each seat's value taken into the result, as max(), min(), sum() and the count take them
 # (max and min keep the first of equal values): no list built
 _TAKE = {
-    "max_seats": ("_r = _v if _r is None or _v > _r else _r", "_r"),
-    "min_seats": ("_r = _v if _r is None or _v < _r else _r", "_r"),
+    "max_seats": ("_r = _v if {x} == 0 or _v > _r else _r", "_r"),
+    "min_seats": ("_r = _v if {x} == 0 or _v < _r else _r", "_r"),
     "sum_seats": ("_r = _r + _v", "0"),
     "count_seats": ("_r = _r + 1 if _v else _r", "0"),
 }
 
 
-def _unrolled(name: str, values: list[str]) -> str:
+def _unrolled(name: str, values: list[str], depth: int, numbers: bool) -> str:
     """``max_seats``/``min_seats``/``sum_seats``/``count_seats`` of the sources ``values`` (one a
     seat, in order), taken as ``_over_seats``'s loop takes them (max and min the first of equal
-    values, a sum from 0)."""
+    values, a sum from 0); of two numbers or truths (``numbers``), the greater or lesser by one
+    comparison, no call (``depth`` names the two values held; values of another kind may not
+    compare, and the error is then max()'s own)."""
+    if numbers and len(values) == 2 and name in ("max_seats", "min_seats"):
+        a, b = f"_a{depth}", f"_b{depth}"
+        return f"({b} if ({a} := {values[0]}) {'<' if name == 'max_seats' else '>'} ({b} := {values[1]}) else {a})"
     if name == "max_seats":
         return f"_max({', '.join(values)})"
     if name == "min_seats":
@@ -322,7 +367,7 @@ def _over_seats(name: str, e: str, x: str, ns: dict) -> Callable:
         f"    _r = {'None' if start == '_r' else start}\n"
         f"    for {x} in _range(st.n):\n"
         f"        _v = {e}\n"
-        f"        {take}\n"
+        f"        {take.format(x=x)}\n"
         "    return _r\n"
     )
     return build(src, ns, "_over")
@@ -361,6 +406,28 @@ def pays(code: Code) -> bool:
 def function(code: Code) -> Callable:
     """The expression as a function of (state, seat, card), as a closure is."""
     return build("def _fn(st, s, c):\n    return " + code.src + "\n", code.ns, "_fn")
+
+
+# what a generated function reads of the state again and again: taken into a local once (the
+# state never rebinds them while a function runs; the source holds no string literal)
+_HOISTED = (
+    ("_pv", "pvars", re.compile(r"\bst\.pvars\[")),
+    ("_gv", "vars", re.compile(r"\bst\.vars\[")),
+    ("_pz", "pzones", re.compile(r"\bst\.pzones\[")),
+    ("_gz", "zones", re.compile(r"\bst\.zones\[")),
+)
+
+
+def hoisted(lines: list[str]) -> list[str]:
+    """The lines of a generated function (``def`` first) with ``st.pvars``, ``st.vars``,
+    ``st.pzones`` and ``st.zones`` read once at its start, each that it reads twice or more."""
+    body = "\n".join(lines[1:])
+    head = []
+    for local, attr, pattern in _HOISTED:
+        if len(pattern.findall(body)) >= 2:
+            body = pattern.sub(lambda m: local + m.group(0)[len("st.") + len(attr) :], body)
+            head.append(f"    {local} = st.{attr}")
+    return [lines[0], *head, body]
 
 
 def build(src: str, ns: dict, name: str) -> Callable:

@@ -134,7 +134,7 @@ def code_runner(
             lines.append(f"{pad}s = _seat")
     else:
         lines.append("    return _w" if watch is not None else "    return None")
-    return codegen.build("\n".join(lines) + "\n", ns, "_run")
+    return codegen.build("\n".join(codegen.hoisted(lines)) + "\n", ns, "_run")
 
 
 def end_scan(rules: list) -> Callable[[Any, int], bool] | None:
@@ -157,4 +157,4 @@ def end_scan(rules: list) -> Callable[[Any, int], bool] | None:
             "            return True",
         ]
     lines.append("    return False")
-    return codegen.build("\n".join(lines) + "\n", ns, "_scan")
+    return codegen.build("\n".join(codegen.hoisted(lines)) + "\n", ns, "_scan")

@@ -211,13 +211,14 @@ class Procedure(StateParts):
                 ]
             if self._taint:
                 self._vis_clear([name for name, _, _ in hand_vars])
+            pvars, gvars, n = self.pvars, self.vars, self.n  # (read once: compiled, each is a look-up by name)
             for name, per_seat, init in hand_vars:
                 if init is not None:
                     self._init_var(name, per_seat, init)
                 elif per_seat:
-                    self.pvars[name] = [0] * self.n
+                    pvars[name] = [0] * n
                 else:
-                    self.vars[name] = 0
+                    gvars[name] = 0
             self._gather()
             self._scores_at_hand = self._scores_now()
             first = self.hand_no == 1

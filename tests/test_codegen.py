@@ -12,6 +12,7 @@ import pytest
 
 import academie
 from academie.dsl import codegen
+from academie.dsl.cards import card
 from academie.dsl.compiler import compile_expr
 from academie.dsl.errors import Pos, RuleError
 from academie.dsl.expr import Scope
@@ -85,6 +86,51 @@ def test_piquet_runs_its_effects_and_conditions_as_generated_functions():
     assert runners and not any(_generated(r) for r in runners)
 
 
+def test_the_names_generated_code_looks_up_are_the_states_own_keys():
+    """A counter's or zone's name in a generated function is the very string the state's
+    dictionaries are keyed by (both interned), so a look-up is settled by identity with no
+    comparison of characters: 3.4 % of Piquet's instructions."""
+    with codegen.switched(True):
+        runners = [r for r in _piquet_runners() if _generated(r)]
+    st = State(academie.load_game("piquet/hoyle").gamedef, 2, seed=1)
+    keys = {id(k): k for d in (st.vars, st.pvars, st.zones, st.pzones) for k in d}
+    named = [v for r in runners for v in r.__globals__.values() if type(v) is str and v in st.pvars]
+    assert named, "no counter named in Piquet's generated effects"
+    assert all(id(v) in keys for v in named)
+
+
+def test_a_combination_read_in_generated_code_is_the_closures_value_and_error():
+    """``best``, ``count_of``… written inline read what the combination keeps per the cards and
+    work it out on a miss: the closure's value, and its located error for a zone too large."""
+    scope = load_game(str(Path(__file__).parent / "concepts" / "combinations.yaml")).scope
+    text = "best(hand(seat), poker) * 1000 + count_of(hand(seat), pairs) + size_of(hand(seat + 1), poker)"
+    with codegen.switched(True):
+        gen = compile_expr(text, Pos("f.yaml", 7, 9), scope, "seat")
+    with codegen.off():
+        ref = compile_expr(text, Pos("f.yaml", 7, 9), scope, "seat")
+    assert gen.code is not None and ".get(" in gen.code.src and _generated(gen.fn)
+    names = [f"{r}{s}" for s in "SHDC" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+    rng = random.Random(5)
+    for _ in range(200):
+        cards = [card(x) for x in rng.sample(names, 10)]
+
+        class St:
+            n, pzones = 2, {"hand": [sorted(cards[:5], key=lambda x: x.canon), cards[5:]]}
+
+        for seat in (0, 1):
+            assert gen.fn(St, seat, None) == ref.fn(St, seat, None)
+
+    class Large:
+        n, pzones = 2, {"hand": [[card(x) for x in names[:20]], []]}
+
+    errors = []
+    for fn in (gen.fn, ref.fn):
+        with pytest.raises(RuleError) as e:
+            fn(Large, 0, None)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1] and "holds more than" in errors[0] and "f.yaml:7:9" in errors[0], errors
+
+
 HOSTILE = "'); __import__('os').system('touch /tmp/pwned') #"
 
 
@@ -139,6 +185,29 @@ def test_a_sum_or_greatest_over_the_seats_written_out_seat_by_seat_is_the_loops_
             St.n, St.vars, St.pvars = n, {"n": rng.randint(0, 4)}, {"pts": [rng.randint(0, 4) for _ in range(n)]}
             got, want = e.fn(St, rng.randrange(n), None), ref.fn(St, 0, None)
             assert got == want and type(got) is type(want), (n, St.pvars, got, want)
+
+
+@pytest.mark.parametrize("name", ["max_seats", "min_seats"])
+def test_a_greatest_of_values_that_do_not_compare_fails_as_the_loop_fails(name):
+    # a number or none (of no one kind) for each seat, two to six seats (written out, or the
+    # loop): max()'s own error, none taken as no value yet
+    text = f"{name}(if pts(seat) > 0 then 1 else none)"
+    with codegen.switched(True):
+        e = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
+    with codegen.off():
+        ref = compile_expr(text, Pos("f.yaml", 1, 1), _scope(), "seat")
+    assert e.code is not None and _generated(e.fn)
+    for pts in ([3, -1], [-1, 3], [3, -1, 2], [3, 3, -1, 3], [-1, 3, 3, 3, 3], [3, 3, 3, 3, -1, 3]):
+
+        class St:
+            n, vars, pvars = len(pts), {"n": 0}, {"pts": pts}
+
+        errors = []
+        for fn in (e.fn, ref.fn):
+            with pytest.raises(TypeError) as got:
+                fn(St, 0, None)
+            errors.append(str(got.value))
+        assert errors[0] == errors[1], (pts, errors)
 
 
 def test_the_seats_written_out_are_bounded_per_expression():

@@ -27,6 +27,19 @@ FIELDS = {
 }
 
 
+def worked_out(comb, where):
+    """What ``comb`` holds of a tuple of cards not in its cache: worked out and kept, an error
+    said where the call was written (generated code calls it on a miss: ``dsl/codegen.py``)."""
+
+    def miss(cards: tuple):
+        try:
+            return find_anew(comb, cards)
+        except ValueError as e:
+            raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
+
+    return miss
+
+
 def f_combination(field: str):
     def build(cp: Compiler, node, args):
         z, k = cp.c(args[0])
