@@ -321,7 +321,6 @@ class _Writer:
         z, kind = self.w(cp, args[0], sv, cv, depth)
         if kind != "zone":
             return None
-        cp.c(node)  # checked as the closures check it
         miss = self.k(worked_out(comb, cp.where(node)))
         t = f"_t{depth}"
         return (

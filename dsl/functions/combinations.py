@@ -61,15 +61,11 @@ def f_combination(field: str):
 
             return wild_value, "num"
 
+        miss = worked_out(comb, where)
+
         def value(st, s, c):
             cards = tuple(z(st, s, c))
-            got = cache.get(cards)
-            if got is None:
-                try:
-                    got = find_anew(comb, cards)
-                except ValueError as e:
-                    raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
-            return get(got)
+            return get(cache.get(cards) or miss(cards))
 
         return value, "num"
 
