@@ -27,7 +27,7 @@ from itertools import combinations as subsets
 from math import comb as binomial
 from typing import Any, Callable
 
-from .hand_bits import RANK_BIT, suit_masks, suits_met, summary
+from .hand_bits import RANK_BIT, suits_met, summary
 
 KINDS = ("set", "pairs", "run", "flush", "sum", "high", "ranking", "melds")
 RADIX = 16  # a rank's digit in a key (strengths are 1 … 13, 0 for a rank counted low)
@@ -105,6 +105,20 @@ def find_anew(c: Combination, k: tuple) -> Found:
         c.cache.clear()
     got = c.cache[k] = _FIND[c.kind](c, k)
     return got
+
+
+def finder(c: Combination) -> Callable[[tuple], Found]:
+    """``find_anew`` for the one combination ``c``: its kind's way of finding and its cache
+    bound once (generated code calls it on a miss: ``functions/combinations.worked_out``)."""
+    cache, find_kind = c.cache, _FIND[c.kind]
+
+    def anew(k: tuple) -> Found:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        got = cache[k] = find_kind(c, k)
+        return got
+
+    return anew
 
 
 def _by_rank(c: Combination, cards) -> dict[str, list]:
@@ -280,15 +294,20 @@ def _runs(c: Combination, held: dict[int, int]) -> tuple[int, int, int, int, int
 
 
 def _find_run(c: Combination, cards) -> Found:
-    masks = suit_masks(cards) if c.suited else None
-    if masks is not None:  # one card of each rank and suit: each suit's runs kept per its ranks
-        parts = []
+    got = summary(cards) if c.suited else None
+    count = cards_in = size = top = value = 0
+    if got is not None:  # one card of each rank and suit: each suit's runs kept per its ranks
         memo = c.memo
-        for mask in masks:  # the suits' order changes nothing: equal best runs have the same cards' value
-            got = memo.get(mask)
-            if got is None:
-                got = memo[mask] = _runs(c, _held_in(c, mask))
-            parts.append(got)
+        for mask in got[0]:  # the suits' order changes nothing: equal best runs have the same cards' value
+            part = memo.get(mask)
+            if part is None:
+                part = memo[mask] = _runs(c, _held_in(c, mask))
+            if part[0]:
+                k, n, sz, tp, v = part
+                count += k
+                cards_in += n
+                if sz > size or sz == size and tp > top:
+                    size, top, value = sz, tp, v
     else:
         s = c.strength
         groups: dict[Any, dict[int, int]] = {}  # suit (or None) -> strength -> cards held of it
@@ -298,14 +317,13 @@ def _find_run(c: Combination, cards) -> Found:
                 held[s[r]] = held.get(s[r], 0) + 1
                 if r in c.low:
                     held[0] = held.get(0, 0) + 1
-        parts = [_runs(c, held) for held in groups.values()]
-    count = cards_in = size = top = value = 0
-    for k, n, sz, tp, v in parts:
-        if k:
-            count += k
-            cards_in += n
-            if (sz, tp) > (size, top):
-                size, top, value = sz, tp, v
+        for held in groups.values():
+            k, n, sz, tp, v = _runs(c, held)
+            if k:
+                count += k
+                cards_in += n
+                if (sz, tp) > (size, top):
+                    size, top, value = sz, tp, v
     if not count:
         return NONE
     return Found(count, cards_in, size * RADIX + top, size, top, value)
@@ -315,7 +333,8 @@ def _find_flush(c: Combination, cards) -> Found:
     least, most = c.least, c.most
     count = cards_in = size = value = top = 0
     tied = False  # two suits equal at the best, with different tops
-    masks = suit_masks(cards)
+    got = summary(cards)
+    masks = got[0] if got is not None else None
     if masks is not None:  # each suit's cards, value and top kept per its ranks
         memo = c.memo
         for mask in masks:

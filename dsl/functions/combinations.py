@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from ..combinations import find, find_anew
+from ..combinations import find, finder
 from ..wild import find_wild
 from ..errors import Diagnostic, RuleError
 from .building import Building as Compiler
@@ -31,9 +31,11 @@ def worked_out(comb, where):
     """What ``comb`` holds of a tuple of cards not in its cache: worked out and kept, an error
     said where the call was written (generated code calls it on a miss: ``dsl/codegen.py``)."""
 
+    anew = finder(comb)
+
     def miss(cards: tuple):
         try:
-            return find_anew(comb, cards)
+            return anew(cards)
         except ValueError as e:
             raise RuleError(Diagnostic(where, str(e), code="runtime")) from None
 
