@@ -417,13 +417,14 @@ _HOISTED = (
 )
 
 
-def hoisted(lines: list[str]) -> list[str]:
+def hoisted(lines: list[str], least: int = 2) -> list[str]:
     """The lines of a generated function (``def`` first) with ``st.pvars``, ``st.vars``,
-    ``st.pzones`` and ``st.zones`` read once at its start, each that it reads twice or more."""
+    ``st.pzones`` and ``st.zones`` read once at its start, each that it reads ``least`` times
+    or more (1 for a function whose reads are in a loop over the seats)."""
     body = "\n".join(lines[1:])
     head = []
     for local, attr, pattern in _HOISTED:
-        if len(pattern.findall(body)) >= 2:
+        if len(pattern.findall(body)) >= least:
             body = pattern.sub(lambda m: local + m.group(0)[len("st.") + len(attr) :], body)
             head.append(f"    {local} = st.{attr}")
     return [lines[0], *head, body]

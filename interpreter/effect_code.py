@@ -40,20 +40,25 @@ def seat_at(at: Expr) -> Callable[[Any, int], int]:
     return f
 
 
-def _counters(ns: dict, e: Effect, logged: Callable, pad: str, watch: frozenset = frozenset()) -> list[str]:
+def _counters(
+    ns: dict, e: Effect, logged: Callable, pad: str, watch: frozenset = frozenset(), keep: bool = False
+) -> list[str]:
     """The counters ``e`` sets or adds to, for the seat ``s``; ``_w = True`` when one of
-    ``watch`` may have changed (``watch_runner``)."""
-    lines = [f"{pad}if st._logging:", f"{pad}    {codegen.const_name(ns, logged(e))}(st, s)"]
-    if watch.intersection(e.args):
-        lines.append(f"{pad}    _w = True")
-    lines.append(f"{pad}else:")
+    ``watch`` may have changed (``watch_runner``). ``keep``: while events are kept, by the
+    function that changes them with their events (``logged(e)``)."""
+    if keep:
+        lines = [f"{pad}{codegen.const_name(ns, logged(e))}(st, s)"]
+        if watch.intersection(e.args):
+            lines.append(f"{pad}_w = True")
+        return lines
+    lines = []
     for name, (per_seat, expr) in e.args.items():
         k = codegen.const_name(ns, name)
-        lines += _bounded_value(ns, expr, pad + "    ")
+        lines += _bounded_value(ns, expr, pad)
         cell = f"st.pvars[{k}][s]" if per_seat else f"st.vars[{k}]"
-        lines.append(f"{pad}    {cell} {'=' if e.op == 'set' else '+='} _v")
+        lines.append(f"{pad}{cell} {'=' if e.op == 'set' else '+='} _v")
         if name in watch:  # adding nothing changes nothing
-            lines.append(f"{pad}    _w = True" if e.op == "set" else f"{pad}    _w = _w or _v != 0")
+            lines.append(f"{pad}_w = True" if e.op == "set" else f"{pad}_w = _w or _v != 0")
     return lines
 
 
@@ -97,7 +102,36 @@ def code_runner(
     if watch is not None and not all(_inline(e) for e in effects):
         return None
     ns: dict = {}
-    lines = ["def _run(st, _seat):", "    s, c, _w = _seat, None, False"]
+    # the seats of ``at: each`` from the dealer's next, read once when every effect is inline
+    # (a set or an add changes neither the dealer nor the number of seats)
+    seats_once = all(_inline(e) for e in effects) and sum(1 for e in effects if e.each) > 1
+    fast = _body(ns, effects, fns, logged, unguarded, watch, False, seats_once)
+    kept = _body(ns, effects, fns, logged, unguarded, watch, True, seats_once)
+    # while events are kept, the counters change with their events: tested once, at the start
+    # (nothing in a list of effects starts or stops keeping them)
+    src = [
+        *codegen.hoisted(["def _run_kept(st, _seat):", *kept]),
+        *codegen.hoisted(
+            ["def _run(st, _seat):", "    if st._logging:", "        return _run_kept(st, _seat)", *fast]
+        ),
+    ]
+    return codegen.build("\n".join(src) + "\n", ns, "_run")
+
+
+def _body(
+    ns: dict,
+    effects: list[Effect],
+    fns: list[Callable],
+    logged: Callable,
+    unguarded: Callable,
+    watch: frozenset | None,
+    keep: bool,
+    seats_once: bool,
+) -> list[str]:
+    """The lines of ``code_runner``'s function after its ``def``; ``keep``: events are kept."""
+    lines = ["    s, c, _w = _seat, None, False"]
+    if seats_once:
+        lines.append("    _n, _first = st.n, st.dealer + 1")
     for e, fn in zip(effects, fns):
         if not _inline(e):
             if e.op == "end_trick" and e.when is None and e.at is None and e.args.get("leader") is None:
@@ -111,15 +145,16 @@ def code_runner(
             lines += [f"{pad}_r = {k}(st, s)", f"{pad}if _r is not None:", f"{pad}    return _r"]
             continue
         if e.each:  # every seat from the dealer's next, when: tested for each
+            if not seats_once:
+                lines.append("    _n, _first = st.n, st.dealer + 1")
             lines += [
-                "    _n, _first = st.n, st.dealer + 1",
                 "    for _k in _range(_n):",
                 "        s = (_first + _k) % _n",
             ]
             if e.when is not None:
                 lines.append(f"        if {_value(ns, e.when)}:")
             lines += _counters(
-                ns, e, logged, "            " if e.when is not None else "        ", watch or frozenset()
+                ns, e, logged, "            " if e.when is not None else "        ", watch or frozenset(), keep
             )
             lines.append("    s = _seat")
             continue
@@ -129,12 +164,12 @@ def code_runner(
             pad = "        "
         if e.at is not None:
             lines.append(f"{pad}s = {codegen.const_name(ns, seat_at(e.at))}(st, s)")
-        lines += _counters(ns, e, logged, pad, watch or frozenset())
+        lines += _counters(ns, e, logged, pad, watch or frozenset(), keep)
         if e.at is not None:
             lines.append(f"{pad}s = _seat")
     else:
         lines.append("    return _w" if watch is not None else "    return None")
-    return codegen.build("\n".join(codegen.hoisted(lines)) + "\n", ns, "_run")
+    return lines
 
 
 def end_scan(rules: list) -> Callable[[Any, int], bool] | None:
@@ -157,4 +192,5 @@ def end_scan(rules: list) -> Callable[[Any, int], bool] | None:
             "            return True",
         ]
     lines.append("    return False")
-    return codegen.build("\n".join(codegen.hoisted(lines)) + "\n", ns, "_scan")
+    # every read is in a loop over the seats: each dictionary read is taken once, at the start
+    return codegen.build("\n".join(codegen.hoisted(lines, least=1)) + "\n", ns, "_scan")
