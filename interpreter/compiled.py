@@ -30,6 +30,8 @@ step, payment or list of effects they belong to (all kept alive by the game):
   effect (filled as they are played, when the effects' tests read only ``last_card``);
 - ``hand_vars``: the counters set again at every hand, (name, per seat, initial value
   or None), or None until first needed;
+- ``step_plan``: the hand's steps as (step, kind, place in the file, ``when``, the name of
+  its method), read once rather than from each step at every hand; None until first needed;
 - ``tracked``: as ``runners``, for states that record what hidden cards each counter's
   value depends on (``visibility``);
 - ``reads``: id(expression) -> (the expression, what it reads: ``dsl.reads``);
@@ -69,6 +71,7 @@ class Compiled:
         "sequences",
         "card_values",
         "hand_vars",
+        "step_plan",
         "layouts",
         "tracked",
         "reads",
@@ -90,6 +93,7 @@ class Compiled:
         self.sequences: dict[tuple[int, int], tuple] = {}
         self.card_values: dict[int, dict] = {}
         self.hand_vars: list[tuple[str, bool, Any]] | None = None
+        self.step_plan: tuple | None = None
         self.layouts: dict[int, tuple] = {}
         self.tracked: dict[int, Callable[[Any, Any], int | None]] = {}
         self.reads: dict[int, tuple] = {}

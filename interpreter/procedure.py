@@ -234,33 +234,38 @@ class Procedure(StateParts):
             start, frame = 0, None
         else:
             start, stacked, dealt, frame = mid
-        steps = g.steps
+        plan = self._compiled.step_plan
+        if plan is None:  # each step's fields, read once (compiled, each is a look-up by name)
+            plan = self._compiled.step_plan = tuple(
+                [(st, st.kind, st.pos, st.when, _handler_name(st.kind)) for st in g.steps]
+            )
         if mid is None:
             self._rounds = {}
         i = start - 1
-        while i + 1 < len(steps):  # a repeat step sends play back (``_jump``), at most its max times
+        last = len(plan) - 1
+        while i < last:  # a repeat step sends play back (``_jump``), at most its max times
             i += 1
-            st = steps[i]
+            st, kind, pos, when, method = plan[i]
             if frame is not None:  # the step a copy resumes in: its ``when`` held then
-                r = getattr(self, _handler_name(st.kind))(st, frame)
+                r = getattr(self, method)(st, frame)
                 frame = None
                 yield from r
                 continue
-            self._step_pos = st.pos
+            self._step_pos = pos
             self._cur_step = st
-            if st.when is not None:
-                fired = st.when.fn(self, None, None)
+            if when is not None:
+                fired = when.fn(self, None, None)
                 if self._track:  # what it was tested on, to the counters the step may set
                     self._vis_step(st, fired)
                 if not fired:
                     continue
-            if st.kind == "shuffle" and (stacked or dealt):
+            if kind == "shuffle" and (stacked or dealt):
                 continue
-            if st.kind == "deal" and dealt:
+            if kind == "deal" and dealt:
                 self._place_deal(st)
                 dealt = False
                 continue
-            handler = getattr(self, _HANDLERS.get(st.kind) or _handler_name(st.kind))
+            handler = getattr(self, method)
             self._at = (i, stacked, dealt)  # where a copy made inside this step resumes
             r = handler(st)
             if r is not None:
