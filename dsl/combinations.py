@@ -76,18 +76,28 @@ class Combination:
         return self.strength.get(rank, 0)
 
 
-@dataclass
+@dataclass(init=False)
 class Found:
     """What a zone holds of a combination: how many (``count``), their cards in all
     (``cards``), and the best one: its key (0 when there is none), its cards, the
     strength of its top card and the value of its cards."""
 
-    count: int = 0
-    cards: int = 0
-    key: int = 0
-    size: int = 0
-    top: int = 0
-    value: int = 0
+    count: int
+    cards: int
+    key: int
+    size: int
+    top: int
+    value: int
+
+    # written out, not made by ``dataclass``: compiled (``academie.build_native``), a made
+    # ``__init__`` stays a Python function, called for every hand a combination is found in
+    def __init__(self, count: int = 0, cards: int = 0, key: int = 0, size: int = 0, top: int = 0, value: int = 0):
+        self.count = count
+        self.cards = cards
+        self.key = key
+        self.size = size
+        self.top = top
+        self.value = value
 
 
 NONE = Found()
