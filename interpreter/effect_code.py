@@ -111,9 +111,7 @@ def code_runner(
     # (nothing in a list of effects starts or stops keeping them)
     src = [
         *codegen.hoisted(["def _run_kept(st, _seat):", *kept]),
-        *codegen.hoisted(
-            ["def _run(st, _seat):", "    if st._logging:", "        return _run_kept(st, _seat)", *fast]
-        ),
+        *codegen.hoisted(["def _run(st, _seat):", "    if st._logging:", "        return _run_kept(st, _seat)", *fast]),
     ]
     return codegen.build("\n".join(src) + "\n", ns, "_run")
 
