@@ -46,11 +46,11 @@ def _counters(
     """The counters ``e`` sets or adds to, for the seat ``s``; ``_w = True`` when one of
     ``watch`` may have changed (``watch_runner``). ``keep``: while events are kept, by the
     function that changes them with their events (``logged(e)``)."""
-    if keep:
-        lines = [f"{pad}{codegen.const_name(ns, logged(e))}(st, s)"]
+    if keep:  # each effect tests it again: a sink told of an event may silence the state
+        lines = [f"{pad}if st._logging:", f"{pad}    {codegen.const_name(ns, logged(e))}(st, s)"]
         if watch.intersection(e.args):
-            lines.append(f"{pad}_w = True")
-        return lines
+            lines.append(f"{pad}    _w = True")
+        return [*lines, f"{pad}else:", *_counters(ns, e, logged, pad + "    ", watch)]
     lines = []
     for name, (per_seat, expr) in e.args.items():
         k = codegen.const_name(ns, name)
@@ -107,8 +107,9 @@ def code_runner(
     seats_once = all(_inline(e) for e in effects) and sum(1 for e in effects if e.each) > 1
     fast = _body(ns, effects, fns, logged, unguarded, watch, False, seats_once)
     kept = _body(ns, effects, fns, logged, unguarded, watch, True, seats_once)
-    # while events are kept, the counters change with their events: tested once, at the start
-    # (nothing in a list of effects starts or stops keeping them)
+    # played without events, nothing in the list can start keeping them (no sink is told of
+    # anything): tested once, at the start; while they are kept, a sink told of an event may
+    # stop them (``silence()``), so the second function tests again at each effect
     src = [
         *codegen.hoisted(["def _run_kept(st, _seat):", *kept]),
         *codegen.hoisted(["def _run(st, _seat):", "    if st._logging:", "        return _run_kept(st, _seat)", *fast]),

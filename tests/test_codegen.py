@@ -272,3 +272,30 @@ def test_a_hostile_rule_file_loads_with_a_located_error_or_plays_safely(tmp_path
     with pytest.raises(RuleError) as err:
         load_game(str(p))
     assert "hostile.yaml:" in str(err.value)
+
+
+def test_a_sink_that_silences_the_state_inside_a_list_of_effects_gets_no_more_of_its_events():
+    """A sink told of a counter's event may stop the events (``silence()``) in the middle of a
+    list of effects: the list's later effects then make none, as the closures make none (the
+    generated list tests whether events are kept again at each effect while they are)."""
+    rules = str(Path(__file__).parent / "concepts" / "adding.yaml")
+
+    def silenced(game) -> list:
+        box: dict = {}
+
+        def sink(ev):  # silences the state at the first event of the on_stop list
+            if ev.get("rule", [None])[:3] == ["hand", "play", "on_stop"]:
+                box["st"].silence()
+
+        st = box["st"] = State(game.gamedef, 2, 0, keep_events=True, sink=sink)
+        r = random.Random(1)
+        while st.decision is not None and st._sink is not None:
+            st.apply(r.choice(st.decision.moves))
+        assert not st._logging  # the sink did silence it
+        return [e for e in st.events if e["type"] == "score"]
+
+    generated = silenced(academie.load_game(rules))
+    with codegen.off():
+        closures = silenced(academie.load_game(rules))
+    assert generated[-1]["rule"] == ["hand", "play", "on_stop", 0]  # nothing after the silencing event
+    assert generated == closures
