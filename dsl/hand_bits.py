@@ -55,16 +55,8 @@ def summary(cards: tuple) -> tuple | None:
     return got or None
 
 
-def suit_masks(cards: tuple) -> tuple[int, ...] | None:
-    """The ranks ``cards`` hold in each suit they hold, as bits in the notation order, the suits
-    in the notation's order (``summary``); None when a card is held twice (two packs), has no rank
-    of the notation, or there is none."""
-    got = summary(cards)
-    return got[0] if got is not None else None
-
-
 def suits_met(cards: tuple) -> tuple[int, ...]:
-    """The ranks ``cards`` hold in each suit (``suit_masks``), the suits in the order the cards
+    """The ranks ``cards`` hold in each suit (``summary``'s first part), the suits in the order the cards
     meet them (a tie between two suits goes to the one met first)."""
     got = summary(cards)
     assert got is not None
