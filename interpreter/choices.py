@@ -162,7 +162,7 @@ class Choices(StateParts):
             mine = chosen.setdefault(seat, [])
             zone = src_of(self, seat, None)
             # a card chosen by a seat before him (from a shared zone) is his no longer
-            taken = [c for s, cs in chosen.items() if s != seat for c in cs]
+            taken = [c for s, cs in chosen.items() if s != seat for c in cs] if len(chosen) > 1 else []
             owner = self._zone_owner.get(id(zone))
             if owner != seat and self._logging and not mine and (frame is None or k > k0):
                 # a zone not his own: he looks at the cards there to choose from (he alone)
@@ -176,7 +176,12 @@ class Choices(StateParts):
                 )
             # with no test of the cards, those he may choose are worked out once and each card he
             # chooses is struck off (its copies too): the same list, in the same order, as anew
-            left = None if test is not None else [c for c in zone if c not in mine and c not in taken]
+            if test is not None:
+                left = None
+            elif mine or taken:
+                left = [c for c in zone if c not in mine and c not in taken]
+            else:  # nothing chosen yet: every card of his zone
+                left = zone[:]
             if left is not None and owner is None:
                 left.sort(key=canon_key)
             # agents drawing uniformly, nothing logged nor checked: drawn here from ``left``, as

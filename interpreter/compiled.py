@@ -29,7 +29,7 @@ step, payment or list of effects they belong to (all kept alive by the game):
   the cards a player may play when a rank is required, and the cards whose play fires an
   effect (filled as they are played, when the effects' tests read only ``last_card``);
 - ``hand_vars``: the counters set again at every hand, (name, per seat, initial value
-  or None), or None until first needed;
+  or None), or None until first needed; ``game_vars``: every counter so, set at the game's start;
 - ``step_plan``: the hand's steps as (step, kind, place in the file, ``when``, the name of
   its method), read once rather than from each step at every hand; None until first needed;
 - ``tracked``: as ``runners``, for states that record what hidden cards each counter's
@@ -71,6 +71,7 @@ class Compiled:
         "sequences",
         "card_values",
         "hand_vars",
+        "game_vars",
         "step_plan",
         "layouts",
         "tracked",
@@ -93,6 +94,7 @@ class Compiled:
         self.sequences: dict[tuple[int, int], tuple] = {}
         self.card_values: dict[int, dict] = {}
         self.hand_vars: list[tuple[str, bool, Any]] | None = None
+        self.game_vars: list[tuple[str, bool, Any]] | None = None
         self.step_plan: tuple | None = None
         self.layouts: dict[int, tuple] = {}
         self.tracked: dict[int, Callable[[Any, Any], int | None]] = {}

@@ -25,8 +25,12 @@ class Procedure(StateParts):
         # built from a snapshot (the set-up was done then) or copied mid-hand (the hand's start too)
         resumed = self._resume is not None or mid is not None
         if not resumed:
-            for name, (per_seat, init, reset) in g.vars.items():
-                self._init_var(name, per_seat, init)
+            game_vars = self._compiled.game_vars
+            if game_vars is None:
+                game_vars = self._compiled.game_vars = [
+                    (name, per_seat, init) for name, (per_seat, init, _) in g.vars.items()
+                ]
+            self._set_vars(game_vars)
             for p in g.start:
                 self._pay(p, None, bank=True)
             self._totals = self._money_totals()
@@ -155,6 +159,18 @@ class Procedure(StateParts):
                 }
             )
 
+    def _set_vars(self, entries: list) -> None:
+        """Each counter of ``entries`` ((name, per seat, its initial value or None)) set to its
+        initial value: 0 where it has none, for every seat if it is a seat's."""
+        pvars, gvars, n = self.pvars, self.vars, self.n  # (read once: compiled, each is a look-up by name)
+        for name, per_seat, init in entries:
+            if init is not None:
+                self._init_var(name, per_seat, init)
+            elif per_seat:
+                pvars[name] = [0] * n
+            else:
+                gvars[name] = 0
+
     def _init_var(self, name, per_seat, init):
         if per_seat:
             self.pvars[name] = [init(self, s) if init else 0 for s in range(self.n)]
@@ -211,14 +227,7 @@ class Procedure(StateParts):
                 ]
             if self._taint:
                 self._vis_clear([name for name, _, _ in hand_vars])
-            pvars, gvars, n = self.pvars, self.vars, self.n  # (read once: compiled, each is a look-up by name)
-            for name, per_seat, init in hand_vars:
-                if init is not None:
-                    self._init_var(name, per_seat, init)
-                elif per_seat:
-                    pvars[name] = [0] * n
-                else:
-                    gvars[name] = 0
+            self._set_vars(hand_vars)
             self._gather()
             self._scores_at_hand = self._scores_now()
             first = self.hand_no == 1
